@@ -1,0 +1,38 @@
+"""The Pachisi rules engine: pure, deterministic, standard library only.
+
+>>> from engine import Position
+>>> p = Position.initial()
+>>> [str(m) for m in p.legal_moves(3)]
+['black:0-1']
+"""
+
+from engine.board import HOME, SEAT_NAMES
+from engine.errors import GameOverError, IllegalMoveError, NotationError, PachisiError
+from engine.game import MAX_THROWS, Game
+from engine.notation import describe_move, format_move, parse_move
+from engine.rules import Rules
+from engine.state import DRAW, Move, Position
+from engine.throws import GRACES, OUTCOMES, THROW_VALUES, throw_cowries, throw_value
+
+__all__ = [
+    "DRAW",
+    "GRACES",
+    "HOME",
+    "MAX_THROWS",
+    "OUTCOMES",
+    "SEAT_NAMES",
+    "THROW_VALUES",
+    "Game",
+    "GameOverError",
+    "IllegalMoveError",
+    "Move",
+    "NotationError",
+    "PachisiError",
+    "Position",
+    "Rules",
+    "describe_move",
+    "format_move",
+    "parse_move",
+    "throw_cowries",
+    "throw_value",
+]
