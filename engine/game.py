@@ -30,6 +30,7 @@ class Game:
 
     start: Position
     record: list[Turn] = field(default_factory=list)
+    max_throws: int = MAX_THROWS
     position: Position = field(init=False)
 
     def __post_init__(self) -> None:
@@ -47,7 +48,7 @@ class Game:
         """Apply one throw (checked) and record it; returns the new position."""
         position = self.position.play(throw, move)
         self.record.append(Turn(self.position.turn, throw, move))
-        if position.result is None and len(self.record) >= MAX_THROWS:
+        if position.result is None and len(self.record) >= self.max_throws:
             position = position.with_result(DRAW)
         self.position = position
         return position

@@ -1,0 +1,127 @@
+"""Whole games played by computer policies, and the statistics the seeds quote (RULES.md 8)."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from random import Random
+from typing import Any
+
+from engine.board import HOME
+from engine.game import MAX_THROWS
+from engine.players import Player, get_player
+from engine.rules import Rules
+from engine.state import DRAW, Move, Position, side_name
+from engine.throws import throw_value
+
+
+@dataclass
+class GameSummary:
+    """How one game went: length, result, and whether the escape hatch was used or decided it."""
+
+    throws: int
+    result: int  # winning side, or DRAW
+    frozen: bool
+    escape_hatch_used: bool
+    escape_hatch_decided: bool  # the winning side's last piece came home through the hatch
+    final: Position
+
+
+def play_game(
+    rules: Rules, players: dict[int, Player], rng: Random, *, max_throws: int = MAX_THROWS
+) -> GameSummary:
+    """Play one game to its end; `players` maps each seat in play to its policy.
+
+    The frozen test runs only when a throw offers no move: a frozen position offers none for
+    any throw, so the game is found over at the same throw count as a test after every throw.
+    """
+    position = Position.initial(rules)
+    throws = 0
+    hatch_used = False
+    last_home_via_hatch = [False, False]  # per side: did its latest piece home use the hatch?
+    while throws < max_throws:
+        throw = throw_value(rng)
+        moves = position.legal_moves(throw)
+        move: Move | None = None
+        if moves:
+            move = moves[0] if len(moves) == 1 else players[position.turn].choose(position, throw, moves, rng)
+            if move.dst == HOME:
+                via_hatch = position.needs_capture(move.seat)
+                hatch_used |= via_hatch
+                last_home_via_hatch[position.side_of(move.seat)] = via_hatch
+        elif position.result is not None:
+            break
+        position = position.after(throw, move)
+        throws += 1
+    result = position.result
+    if result is None:  # the throw cap
+        result = DRAW
+    frozen = result == DRAW and throws < max_throws
+    return GameSummary(
+        throws=throws,
+        result=result,
+        frozen=frozen,
+        escape_hatch_used=hatch_used,
+        escape_hatch_decided=result != DRAW and last_home_via_hatch[result],
+        final=position,
+    )
+
+
+@dataclass
+class SimulationReport:
+    games: int = 0
+    frozen: int = 0
+    capped: int = 0
+    throws: list[int] = field(default_factory=list)
+    wins: dict[str, int] = field(default_factory=dict)
+    escape_hatch_games: int = 0
+    escape_hatch_decided: int = 0
+    seconds: float = 0.0
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "games": self.games,
+            "frozen": self.frozen,
+            "capped": self.capped,
+            "throws_mean": round(statistics.fmean(self.throws), 2) if self.throws else 0.0,
+            "throws_median": statistics.median(self.throws) if self.throws else 0,
+            "wins": self.wins,
+            "escape_hatch_games": self.escape_hatch_games,
+            "escape_hatch_decided": self.escape_hatch_decided,
+            "games_per_s": round(self.games / self.seconds, 2) if self.seconds else 0.0,
+            "throws_per_s": round(sum(self.throws) / self.seconds) if self.seconds else 0,
+        }
+
+
+def simulate(
+    games: int,
+    rules: Rules,
+    *,
+    seed: int | None = None,
+    policy: str = "random",
+    progress: Callable[[int], None] | None = None,
+) -> SimulationReport:
+    """Play `games` games with every seat on `policy`; deterministic for a given seed."""
+    rng = Random(seed)
+    players = {seat: get_player(policy) for seat in rules.seats}
+    report = SimulationReport(wins={side_name(side, rules.players): 0 for side in (0, 1)})
+    start = time.perf_counter()
+    for index in range(games):
+        summary = play_game(rules, players, rng)
+        report.games += 1
+        report.throws.append(summary.throws)
+        if summary.result == DRAW:
+            if summary.frozen:
+                report.frozen += 1
+            else:
+                report.capped += 1
+        else:
+            report.wins[side_name(summary.result, rules.players)] += 1
+        report.escape_hatch_games += summary.escape_hatch_used
+        report.escape_hatch_decided += summary.escape_hatch_decided
+        if progress:
+            progress(index + 1)
+    report.seconds = time.perf_counter() - start
+    return report
