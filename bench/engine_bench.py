@@ -1,0 +1,85 @@
+"""Engine speed: random-playout throughput and legal-move generation time.
+
+    python bench/engine_bench.py [--games 300] [--seed 1] [--json]
+
+Prints figures; it passes or fails nothing. Run on an otherwise idle machine and take the best of
+a few runs (the figure is one core's).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from random import Random
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine import Position, Rules  # noqa: E402
+from engine.throws import throw_value  # noqa: E402
+
+
+def playouts(games: int, rules: Rules, seed: int) -> tuple[int, float]:
+    """Uniformly random games with every rule in force: (throws, seconds)."""
+    rng = Random(seed)
+    throws = 0
+    start = time.perf_counter()
+    for _ in range(games):
+        position = Position.initial(rules)
+        while True:
+            throw = throw_value(rng)
+            moves = position.legal_moves(throw)
+            if not moves and position.result is not None:
+                break
+            move = moves[rng.randrange(len(moves))] if moves else None
+            position = position.after(throw, move)
+            throws += 1
+    return throws, time.perf_counter() - start
+
+
+def sample_positions(count: int, seed: int) -> list[tuple[Position, int]]:
+    """Positions met in random games, each with a throw, to time move generation on."""
+    rng = Random(seed)
+    found: list[tuple[Position, int]] = []
+    while len(found) < count:
+        position = Position.initial()
+        while position.result is None and len(found) < count:
+            throw = throw_value(rng)
+            found.append((position, throw))
+            moves = position.legal_moves(throw)
+            position = position.after(throw, rng.choice(moves) if moves else None)
+    return found
+
+
+def movegen_us(samples: list[tuple[Position, int]]) -> float:
+    """Mean microseconds per legal_moves call on a fresh copy (no cached occupancy)."""
+    fresh = [(Position(p.rules, p.steps, p.turn, p.captured), t) for p, t in samples]
+    start = time.perf_counter()
+    for position, throw in fresh:
+        position.legal_moves(throw)
+    return (time.perf_counter() - start) / len(fresh) * 1e6
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    results = {}
+    for label, rules in (("classic4", Rules()), ("classic2", Rules(players=2))):
+        throws, seconds = playouts(args.games, rules, args.seed)
+        results[f"{label}_throws_per_s"] = round(throws / seconds)
+    results["movegen_us"] = round(movegen_us(sample_positions(20_000, args.seed)), 2)
+    results["python"] = sys.version.split()[0]
+    if args.json:
+        print(json.dumps(results))
+    else:
+        for key, value in results.items():
+            print(f"{key:<24}{value}")
+
+
+if __name__ == "__main__":
+    main()
