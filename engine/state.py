@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from engine.board import HOME, IS_CASTLE, LAST_STEP, ROUTES, SEAT_NAMES, STEP_OF
+from engine.board import CHARKONI, HOME, IS_CASTLE, LAST_STEP, ROUTES, SEAT_NAMES, STEP_OF
 from engine.errors import GameOverError, IllegalMoveError
 from engine.rules import Rules
 from engine.throws import GRACES, THROW_VALUES, check_throw
@@ -22,7 +22,7 @@ DRAW = -1
 _SIDE_OF = {4: (0, 1, 0, 1), 2: (0, 0, 1, 1)}
 _SIDE_SEATS = {4: ((0, 2), (1, 3)), 2: ((0,), (2,))}
 _NEXT_SEAT = {4: (1, 2, 3, 0), 2: (2, 2, 0, 0)}
-_R0, _R1, _R2, _R3 = ROUTES
+_R0, _R1, _R2, _R3 = (route.__getitem__ for route in ROUTES)
 
 
 class Move(NamedTuple):
@@ -163,18 +163,19 @@ class Position:
     # --- occupancy ------------------------------------------------------------------------
 
     def _occupancy(self) -> tuple[list[int], list[int]]:
-        """The squares of each side's pieces on the board (a square twice for two pieces)."""
+        """The square of each side's every piece (CHARKONI off the board; twice for two pieces)."""
         occ = self._occ
         if occ is None:
             steps = self.steps
+            # map() keeps the loop in C; pieces off the board come out as CHARKONI (-1).
             if self.rules.players == 4:
-                first = [_R0[x] for x in steps[0] if 0 < x < HOME]
-                first += [_R2[x] for x in steps[2] if 0 < x < HOME]
-                second = [_R1[x] for x in steps[1] if 0 < x < HOME]
-                second += [_R3[x] for x in steps[3] if 0 < x < HOME]
+                first = list(map(_R0, steps[0]))
+                first += map(_R2, steps[2])
+                second = list(map(_R1, steps[1]))
+                second += map(_R3, steps[3])
             else:
-                first = [_R0[x] for x in steps[0] if 0 < x < HOME]
-                second = [_R2[x] for x in steps[2] if 0 < x < HOME]
+                first = list(map(_R0, steps[0]))
+                second = list(map(_R2, steps[2]))
             occ = self._occ = (first, second)
         return occ
 
@@ -184,12 +185,14 @@ class Position:
         if blocks is None:
             squares = self._occupancy()[side]
             found: list[int] = []
-            if len(set(squares)) != len(squares):
+            off_board = squares.count(CHARKONI)
+            # Any two pieces sharing a board square? (All CHARKONI entries count as one.)
+            if len(set(squares)) != len(squares) - off_board + (off_board > 0):
                 seen: set[int] = set()
                 for square in squares:
                     if square not in seen:
                         seen.add(square)
-                    elif not IS_CASTLE[square] and square not in found:
+                    elif square != CHARKONI and not IS_CASTLE[square] and square not in found:
                         found.append(square)
             blocks = self._blocks[side] = found
         return blocks

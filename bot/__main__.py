@@ -1,0 +1,54 @@
+"""Run the bot: `python -m bot` or `pachisi-bot`. Settings come from the environment and `.env`."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import sys
+
+import discord
+
+from bot.client import PachisiBot, point_discord_at
+from bot.config import Settings, load_settings
+
+TOKEN_HELP = (
+    "DISCORD_TOKEN is not set. Create an application at https://discord.com/developers/applications, "
+    "add a bot, copy its token into .env as DISCORD_TOKEN=... (see .env.example), and run again."
+)
+
+
+def configure_logging(level: str) -> None:
+    """One line per record, key=value where it matters, so logs can be grepped and parsed."""
+    logging.basicConfig(
+        level=level.upper(),
+        format="time=%(asctime)s level=%(levelname)s logger=%(name)s msg=%(message)s",
+        stream=sys.stderr,
+    )
+
+
+async def run(settings: Settings) -> None:
+    bot = PachisiBot(settings)
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))
+    async with bot:
+        await bot.start(settings.discord_token or "")
+
+
+def main() -> None:
+    settings = load_settings()
+    if not settings.discord_token:
+        print(TOKEN_HELP, file=sys.stderr)
+        raise SystemExit(2)
+    configure_logging(settings.log_level)
+    point_discord_at(settings.discord_api_base, settings.discord_gateway_url)
+    try:
+        asyncio.run(run(settings))
+    except discord.LoginFailure as exc:
+        print(f"Discord refused the token: {exc}. Check DISCORD_TOKEN in .env.", file=sys.stderr)
+        raise SystemExit(2) from exc
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,91 @@
+"""The bot subclass: owns the store and the service, builds them in setup_hook, resumes games."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+import yarl
+from discord import app_commands
+from discord.ext import commands
+
+from bot.config import Settings
+from bot.service import GameError, GameService
+from bot.store import Store, upgrade
+from bot.views import GameButton
+
+log = logging.getLogger(__name__)
+
+
+def point_discord_at(api_base: str | None, gateway_url: str | None) -> None:
+    """Send REST and gateway traffic elsewhere (the tests' local fake Discord); None leaves Discord."""
+    if api_base:
+        discord.http.Route.BASE = api_base.rstrip("/")
+    if gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+
+
+class PachisiBot(commands.AutoShardedBot):
+    def __init__(self, settings: Settings, **options: Any) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True  # no privileged intents: slash commands and buttons need none
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            allowed_mentions=discord.AllowedMentions.none(),
+            shard_count=settings.shard_count,
+            shard_ids=settings.shard_ids,
+            help_command=None,
+            **options,
+        )
+        self.settings = settings
+        self.store: Store
+        self.service: GameService
+        self._resumed_guilds: set[int] = set()
+
+    async def setup_hook(self) -> None:
+        await upgrade(self.settings.database_url)
+        self.store = Store(self.settings.database_url)
+        self.service = GameService(self.store, turn_timeout=self.settings.turn_timeout_seconds)
+        self.add_dynamic_items(GameButton)
+        await self.load_extension("bot.cogs.pachisi")
+        self.tree.on_error = self.on_app_command_error
+        if self.settings.dev_guild_id:
+            guild = discord.Object(self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+
+    async def on_ready(self) -> None:
+        guilds = [g.id for g in self.guilds if g.id not in self._resumed_guilds]
+        self._resumed_guilds.update(guilds)
+        log.info("ready user=%s guilds=%d shards=%s", self.user, len(self.guilds), self.shard_ids)
+        cog = self.get_cog("Pachisi")
+        if guilds and cog is not None:
+            await cog.resume(guilds)  # type: ignore[attr-defined]
+
+    async def on_app_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        """Our own errors become one ephemeral sentence; anything else is logged, with an apology."""
+        original = getattr(error, "original", error)
+        if isinstance(original, GameError):
+            text = str(original)
+        elif isinstance(error, app_commands.CheckFailure | app_commands.TransformerError):
+            text = str(error)
+        else:
+            log.error("command failed: %s", interaction.command and interaction.command.qualified_name,
+                      exc_info=original)
+            text = "Sorry, something went wrong on our side. The game is safe; please try again."
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+
+    async def close(self) -> None:
+        await super().close()
+        store = getattr(self, "store", None)
+        if store is not None:
+            await store.close()
