@@ -248,10 +248,10 @@ class GameService:
     # --- reading ------------------------------------------------------------------------
 
     async def _load(self, session: AsyncSession, game_id: int) -> GameView:
-        row = await self.store.game(session, game_id)
-        if row is None:
+        found = await self.store.game_and_seats(session, game_id)
+        if found is None:
             raise NoGame()
-        return _view(row, await self.store.seats(session, game_id))
+        return _view(*found)
 
     async def get(self, game_id: int) -> GameView:
         async with self.store.transaction() as session:

@@ -218,6 +218,20 @@ class Store:
     async def game(self, session: AsyncSession, game_id: int) -> GameRow | None:
         return await session.get(GameRow, game_id, populate_existing=True)
 
+    async def game_and_seats(
+        self, session: AsyncSession, game_id: int
+    ) -> tuple[GameRow, list[SeatRow]] | None:
+        """A game with its seats in one round trip (every service call starts with this)."""
+        query = (
+            select(GameRow, SeatRow)
+            .join(SeatRow, SeatRow.game_id == GameRow.id)
+            .where(GameRow.id == game_id)
+            .order_by(SeatRow.seat)
+            .execution_options(populate_existing=True)
+        )
+        rows = (await session.execute(query)).all()
+        return (rows[0][0], [seat for _, seat in rows]) if rows else None
+
     async def active_game(self, session: AsyncSession, channel_id: int) -> GameRow | None:
         query = select(GameRow).where(GameRow.channel_id == channel_id, GameRow.status == "active")
         return (await session.scalars(query)).first()
@@ -299,7 +313,7 @@ class Store:
             .where(MoveRow.game_id == game_id, MoveRow.actor_id.is_not(None))
             .group_by(MoveRow.actor_id)
         )
-        return {int(user): int(total) for user, total in (await session.execute(query)).all()}
+        return {user: int(total) for user, total in (await session.execute(query)).all() if user is not None}
 
     # --- statistics ---------------------------------------------------------------------
 
@@ -314,7 +328,8 @@ class Store:
         pieces_home: int,
     ) -> None:
         """Add one game to a user's totals (an upsert, so two games ending at once both count)."""
-        insert = postgresql.insert if session.bind.dialect.name == "postgresql" else sqlite.insert
+        dialect = self.engine.dialect.name
+        insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
         query = insert(UserStatsRow).values(
             guild_id=guild_id, user_id=user_id, games=1, wins=wins, captures=captures, pieces_home=pieces_home
         )
