@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.store import GameRow, MoveRow, SeatRow, Store, aware, utcnow
+from bot.store import GameRow, SeatRow, Store, aware, utcnow
 from engine.board import SEAT_NAMES
 from engine.errors import IllegalMoveError
 from engine.game import MAX_THROWS
@@ -523,7 +523,7 @@ class GameService:
             new = replace(new, deadline=self._deadline(new))
             new = await self._save(session, view, new)
             actor = None if by_timer or info.user_id is None else info.user_id
-            row = MoveRow(
+            values = dict(
                 game_id=game_id,
                 turn_number=view.turn_number,
                 seat=seat,
@@ -536,7 +536,7 @@ class GameService:
                 created_at=self.clock(),
             )
             try:
-                await self.store.add_move(session, row)
+                await self.store.add_move(session, **values)
             except IntegrityError:
                 raise Conflict() from None
             if new.status != "active":

@@ -27,6 +27,7 @@ from sqlalchemy import (
     UniqueConstraint,
     event,
     func,
+    insert,
     select,
     text,
     update,
@@ -298,9 +299,9 @@ class Store:
 
     # --- the move log -------------------------------------------------------------------
 
-    async def add_move(self, session: AsyncSession, row: MoveRow) -> None:
-        session.add(row)
-        await session.flush()
+    async def add_move(self, session: AsyncSession, **values: Any) -> None:
+        """Append one played throw to the log (a plain INSERT: no unit-of-work bookkeeping)."""
+        await session.execute(insert(MoveRow).values(**values))
 
     async def moves(self, session: AsyncSession, game_id: int) -> list[MoveRow]:
         query = select(MoveRow).where(MoveRow.game_id == game_id).order_by(MoveRow.turn_number)
@@ -329,8 +330,8 @@ class Store:
     ) -> None:
         """Add one game to a user's totals (an upsert, so two games ending at once both count)."""
         dialect = self.engine.dialect.name
-        insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
-        query = insert(UserStatsRow).values(
+        upsert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+        query = upsert(UserStatsRow).values(
             guild_id=guild_id, user_id=user_id, games=1, wins=wins, captures=captures, pieces_home=pieces_home
         )
         table = UserStatsRow.__table__.c
