@@ -427,7 +427,8 @@ class GameService:
         """Once per game, as it leaves `active`: every human seated at the end gets the game counted."""
         captures = await self.store.captures_by(session, view.id)
         result = view.position.result
-        for info in view.seats.values():
+        # In user order, so two games ending at once lock the same stats rows in the same order.
+        for info in sorted(view.seats.values(), key=lambda i: i.user_id or 0):
             if info.user_id is None:
                 continue
             won = result is not None and result != DRAW and view.position.side_of(info.seat) == result
@@ -458,8 +459,14 @@ class GameService:
         if user_id is not None and view.user_to_move() != user_id:
             raise NotYourTurn()
 
-    async def _throw(self, game_id: int, user_id: int | None, turn_number: int) -> GameView:
-        """Throw the cowries and commit the throw (the view returned is the first anyone sees of it)."""
+    async def _throw(
+        self, game_id: int, user_id: int | None, turn_number: int, *, by_timer: bool = False
+    ) -> tuple[GameView, Event | None]:
+        """Throw the cowries and commit the throw: the view returned is the first anyone sees of it.
+
+        A throw that offers no move is played (`pass`) in the same transaction, so nothing is left
+        pending that nobody could play; the Event says so.
+        """
         async with self.store.transaction() as session:
             view = await self._load(session, game_id)
             self._check_turn(view, user_id, turn_number)
@@ -468,7 +475,11 @@ class GameService:
             if view.pending_throw is not None:
                 raise AlreadyThrown()
             value, faces = throw_cowries(self.rng)
-            return await self._save(session, view, replace(view, pending_throw=value, pending_cowries=faces))
+            thrown = replace(view, pending_throw=value, pending_cowries=faces)
+            if thrown.legal_moves():
+                return await self._save(session, view, thrown), None
+            new, event = await self._apply(session, thrown, None, by_timer=by_timer)
+            return new, event
 
     async def _play(
         self,
@@ -486,80 +497,74 @@ class GameService:
             self._check_turn(view, user_id, turn_number)
             if user_id is None and view.is_human_turn():
                 raise NotYourTurn("a human plays this seat")
-            throw = view.pending_throw
-            if throw is None or view.pending_cowries is None:
+            if view.pending_throw is None:
                 raise NotThrown()
-            before = view.position
-            seat = before.turn
             if choose:
-                moves = before.legal_moves(throw)
-                player = get_player(view.seats[seat].level)
-                move = player.choose(before, throw, moves, self.rng) if moves else None
-            try:
-                after = before.play(throw, move)
-            except IllegalMoveError as exc:
-                raise IllegalMove(str(exc)) from None
-            if after.result is None and view.turn_number + 1 >= MAX_THROWS:
-                after = after.with_result(DRAW)
-            seats = dict(view.seats)
-            info = seats[seat]
-            if info.user_id is not None and by_timer:
-                missed = info.missed + 1
-                user = None if missed >= MAX_MISSED else info.user_id
-                seats[seat] = replace(info, user_id=user, missed=0 if user is None else missed)
-            elif info.user_id is not None and info.missed:
-                seats[seat] = replace(info, missed=0)
-            new = replace(
-                view,
-                status="active" if after.result is None else "finished",
-                position=after,
-                pending_throw=None,
-                pending_cowries=None,
-                turn_number=view.turn_number + 1,
-                seats=seats,
-                last_move=move,
-                last_position=before,
-            )
-            new = replace(new, deadline=self._deadline(new))
-            new = await self._save(session, view, new)
-            actor = None if by_timer or info.user_id is None else info.user_id
-            values = dict(
-                game_id=game_id,
+                moves = view.legal_moves()
+                player = get_player(view.seats[view.position.turn].level)
+                move = player.choose(view.position, view.pending_throw, moves, self.rng) if moves else None
+            return await self._apply(session, view, move, by_timer=by_timer)
+
+    async def _apply(
+        self, session: AsyncSession, view: GameView, move: Move | None, *, by_timer: bool
+    ) -> tuple[GameView, Event]:
+        """Play `view`'s pending throw with `move`: position, seats, deadline, log and stats, saved."""
+        throw, cowries = view.pending_throw, view.pending_cowries
+        assert throw is not None and cowries is not None
+        before = view.position
+        seat = before.turn
+        try:
+            after = before.play(throw, move)
+        except IllegalMoveError as exc:
+            raise IllegalMove(str(exc)) from None
+        if after.result is None and view.turn_number + 1 >= MAX_THROWS:
+            after = after.with_result(DRAW)
+        seats = dict(view.seats)
+        info = seats[seat]
+        if info.user_id is not None and by_timer:
+            missed = info.missed + 1
+            user = None if missed >= MAX_MISSED else info.user_id
+            seats[seat] = replace(info, user_id=user, missed=0 if user is None else missed)
+        elif info.user_id is not None and info.missed:
+            seats[seat] = replace(info, missed=0)
+        new = replace(
+            view,
+            status="active" if after.result is None else "finished",
+            position=after,
+            pending_throw=None,
+            pending_cowries=None,
+            turn_number=view.turn_number + 1,
+            seats=seats,
+            last_move=move,
+            last_position=before,
+        )
+        new = await self._save(session, view, replace(new, deadline=self._deadline(new)))
+        actor = None if by_timer else info.user_id
+        try:
+            await self.store.add_move(
+                session,
+                game_id=view.id,
                 turn_number=view.turn_number,
                 seat=seat,
                 actor_id=actor,
                 throw=throw,
-                cowries=_cowries_text(view.pending_cowries),
+                cowries=_cowries_text(cowries),
                 move=None if move is None else format_move(move),
                 captures=0 if move is None else len(before.captures(move)),
                 by_timer=by_timer,
                 created_at=self.clock(),
             )
-            try:
-                await self.store.add_move(session, **values)
-            except IntegrityError:
-                raise Conflict() from None
-            if new.status != "active":
-                await self._record_stats(session, new)
-            event = Event(
-                turn_number=view.turn_number,
-                seat=seat,
-                actor_id=actor,
-                throw=throw,
-                cowries=view.pending_cowries,
-                move=move,
-                text=describe_move(before, throw, move),
-                by_timer=by_timer,
-            )
-            return new, event
+        except IntegrityError:
+            raise Conflict() from None
+        if new.status != "active":
+            await self._record_stats(session, new)
+        text = describe_move(before, throw, move)
+        return new, Event(view.turn_number, seat, actor, throw, cowries, move, text, by_timer)
 
     async def throw(self, game_id: int, user_id: int, turn_number: int) -> tuple[GameView, list[Event]]:
         """The user throws; a throw that offers no move is played (`pass`) at once."""
-        view = await self._throw(game_id, user_id, turn_number)
-        if view.legal_moves():
-            return view, []
-        view, event = await self._play(game_id, turn_number, None, user_id=user_id)
-        return view, [event]
+        view, event = await self._throw(game_id, user_id, turn_number)
+        return view, [] if event is None else [event]
 
     async def move(
         self, game_id: int, user_id: int, turn_number: int, move: Move
@@ -579,7 +584,10 @@ class GameService:
         while view.status == "active" and not view.is_human_turn():
             try:
                 if view.pending_throw is None:
-                    view = await self._throw(game_id, None, view.turn_number)
+                    view, passed = await self._throw(game_id, None, view.turn_number)
+                    if passed is not None:
+                        events.append(passed)
+                        continue
                 view, event = await self._play(game_id, view.turn_number, None, user_id=None, choose=True)
             except (Conflict, StaleTurn, NotYourTurn, AlreadyThrown, NotThrown, GameEnded):
                 return await self.get(game_id), events
@@ -596,7 +604,9 @@ class GameService:
             raise NotAllowed("the turn has not timed out yet")
         user = view.user_to_move()
         if view.pending_throw is None:
-            view = await self._throw(game_id, user, turn_number)
+            view, passed = await self._throw(game_id, user, turn_number, by_timer=True)
+            if passed is not None:
+                return view, [passed]
         view, event = await self._play(game_id, turn_number, None, user_id=user, by_timer=True, choose=True)
         return view, [event]
 

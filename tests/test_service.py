@@ -249,7 +249,8 @@ async def test_join_leave_and_resign(store: Store) -> None:
 async def test_a_human_can_take_a_seat_between_a_computers_throw_and_its_move(store: Store) -> None:
     games = service(store)
     view = await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", 2)
-    thrown = await games._throw(view.id, None, 0)  # the computer threw, then the process stopped
+    thrown, passed = await games._throw(view.id, None, 0)  # the computer threw, then the process stopped
+    assert passed is None
     joined = await games.join(view.id, BOB, 0)
     assert joined.pending_throw == thrown.pending_throw and joined.user_to_move() == BOB
     after, events = await games.play_computers(view.id)
@@ -277,7 +278,8 @@ async def test_play_computers_plays_a_stored_throw_instead_of_throwing_again(
 ) -> None:
     games = service(store)
     view = await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", 2)
-    thrown = await games._throw(view.id, None, 0)  # committed; the process dies before the move
+    thrown, passed = await games._throw(view.id, None, 0)  # committed; the process dies before the move
+    assert passed is None
     restarted = Store(db_url)
     try:
         _, events = await GameService(restarted, rng=random.Random(77)).play_computers(view.id)
