@@ -265,7 +265,8 @@ class GameService:
     async def active_games(self, guild_ids: Iterable[int] | None = None) -> list[GameView]:
         async with self.store.transaction() as session:
             rows = await self.store.active_games(session, guild_ids)
-            return [_view(row, await self.store.seats(session, row.id)) for row in rows]
+            seats = await self.store.seats_of(session, [row.id for row in rows])
+            return [_view(row, seats[row.id]) for row in rows]
 
     # --- writing ------------------------------------------------------------------------
 

@@ -281,6 +281,17 @@ class Store:
         query = select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)
         return list(await session.scalars(query.execution_options(populate_existing=True)))
 
+    async def seats_of(self, session: AsyncSession, game_ids: list[int]) -> dict[int, list[SeatRow]]:
+        """The seats of many games in one query (listing every active game at start-up)."""
+        found: dict[int, list[SeatRow]] = {game_id: [] for game_id in game_ids}
+        if game_ids:
+            query = (
+                select(SeatRow).where(SeatRow.game_id.in_(game_ids)).order_by(SeatRow.game_id, SeatRow.seat)
+            )
+            for seat in await session.scalars(query.execution_options(populate_existing=True)):
+                found[seat.game_id].append(seat)
+        return found
+
     async def update_seat(self, session: AsyncSession, game_id: int, seat: int, **values: Any) -> None:
         query = (
             update(SeatRow)
