@@ -1,0 +1,142 @@
+"""Store benchmark: load a game, apply a move, commit, with 1,000 active games in one database.
+
+Each sample picks a random game whose turn waits for a human, throws for that human (one
+transaction, not timed), then times `GameService.move`: load the game and its seats, check and apply
+the move, write the game with its version check, append to the move log, commit.
+
+    python bench/store_bench.py [--games 1000] [--samples 2000] [--json]
+
+SQLite runs on a fresh file in a temporary folder. PostgreSQL runs when PACHISI_TEST_POSTGRES_URL
+reaches a server (`source scripts/postgres-up`); its `public` schema is dropped and rebuilt, so point
+it at a throwaway test database only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.service import GameService, GameView
+from bot.store import GameRow, SeatRow, Store, make_engine, upgrade, utcnow
+from engine.rules import Rules
+from engine.state import Position
+
+RULES = Rules.parse("classic")
+
+
+async def _seed_games(store: Store, count: int) -> list[int]:
+    """`count` active four-player games, every seat a different human, inserted in one transaction."""
+    now = utcnow()
+    position = Position.initial(RULES).notation()
+    rows = [
+        GameRow(
+            guild_id=1 + index % 10,
+            channel_id=10_000 + index,
+            started_by=index * 4,
+            rules=RULES.token(),
+            status="active",
+            position=position,
+            turn_number=0,
+            version=0,
+            created_at=now,
+            updated_at=now,
+        )
+        for index in range(count)
+    ]
+    async with store.transaction() as session:
+        session.add_all(rows)
+        await session.flush()
+        session.add_all(
+            SeatRow(
+                game_id=row.id, seat=seat, user_id=index * 4 + seat, level="normal", missed=0, joined_at=now
+            )
+            for index, row in enumerate(rows)
+            for seat in RULES.seats
+        )
+    return [row.id for row in rows]
+
+
+async def run(url: str, games: int, samples: int, seed: int) -> dict[str, float]:
+    await upgrade(url)
+    store = Store(url)
+    try:
+        ids = await _seed_games(store, games)
+        service = GameService(store, rng=random.Random(seed))
+        rng = random.Random(seed)
+        timings: list[float] = []
+        while len(timings) < samples:
+            game_id = rng.choice(ids)
+            view: GameView = await service.get(game_id)
+            user = view.user_to_move()
+            if view.status != "active" or user is None:
+                ids.remove(game_id)
+                continue
+            view, events = await service.throw(game_id, user, view.turn_number)
+            if events:  # the throw offered no move and was passed at once
+                continue
+            move = rng.choice(view.legal_moves())
+            start = time.perf_counter()
+            await service.move(game_id, user, view.turn_number, move)
+            timings.append((time.perf_counter() - start) * 1000)
+    finally:
+        await store.close()
+    timings.sort()
+    return {
+        "p50_ms": round(statistics.median(timings), 3),
+        "p99_ms": round(timings[min(len(timings) - 1, int(len(timings) * 0.99))], 3),
+        "mean_ms": round(statistics.fmean(timings), 3),
+        "samples": len(timings),
+        "games": games,
+    }
+
+
+async def _reset_postgres(url: str) -> bool:
+    """Empty the test database's public schema; False when no server answers."""
+    engine = make_engine(url)
+    try:
+        async with engine.begin() as connection:
+            await connection.exec_driver_sql("DROP SCHEMA IF EXISTS public CASCADE")
+            await connection.exec_driver_sql("CREATE SCHEMA public")
+        return True
+    except OSError:
+        return False
+    finally:
+        await engine.dispose()
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--samples", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args()
+
+    results: dict[str, float] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        sqlite = await run(f"sqlite+aiosqlite:///{folder}/bench.sqlite3", args.games, args.samples, args.seed)
+    results.update({f"sqlite_{key}": value for key, value in sqlite.items()})
+    postgres_url = os.environ.get("PACHISI_TEST_POSTGRES_URL")
+    if postgres_url and await _reset_postgres(postgres_url):
+        postgres = await run(postgres_url, args.games, args.samples, args.seed)
+        results.update({f"postgres_{key}": value for key, value in postgres.items()})
+
+    if args.json:
+        print(json.dumps(results))
+    else:
+        for key, value in results.items():
+            print(f"{key:>20}  {value}")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -1,0 +1,626 @@
+"""The game flow between the Discord layer and the store: engine + store + RNG, no Discord imports.
+
+Every state change is one transaction that reads the game, checks it, and writes it back with
+`UPDATE ... WHERE version = :v`; a writer that finds the version moved on has lost a race and gets
+`Conflict`. A throw is committed before anyone sees it, and the move that plays it is a second
+transaction, so a crash in between resumes with the stored throw instead of throwing again.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.store import GameRow, SeatRow, Store, aware, utcnow
+from engine.board import SEAT_NAMES
+from engine.errors import IllegalMoveError
+from engine.game import MAX_THROWS
+from engine.notation import describe_move, format_move, parse_move
+from engine.players import get_player
+from engine.rules import Rules
+from engine.state import DRAW, Move, Position
+from engine.throws import throw_cowries
+
+MAX_MISSED = 3
+"""Turns in a row the timer may play for a human before the seat goes back to the computer."""
+
+TIMER_LEEWAY = timedelta(seconds=1)
+"""`timeout` is accepted this close before the deadline, so a timer that wakes a little early works."""
+
+
+# --- errors -----------------------------------------------------------------------------------
+
+
+class GameError(Exception):
+    """A request the game refuses; `str(error)` is a sentence to show the user."""
+
+    message = "that can't be done right now"
+
+    def __init__(self, message: str | None = None) -> None:
+        super().__init__(message or self.message)
+
+
+class NoGame(GameError):
+    message = "there is no game here"
+
+
+class GameExists(GameError):
+    def __init__(self, game_id: int, started_by: int) -> None:
+        self.game_id = game_id
+        super().__init__(
+            f"a game is already running in this channel (game {game_id}, started by <@{started_by}>)"
+        )
+
+
+class NotYourTurn(GameError):
+    message = "it is not your turn"
+
+
+class StaleTurn(GameError):
+    message = "that throw was already played"
+
+
+class GameEnded(GameError):
+    message = "this game has ended"
+
+
+class NotThrown(GameError):
+    message = "throw the cowries first"
+
+
+class AlreadyThrown(GameError):
+    message = "the cowries are already thrown: play a move"
+
+
+class IllegalMove(GameError):
+    message = "that move is not allowed with this throw"
+
+
+class SeatTaken(GameError):
+    message = "that seat is taken"
+
+
+class NotPlaying(GameError):
+    message = "you are not playing in this game"
+
+
+class NotAllowed(GameError):
+    message = "you are not allowed to do that"
+
+
+class Conflict(GameError):
+    message = "already played: someone else was quicker"
+
+
+# --- snapshots --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    seat: int
+    user_id: int | None
+    """None: the computer plays this seat."""
+    level: str
+    missed: int
+    """Consecutive turns the timer played for this human."""
+
+
+@dataclass(frozen=True)
+class Event:
+    """One throw that happened, for the chat log."""
+
+    turn_number: int
+    seat: int
+    actor_id: int | None
+    throw: int
+    cowries: tuple[bool, ...]
+    move: Move | None
+    text: str
+    by_timer: bool
+
+
+@dataclass(frozen=True)
+class UserStats:
+    guild_id: int
+    user_id: int
+    games: int
+    wins: int
+    captures: int
+    pieces_home: int
+
+
+@dataclass(frozen=True)
+class GameView:
+    """A game as stored after the call that returned it."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    started_by: int
+    rules: Rules
+    status: str
+    position: Position
+    pending_throw: int | None
+    pending_cowries: tuple[bool, ...] | None
+    turn_number: int
+    version: int
+    seats: dict[int, SeatInfo]
+    deadline: datetime | None
+    message_id: int | None
+    last_move: Move | None
+    last_position: Position | None
+    created_at: datetime = field(compare=False)
+
+    def legal_moves(self) -> list[Move]:
+        """The moves of the pending throw; [] when nothing is thrown."""
+        if self.pending_throw is None or self.status != "active":
+            return []
+        return self.position.legal_moves(self.pending_throw)
+
+    def seat_to_move(self) -> int:
+        return self.position.turn
+
+    def user_to_move(self) -> int | None:
+        return self.seats[self.position.turn].user_id
+
+    def is_human_turn(self) -> bool:
+        return self.status == "active" and self.user_to_move() is not None
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat `user_id` plays, if any (one seat per user)."""
+        return next((s.seat for s in self.seats.values() if s.user_id == user_id), None)
+
+
+def _cowries_text(faces: tuple[bool, ...]) -> str:
+    return "".join("1" if face else "0" for face in faces)
+
+
+def _cowries(text: str) -> tuple[bool, ...]:
+    return tuple(char == "1" for char in text)
+
+
+def _rules_text(rules: Rules) -> str:
+    """The rules token, with players and pieces when they differ from the default."""
+    shape = [f"{name}={getattr(rules, name)}" for name in ("players", "pieces") if getattr(rules, name) != 4]
+    return ",".join([rules.token(), *shape])
+
+
+def _view(row: GameRow, seats: Iterable[SeatRow]) -> GameView:
+    return GameView(
+        id=row.id,
+        guild_id=row.guild_id,
+        channel_id=row.channel_id,
+        started_by=row.started_by,
+        rules=Rules.parse(row.rules),
+        status=row.status,
+        position=Position.parse(row.position),
+        pending_throw=row.pending_throw,
+        pending_cowries=None if row.pending_cowries is None else _cowries(row.pending_cowries),
+        turn_number=row.turn_number,
+        version=row.version,
+        seats={s.seat: SeatInfo(s.seat, s.user_id, s.level, s.missed) for s in seats},
+        deadline=aware(row.deadline),
+        message_id=row.message_id,
+        last_move=None if row.last_move is None else parse_move(row.last_move),
+        last_position=None if row.last_position is None else Position.parse(row.last_position),
+        created_at=aware(row.created_at) or utcnow(),
+    )
+
+
+def _columns(view: GameView) -> dict[str, object]:
+    """The game-row columns a service call may change (everything but identity and version)."""
+    return {
+        "status": view.status,
+        "position": view.position.notation(),
+        "pending_throw": view.pending_throw,
+        "pending_cowries": None if view.pending_cowries is None else _cowries_text(view.pending_cowries),
+        "turn_number": view.turn_number,
+        "deadline": view.deadline,
+        "last_move": None if view.last_move is None else str(view.last_move),
+        "last_position": None if view.last_position is None else view.last_position.notation(),
+    }
+
+
+# --- the service ------------------------------------------------------------------------------
+
+
+class GameService:
+    """Game flow for every channel; safe to run in several processes sharing one database."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        rng: random.Random | None = None,
+        turn_timeout: float = 300,
+        clock: Callable[[], datetime] = utcnow,
+    ) -> None:
+        self.store = store
+        self.rng = rng or random.SystemRandom()
+        self.turn_timeout = timedelta(seconds=turn_timeout)
+        self.clock = clock
+
+    # --- reading ------------------------------------------------------------------------
+
+    async def _load(self, session: AsyncSession, game_id: int) -> GameView:
+        found = await self.store.game_and_seats(session, game_id)
+        if found is None:
+            raise NoGame()
+        return _view(*found)
+
+    async def get(self, game_id: int) -> GameView:
+        async with self.store.transaction() as session:
+            return await self._load(session, game_id)
+
+    async def get_active(self, channel_id: int) -> GameView | None:
+        async with self.store.transaction() as session:
+            row = await self.store.active_game(session, channel_id)
+            return None if row is None else _view(row, await self.store.seats(session, row.id))
+
+    async def active_games(self, guild_ids: Iterable[int] | None = None) -> list[GameView]:
+        async with self.store.transaction() as session:
+            rows = await self.store.active_games(session, guild_ids)
+            seats = await self.store.seats_of(session, [row.id for row in rows])
+            return [_view(row, seats[row.id]) for row in rows]
+
+    # --- writing ------------------------------------------------------------------------
+
+    def _deadline(self, view: GameView) -> datetime | None:
+        """A fresh deadline when a human is to act in an active game, else none."""
+        return self.clock() + self.turn_timeout if view.is_human_turn() else None
+
+    async def _save(self, session: AsyncSession, old: GameView, new: GameView) -> GameView:
+        """Write `new` over `old` with the optimistic version check, seats included."""
+        if not await self.store.update_game(session, old.id, old.version, **_columns(new)):
+            raise Conflict()
+        for seat, info in new.seats.items():
+            if info != old.seats[seat]:
+                values: dict[str, object] = {
+                    "user_id": info.user_id,
+                    "level": info.level,
+                    "missed": info.missed,
+                }
+                if info.user_id != old.seats[seat].user_id:
+                    values["joined_at"] = self.clock()
+                await self.store.update_seat(session, old.id, seat, **values)
+        return replace(new, version=old.version + 1)
+
+    async def start(
+        self, guild_id: int, channel_id: int, user_id: int, rules: Rules, level: str, seat: int | None
+    ) -> GameView:
+        """A new game: the starter takes `seat` (default black), computers at `level` the rest."""
+        try:
+            get_player(level)
+        except ValueError as exc:
+            raise NotAllowed(str(exc)) from exc
+        seat = rules.seats[0] if seat is None else seat
+        if seat not in rules.seats:
+            names = ", ".join(SEAT_NAMES[s] for s in rules.seats)
+            raise NotAllowed(f"choose a seat in play: {names}")
+        try:
+            async with self.store.transaction() as session:
+                existing = await self.store.active_game(session, channel_id)
+                if existing is not None:
+                    raise GameExists(existing.id, existing.started_by)
+                return await self._insert(session, guild_id, channel_id, user_id, rules, level, seat)
+        except IntegrityError:
+            # Another process started one between our check and our insert: the unique index said no.
+            active = await self.get_active(channel_id)
+            if active is None:
+                raise
+            raise GameExists(active.id, active.started_by) from None
+
+    async def _insert(
+        self,
+        session: AsyncSession,
+        guild_id: int,
+        channel_id: int,
+        user_id: int,
+        rules: Rules,
+        level: str,
+        seat: int,
+    ) -> GameView:
+        now = self.clock()
+        position = Position.initial(rules)
+        deadline = now + self.turn_timeout if position.turn == seat else None
+        row = GameRow(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            started_by=user_id,
+            rules=_rules_text(rules),
+            status="active",
+            position=position.notation(),
+            turn_number=0,
+            version=0,
+            deadline=deadline,
+            created_at=now,
+            updated_at=now,
+        )
+        seats = [
+            SeatRow(seat=s, user_id=user_id if s == seat else None, level=level, missed=0, joined_at=now)
+            for s in rules.seats
+        ]
+        await self.store.add_game(session, row, seats)
+        return _view(row, seats)
+
+    async def join(self, game_id: int, user_id: int, seat: int | None) -> GameView:
+        """Take a computer's seat (the first free one in turn order when `seat` is None)."""
+        async with self.store.transaction() as session:
+            view = await self._load(session, game_id)
+            self._check_active(view)
+            if (mine := view.seat_of(user_id)) is not None:
+                raise NotAllowed(f"you already play {SEAT_NAMES[mine]}")
+            if await self.store.has_resigned(session, game_id, user_id):
+                raise NotAllowed("you resigned from this game")
+            free = [s for s in view.rules.seats if view.seats[s].user_id is None]
+            if seat is None:
+                if not free:
+                    raise SeatTaken("every seat is taken")
+                seat = free[0]
+            if seat not in view.seats:
+                raise NotAllowed(f"{SEAT_NAMES[seat] if 0 <= seat < 4 else seat} is not in play")
+            if seat not in free:
+                raise SeatTaken(f"{SEAT_NAMES[seat]} is taken")
+            new = self._with_seat(view, seat, user_id)
+            return await self._save(session, view, new)
+
+    def _with_seat(self, view: GameView, seat: int, user_id: int | None) -> GameView:
+        seats = dict(view.seats)
+        seats[seat] = replace(seats[seat], user_id=user_id, missed=0)
+        new = replace(view, seats=seats)
+        if seat == view.position.turn:
+            new = replace(new, deadline=self._deadline(new))
+        return new
+
+    async def leave(self, game_id: int, user_id: int) -> GameView:
+        """The computer takes the user's seat back; the user may join again later."""
+        return await self._give_up(game_id, user_id, resign=False)
+
+    async def resign(self, game_id: int, user_id: int) -> GameView:
+        """The computer takes the user's seat for good: the user cannot rejoin this game."""
+        return await self._give_up(game_id, user_id, resign=True)
+
+    async def _give_up(self, game_id: int, user_id: int, *, resign: bool) -> GameView:
+        async with self.store.transaction() as session:
+            view = await self._load(session, game_id)
+            self._check_active(view)
+            seat = view.seat_of(user_id)
+            if seat is None:
+                raise NotPlaying()
+            new = await self._save(session, view, self._with_seat(view, seat, None))
+            if resign:
+                await self.store.add_resignation(session, game_id, user_id)
+            return new
+
+    async def end(self, game_id: int, user_id: int, *, can_manage: bool) -> GameView:
+        """Stop a game without a result (status `abandoned`): its starter, or a channel manager."""
+        async with self.store.transaction() as session:
+            view = await self._load(session, game_id)
+            self._check_active(view)
+            if user_id != view.started_by and not can_manage:
+                raise NotAllowed("only the player who started the game, or a moderator, can end it")
+            return await self._close(session, view, "abandoned")
+
+    async def mark_abandoned(self, game_id: int) -> None:
+        """The channel is gone or the bot was removed: close the game, retrying lost races."""
+        for _ in range(10):
+            try:
+                async with self.store.transaction() as session:
+                    view = await self._load(session, game_id)
+                    if view.status == "active":
+                        await self._close(session, view, "abandoned")
+                return
+            except Conflict:
+                continue
+        raise Conflict()
+
+    async def _close(self, session: AsyncSession, view: GameView, status: str) -> GameView:
+        new = await self._save(session, view, replace(view, status=status, deadline=None))
+        await self._record_stats(session, new)
+        return new
+
+    async def _record_stats(self, session: AsyncSession, view: GameView) -> None:
+        """Once per game, as it leaves `active`: every human seated at the end gets the game counted."""
+        captures = await self.store.captures_by(session, view.id)
+        result = view.position.result
+        # In user order, so two games ending at once lock the same stats rows in the same order.
+        for info in sorted(view.seats.values(), key=lambda i: i.user_id or 0):
+            if info.user_id is None:
+                continue
+            won = result is not None and result != DRAW and view.position.side_of(info.seat) == result
+            await self.store.add_stats(
+                session,
+                view.guild_id,
+                info.user_id,
+                wins=int(won),
+                captures=captures.get(info.user_id, 0),
+                pieces_home=view.position.home_count(info.seat),
+            )
+
+    async def set_message(self, game_id: int, message_id: int | None) -> None:
+        """Remember the Discord message of the current turn (display only: no version bump)."""
+        async with self.store.transaction() as session:
+            await self.store.set_message(session, game_id, message_id)
+
+    # --- playing ------------------------------------------------------------------------
+
+    def _check_active(self, view: GameView) -> None:
+        if view.status != "active":
+            raise GameEnded()
+
+    def _check_turn(self, view: GameView, user_id: int | None, turn_number: int) -> None:
+        self._check_active(view)
+        if turn_number != view.turn_number:
+            raise StaleTurn()
+        if user_id is not None and view.user_to_move() != user_id:
+            raise NotYourTurn()
+
+    async def _throw(
+        self, game_id: int, user_id: int | None, turn_number: int, *, by_timer: bool = False
+    ) -> tuple[GameView, Event | None]:
+        """Throw the cowries and commit the throw: the view returned is the first anyone sees of it.
+
+        A throw that offers no move is played (`pass`) in the same transaction, so nothing is left
+        pending that nobody could play; the Event says so.
+        """
+        async with self.store.transaction() as session:
+            view = await self._load(session, game_id)
+            self._check_turn(view, user_id, turn_number)
+            if user_id is None and view.is_human_turn():
+                raise NotYourTurn("a human plays this seat")
+            if view.pending_throw is not None:
+                raise AlreadyThrown()
+            value, faces = throw_cowries(self.rng)
+            thrown = replace(view, pending_throw=value, pending_cowries=faces)
+            if thrown.legal_moves():
+                return await self._save(session, view, thrown), None
+            new, event = await self._apply(session, thrown, None, by_timer=by_timer)
+            return new, event
+
+    async def _play(
+        self,
+        game_id: int,
+        turn_number: int,
+        move: Move | None,
+        *,
+        user_id: int | None,
+        by_timer: bool = False,
+        choose: bool = False,
+    ) -> tuple[GameView, Event]:
+        """Play the pending throw: `move`, or the computer's choice when `choose`; one transaction."""
+        async with self.store.transaction() as session:
+            view = await self._load(session, game_id)
+            self._check_turn(view, user_id, turn_number)
+            if user_id is None and view.is_human_turn():
+                raise NotYourTurn("a human plays this seat")
+            if view.pending_throw is None:
+                raise NotThrown()
+            if choose:
+                moves = view.legal_moves()
+                player = get_player(view.seats[view.position.turn].level)
+                move = player.choose(view.position, view.pending_throw, moves, self.rng) if moves else None
+            return await self._apply(session, view, move, by_timer=by_timer)
+
+    async def _apply(
+        self, session: AsyncSession, view: GameView, move: Move | None, *, by_timer: bool
+    ) -> tuple[GameView, Event]:
+        """Play `view`'s pending throw with `move`: position, seats, deadline, log and stats, saved."""
+        throw, cowries = view.pending_throw, view.pending_cowries
+        assert throw is not None and cowries is not None
+        before = view.position
+        seat = before.turn
+        try:
+            after = before.play(throw, move)
+        except IllegalMoveError as exc:
+            raise IllegalMove(str(exc)) from None
+        if after.result is None and view.turn_number + 1 >= MAX_THROWS:
+            after = after.with_result(DRAW)
+        seats = dict(view.seats)
+        info = seats[seat]
+        if info.user_id is not None and by_timer:
+            missed = info.missed + 1
+            user = None if missed >= MAX_MISSED else info.user_id
+            seats[seat] = replace(info, user_id=user, missed=0 if user is None else missed)
+        elif info.user_id is not None and info.missed:
+            seats[seat] = replace(info, missed=0)
+        new = replace(
+            view,
+            status="active" if after.result is None else "finished",
+            position=after,
+            pending_throw=None,
+            pending_cowries=None,
+            turn_number=view.turn_number + 1,
+            seats=seats,
+            last_move=move,
+            last_position=before,
+        )
+        new = await self._save(session, view, replace(new, deadline=self._deadline(new)))
+        actor = None if by_timer else info.user_id
+        try:
+            await self.store.add_move(
+                session,
+                game_id=view.id,
+                turn_number=view.turn_number,
+                seat=seat,
+                actor_id=actor,
+                throw=throw,
+                cowries=_cowries_text(cowries),
+                move=None if move is None else format_move(move),
+                captures=0 if move is None else len(before.captures(move)),
+                by_timer=by_timer,
+                created_at=self.clock(),
+            )
+        except IntegrityError:
+            raise Conflict() from None
+        if new.status != "active":
+            await self._record_stats(session, new)
+        text = describe_move(before, throw, move)
+        return new, Event(view.turn_number, seat, actor, throw, cowries, move, text, by_timer)
+
+    async def throw(self, game_id: int, user_id: int, turn_number: int) -> tuple[GameView, list[Event]]:
+        """The user throws; a throw that offers no move is played (`pass`) at once."""
+        view, event = await self._throw(game_id, user_id, turn_number)
+        return view, [] if event is None else [event]
+
+    async def move(
+        self, game_id: int, user_id: int, turn_number: int, move: Move
+    ) -> tuple[GameView, list[Event]]:
+        """The user plays `move` with the pending throw."""
+        view, event = await self._play(game_id, turn_number, move, user_id=user_id)
+        return view, [event]
+
+    async def play_computers(self, game_id: int) -> tuple[GameView, list[Event]]:
+        """Play computer turns until a human must act or the game ends.
+
+        Each throw and each move commits on its own, so after a crash the stored throw is played, not
+        thrown again. Losing a race to another process ends the loop quietly: that process plays on.
+        """
+        events: list[Event] = []
+        view = await self.get(game_id)
+        while view.status == "active" and not view.is_human_turn():
+            try:
+                if view.pending_throw is None:
+                    view, passed = await self._throw(game_id, None, view.turn_number)
+                    if passed is not None:
+                        events.append(passed)
+                        continue
+                view, event = await self._play(game_id, view.turn_number, None, user_id=None, choose=True)
+            except (Conflict, StaleTurn, NotYourTurn, AlreadyThrown, NotThrown, GameEnded):
+                return await self.get(game_id), events
+            events.append(event)
+        return view, events
+
+    async def timeout(self, game_id: int, turn_number: int) -> tuple[GameView, list[Event]]:
+        """The human's deadline passed: the computer plays this turn for them (throw if needed + move)."""
+        view = await self.get(game_id)
+        self._check_turn(view, None, turn_number)
+        if not view.is_human_turn() or view.deadline is None:
+            raise StaleTurn("that turn is not waiting for a human")
+        if self.clock() + TIMER_LEEWAY < view.deadline:
+            raise NotAllowed("the turn has not timed out yet")
+        user = view.user_to_move()
+        if view.pending_throw is None:
+            view, passed = await self._throw(game_id, user, turn_number, by_timer=True)
+            if passed is not None:
+                return view, [passed]
+        view, event = await self._play(game_id, turn_number, None, user_id=user, by_timer=True, choose=True)
+        return view, [event]
+
+    # --- statistics ---------------------------------------------------------------------
+
+    async def stats(self, guild_id: int, user_id: int) -> UserStats:
+        async with self.store.transaction() as session:
+            row = await self.store.user_stats(session, guild_id, user_id)
+        if row is None:
+            return UserStats(guild_id, user_id, 0, 0, 0, 0)
+        return UserStats(guild_id, user_id, row.games, row.wins, row.captures, row.pieces_home)
+
+    async def leaderboard(self, guild_id: int, limit: int = 10) -> list[UserStats]:
+        async with self.store.transaction() as session:
+            rows = await self.store.leaderboard(session, guild_id, limit)
+        return [UserStats(r.guild_id, r.user_id, r.games, r.wins, r.captures, r.pieces_home) for r in rows]

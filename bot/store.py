@@ -1,0 +1,417 @@
+"""The one store module: typed SQLAlchemy models, the engine and session maker, and the queries.
+
+Games are kept so that a crash or a restart loses nothing: a game row holds the current position, the
+pending throw (stored before anyone sees it), a turn counter and a version for optimistic checks; the
+move log is append-only, so the position can always be rebuilt and compared. The game flow itself
+lives in `bot.service`; this module only reads and writes rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    CheckConstraint,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+    event,
+    func,
+    insert,
+    select,
+    text,
+    update,
+)
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+ROOT = Path(__file__).resolve().parents[1]
+STATUSES = ("active", "finished", "abandoned")
+SQLITE_BUSY_TIMEOUT_MS = 10_000
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+"""Every constraint gets a predictable name, so migrations can drop and alter them (SQLite batch mode)."""
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def aware(moment: datetime | None) -> datetime | None:
+    """SQLite hands timestamps back without a zone; all of ours are UTC."""
+    if moment is not None and moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    return moment
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+_ACTIVE = text("status = 'active'")
+
+
+class GameRow(Base):
+    """One game in one channel: options, status, the current position and what is pending."""
+
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    guild_id: Mapped[int] = mapped_column(BigInteger)
+    channel_id: Mapped[int] = mapped_column(BigInteger)
+    started_by: Mapped[int] = mapped_column(BigInteger)
+    rules: Mapped[str] = mapped_column(String(200))
+    """The rules token (`classic,last_square=off`, with players and pieces when not the default)."""
+    status: Mapped[str] = mapped_column(String(16))
+    position: Mapped[str] = mapped_column(Text)
+    """The position about to throw, in the one-line notation."""
+    pending_throw: Mapped[int | None] = mapped_column(Integer)
+    pending_cowries: Mapped[str | None] = mapped_column(String(6))
+    """Six faces as `1` (mouth up) and `0`."""
+    turn_number: Mapped[int] = mapped_column(Integer)
+    version: Mapped[int] = mapped_column(Integer)
+    deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    message_id: Mapped[int | None] = mapped_column(BigInteger)
+    last_move: Mapped[str | None] = mapped_column(String(16))
+    last_position: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (
+        CheckConstraint("status IN ('active', 'finished', 'abandoned')", name="status"),
+        # At most one active game per channel, enforced by the database itself.
+        Index(
+            "uq_games_active_channel",
+            "channel_id",
+            unique=True,
+            sqlite_where=_ACTIVE,
+            postgresql_where=_ACTIVE,
+        ),
+        Index(None, "status", "guild_id"),
+    )
+
+
+class SeatRow(Base):
+    """A seat of a game: a Discord user, or the computer at `level` when `user_id` is NULL."""
+
+    __tablename__ = "seats"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int | None] = mapped_column(BigInteger)
+    level: Mapped[str] = mapped_column(String(16))
+    missed: Mapped[int] = mapped_column(Integer)
+    joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ResignationRow(Base):
+    """A user who resigned from a game and may not take a seat in it again."""
+
+    __tablename__ = "resignations"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+
+
+class MoveRow(Base):
+    """One played throw, append-only: replaying a game's rows from its start rebuilds its position."""
+
+    __tablename__ = "moves"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    turn_number: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    actor_id: Mapped[int | None] = mapped_column(BigInteger)
+    """The user who played it; NULL when the computer did (its own seat, or a timed-out human's)."""
+    throw: Mapped[int] = mapped_column(Integer)
+    cowries: Mapped[str] = mapped_column(String(6))
+    move: Mapped[str | None] = mapped_column(String(16))
+    """`black:12-16`, or NULL when the throw offered no move."""
+    captures: Mapped[int] = mapped_column(Integer)
+    by_timer: Mapped[bool]
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (UniqueConstraint("game_id", "turn_number"),)
+
+
+class UserStatsRow(Base):
+    """A user's totals in one guild, updated once per game when it ends."""
+
+    __tablename__ = "user_stats"
+
+    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    games: Mapped[int] = mapped_column(Integer)
+    wins: Mapped[int] = mapped_column(Integer)
+    captures: Mapped[int] = mapped_column(Integer)
+    pieces_home: Mapped[int] = mapped_column(Integer)
+
+
+# --- engine and sessions -------------------------------------------------------------------
+
+
+def make_engine(url: str, **kwargs: Any) -> AsyncEngine:
+    """An async engine; on SQLite, WAL, a busy timeout, foreign keys and write-locking transactions.
+
+    SQLite transactions begin with BEGIN IMMEDIATE: a transaction that reads a game and then writes it
+    holds the write lock from the start, so a concurrent writer waits (busy timeout) instead of failing
+    to upgrade a stale read snapshot.
+    """
+    engine = create_async_engine(url, **kwargs)
+    if engine.dialect.name == "sqlite":
+        event.listen(engine.sync_engine, "connect", _sqlite_connect)
+        event.listen(engine.sync_engine, "begin", _sqlite_begin)
+    return engine
+
+
+def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
+    dbapi_connection.isolation_level = None  # we emit BEGIN ourselves (_sqlite_begin)
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()
+
+
+def _sqlite_begin(connection: Connection) -> None:
+    connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+class Store:
+    """The database: an engine, one session maker, and the queries the game flow needs."""
+
+    def __init__(self, url: str, **engine_kwargs: Any) -> None:
+        self.url = url
+        self.engine = make_engine(url, **engine_kwargs)
+        self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[AsyncSession]:
+        """One transaction: committed when the block ends, rolled back if it raises."""
+        async with self.sessions() as session, session.begin():
+            yield session
+
+    # --- games --------------------------------------------------------------------------
+
+    async def game(self, session: AsyncSession, game_id: int) -> GameRow | None:
+        return await session.get(GameRow, game_id, populate_existing=True)
+
+    async def game_and_seats(
+        self, session: AsyncSession, game_id: int
+    ) -> tuple[GameRow, list[SeatRow]] | None:
+        """A game with its seats in one round trip (every service call starts with this)."""
+        query = (
+            select(GameRow, SeatRow)
+            .join(SeatRow, SeatRow.game_id == GameRow.id)
+            .where(GameRow.id == game_id)
+            .order_by(SeatRow.seat)
+            .execution_options(populate_existing=True)
+        )
+        rows = (await session.execute(query)).all()
+        return (rows[0][0], [seat for _, seat in rows]) if rows else None
+
+    async def active_game(self, session: AsyncSession, channel_id: int) -> GameRow | None:
+        query = select(GameRow).where(GameRow.channel_id == channel_id, GameRow.status == "active")
+        return (await session.scalars(query)).first()
+
+    async def active_games(self, session: AsyncSession, guild_ids: Iterable[int] | None) -> list[GameRow]:
+        query = select(GameRow).where(GameRow.status == "active").order_by(GameRow.id)
+        if guild_ids is not None:
+            query = query.where(GameRow.guild_id.in_(list(guild_ids)))
+        return list(await session.scalars(query))
+
+    async def add_game(self, session: AsyncSession, game: GameRow, seats: list[SeatRow]) -> None:
+        """Insert a game and its seats; raises IntegrityError if the channel has an active game."""
+        session.add(game)
+        await session.flush()
+        for seat in seats:
+            seat.game_id = game.id
+        session.add_all(seats)
+        await session.flush()
+
+    async def update_game(self, session: AsyncSession, game_id: int, version: int, **values: Any) -> bool:
+        """Write `values` and bump the version, only if the row still has `version`.
+
+        False means another writer got there first: the caller rolls back.
+        """
+        query = (
+            update(GameRow)
+            .where(GameRow.id == game_id, GameRow.version == version)
+            .values(version=version + 1, updated_at=utcnow(), **values)
+            .execution_options(synchronize_session=False)
+        )
+        result = await session.execute(query)
+        return bool(result.rowcount == 1)  # type: ignore[attr-defined]
+
+    async def set_message(self, session: AsyncSession, game_id: int, message_id: int | None) -> None:
+        query = (
+            update(GameRow)
+            .where(GameRow.id == game_id)
+            .values(message_id=message_id)
+            .execution_options(synchronize_session=False)
+        )
+        await session.execute(query)
+
+    # --- seats --------------------------------------------------------------------------
+
+    async def seats(self, session: AsyncSession, game_id: int) -> list[SeatRow]:
+        query = select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)
+        return list(await session.scalars(query.execution_options(populate_existing=True)))
+
+    async def seats_of(self, session: AsyncSession, game_ids: list[int]) -> dict[int, list[SeatRow]]:
+        """The seats of many games in one query (listing every active game at start-up)."""
+        found: dict[int, list[SeatRow]] = {game_id: [] for game_id in game_ids}
+        if game_ids:
+            query = (
+                select(SeatRow).where(SeatRow.game_id.in_(game_ids)).order_by(SeatRow.game_id, SeatRow.seat)
+            )
+            for seat in await session.scalars(query.execution_options(populate_existing=True)):
+                found[seat.game_id].append(seat)
+        return found
+
+    async def update_seat(self, session: AsyncSession, game_id: int, seat: int, **values: Any) -> None:
+        query = (
+            update(SeatRow)
+            .where(SeatRow.game_id == game_id, SeatRow.seat == seat)
+            .values(**values)
+            .execution_options(synchronize_session=False)
+        )
+        await session.execute(query)
+
+    async def add_resignation(self, session: AsyncSession, game_id: int, user_id: int) -> None:
+        session.add(ResignationRow(game_id=game_id, user_id=user_id))
+        await session.flush()
+
+    async def has_resigned(self, session: AsyncSession, game_id: int, user_id: int) -> bool:
+        return await session.get(ResignationRow, (game_id, user_id)) is not None
+
+    # --- the move log -------------------------------------------------------------------
+
+    async def add_move(self, session: AsyncSession, **values: Any) -> None:
+        """Append one played throw to the log (a plain INSERT: no unit-of-work bookkeeping)."""
+        await session.execute(insert(MoveRow).values(**values))
+
+    async def moves(self, session: AsyncSession, game_id: int) -> list[MoveRow]:
+        query = select(MoveRow).where(MoveRow.game_id == game_id).order_by(MoveRow.turn_number)
+        return list(await session.scalars(query))
+
+    async def captures_by(self, session: AsyncSession, game_id: int) -> dict[int, int]:
+        """Pieces captured per user in one game (moves the computer played for them not counted)."""
+        query = (
+            select(MoveRow.actor_id, func.sum(MoveRow.captures))
+            .where(MoveRow.game_id == game_id, MoveRow.actor_id.is_not(None))
+            .group_by(MoveRow.actor_id)
+        )
+        return {user: int(total) for user, total in (await session.execute(query)).all() if user is not None}
+
+    # --- statistics ---------------------------------------------------------------------
+
+    async def add_stats(
+        self,
+        session: AsyncSession,
+        guild_id: int,
+        user_id: int,
+        *,
+        wins: int,
+        captures: int,
+        pieces_home: int,
+    ) -> None:
+        """Add one game to a user's totals (an upsert, so two games ending at once both count)."""
+        dialect = self.engine.dialect.name
+        upsert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+        query = upsert(UserStatsRow).values(
+            guild_id=guild_id, user_id=user_id, games=1, wins=wins, captures=captures, pieces_home=pieces_home
+        )
+        table = UserStatsRow.__table__.c
+        query = query.on_conflict_do_update(
+            index_elements=[table.guild_id, table.user_id],
+            set_={
+                "games": table.games + 1,
+                "wins": table.wins + wins,
+                "captures": table.captures + captures,
+                "pieces_home": table.pieces_home + pieces_home,
+            },
+        )
+        await session.execute(query)
+
+    async def user_stats(self, session: AsyncSession, guild_id: int, user_id: int) -> UserStatsRow | None:
+        return await session.get(UserStatsRow, (guild_id, user_id), populate_existing=True)
+
+    async def leaderboard(self, session: AsyncSession, guild_id: int, limit: int) -> list[UserStatsRow]:
+        query = (
+            select(UserStatsRow)
+            .where(UserStatsRow.guild_id == guild_id)
+            .order_by(
+                UserStatsRow.wins.desc(),
+                UserStatsRow.pieces_home.desc(),
+                UserStatsRow.captures.desc(),
+                UserStatsRow.games,
+                UserStatsRow.user_id,
+            )
+            .limit(limit)
+        )
+        return list(await session.scalars(query))
+
+
+# --- migrations ----------------------------------------------------------------------------
+
+
+def alembic_config(url: str | None = None) -> Any:
+    """Alembic's config for our migrations folder, pointing at `url` when given."""
+    from alembic.config import Config
+
+    config = Config(str(ROOT / "alembic.ini"))
+    config.set_main_option("script_location", str(ROOT / "migrations"))
+    if url is not None:
+        config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    return config
+
+
+async def upgrade(url: str, revision: str = "head") -> None:
+    """Bring the database at `url` to `revision` (the bot calls this at start-up)."""
+    await _run_alembic(url, "upgrade", revision)
+
+
+async def downgrade(url: str, revision: str = "base") -> None:
+    await _run_alembic(url, "downgrade", revision)
+
+
+async def _run_alembic(url: str, command_name: str, revision: str) -> None:
+    """Run an Alembic command on a connection of ours (migrations/env.py uses it when given one)."""
+    from alembic import command
+
+    config = alembic_config(url)
+    engine = make_engine(url)
+    try:
+        async with engine.begin() as connection:
+
+            def run(sync_connection: Connection) -> None:
+                config.attributes["connection"] = sync_connection
+                getattr(command, command_name)(config, revision)
+
+            await connection.run_sync(run)
+    finally:
+        await engine.dispose()

@@ -1,0 +1,54 @@
+"""Database fixtures: a fresh SQLite file per test, and a real PostgreSQL server when one is reachable.
+
+Store and service tests take `db_url` (or `store`), which runs them once on each database. PostgreSQL
+comes from PACHISI_TEST_POSTGRES_URL (`source scripts/postgres-up` starts one); without it those
+tests are skipped, saying why. Each PostgreSQL test gets an empty `public` schema.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.store import Store, make_engine, upgrade
+
+POSTGRES_ENV = "PACHISI_TEST_POSTGRES_URL"
+
+
+@pytest.fixture
+def sqlite_url(tmp_path) -> str:
+    return f"sqlite+aiosqlite:///{tmp_path / 'pachisi.sqlite3'}"
+
+
+@pytest.fixture
+async def postgres_url() -> str:
+    url = os.environ.get(POSTGRES_ENV)
+    if not url:
+        pytest.skip(f"{POSTGRES_ENV} is not set: no PostgreSQL server (run `source scripts/postgres-up`)")
+    engine = make_engine(url)
+    try:
+        async with engine.begin() as connection:
+            await connection.exec_driver_sql("DROP SCHEMA IF EXISTS public CASCADE")
+            await connection.exec_driver_sql("CREATE SCHEMA public")
+    except OSError as exc:
+        pytest.skip(f"PostgreSQL at {url} is not reachable: {exc}")
+    finally:
+        await engine.dispose()
+    return url
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db_url(request: pytest.FixtureRequest) -> str:
+    """Each test that takes this runs on SQLite and on PostgreSQL."""
+    return request.getfixturevalue(f"{request.param}_url")
+
+
+@pytest.fixture
+async def store(db_url: str) -> AsyncIterator[Store]:
+    """A store on a database migrated to head by the real migrations."""
+    await upgrade(db_url)
+    store = Store(db_url)
+    yield store
+    await store.close()

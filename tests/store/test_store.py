@@ -1,0 +1,93 @@
+"""The store's own guarantees, on SQLite and PostgreSQL: constraints in the database, the version check."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import text
+from sqlalchemy.exc import IntegrityError
+
+from bot.store import SQLITE_BUSY_TIMEOUT_MS, GameRow, SeatRow, Store, utcnow
+
+
+def _game(channel_id: int = 10, status: str = "active") -> GameRow:
+    now = utcnow()
+    return GameRow(
+        guild_id=1,
+        channel_id=channel_id,
+        started_by=7,
+        rules="classic",
+        status=status,
+        position="black:0,0,0,0 red:0,0,0,0 yellow:0,0,0,0 green:0,0,0,0 turn:black captured:- rules:classic",
+        turn_number=0,
+        version=0,
+        created_at=now,
+        updated_at=now,
+    )
+
+
+async def _add(store: Store, game: GameRow) -> int:
+    async with store.transaction() as session:
+        await store.add_game(session, game, [])
+        return game.id
+
+
+async def test_one_active_game_per_channel_is_enforced_by_the_database(store: Store) -> None:
+    await _add(store, _game(channel_id=10))
+    with pytest.raises(IntegrityError):
+        await _add(store, _game(channel_id=10))
+    # Finished and abandoned games do not count, and other channels are free.
+    await _add(store, _game(channel_id=10, status="finished"))
+    await _add(store, _game(channel_id=10, status="abandoned"))
+    await _add(store, _game(channel_id=11))
+
+
+async def test_status_is_checked_by_the_database(store: Store) -> None:
+    with pytest.raises(IntegrityError):
+        await _add(store, _game(status="paused"))
+
+
+async def test_foreign_keys_are_enforced(store: Store) -> None:
+    with pytest.raises(IntegrityError):
+        async with store.transaction() as session:
+            session.add(
+                SeatRow(game_id=999, seat=0, user_id=None, level="normal", missed=0, joined_at=utcnow())
+            )
+            await session.flush()
+
+
+async def test_update_with_a_stale_version_changes_nothing(store: Store) -> None:
+    game_id = await _add(store, _game())
+    async with store.transaction() as session:
+        assert await store.update_game(session, game_id, 0, turn_number=1)
+    async with store.transaction() as session:
+        assert not await store.update_game(session, game_id, 0, turn_number=99)
+    async with store.transaction() as session:
+        row = await store.game(session, game_id)
+        assert row is not None
+        assert (row.turn_number, row.version) == (1, 1)
+
+
+async def test_stats_accumulate_per_guild_and_user(store: Store) -> None:
+    async with store.transaction() as session:
+        await store.add_stats(session, 1, 5, wins=1, captures=2, pieces_home=4)
+    async with store.transaction() as session:
+        await store.add_stats(session, 1, 5, wins=0, captures=3, pieces_home=1)
+        await store.add_stats(session, 2, 5, wins=1, captures=0, pieces_home=0)
+    async with store.transaction() as session:
+        row = await store.user_stats(session, 1, 5)
+        assert row is not None
+        assert (row.games, row.wins, row.captures, row.pieces_home) == (2, 1, 5, 5)
+        other = await store.user_stats(session, 2, 5)
+        assert other is not None and other.games == 1
+
+
+async def test_sqlite_runs_in_wal_mode_with_busy_timeout_and_foreign_keys(sqlite_url: str) -> None:
+    store = Store(sqlite_url)
+    try:
+        async with store.engine.connect() as connection:
+            journal = (await connection.execute(text("PRAGMA journal_mode"))).scalar()
+            timeout = (await connection.execute(text("PRAGMA busy_timeout"))).scalar()
+            foreign = (await connection.execute(text("PRAGMA foreign_keys"))).scalar()
+    finally:
+        await store.close()
+    assert (journal, timeout, foreign) == ("wal", SQLITE_BUSY_TIMEOUT_MS, 1)

@@ -1,0 +1,485 @@
+"""The game flow on real databases (SQLite and PostgreSQL): turns, seats, timers, races, replays."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections import Counter
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from bot.service import (
+    MAX_MISSED,
+    AlreadyThrown,
+    Conflict,
+    GameEnded,
+    GameExists,
+    GameService,
+    GameView,
+    IllegalMove,
+    NoGame,
+    NotAllowed,
+    NotPlaying,
+    NotThrown,
+    NotYourTurn,
+    SeatTaken,
+    StaleTurn,
+)
+from bot.store import Store
+from engine.game import MAX_THROWS, Game
+from engine.notation import parse_move
+from engine.rules import Rules
+from engine.state import DRAW, Move, Position
+from engine.throws import VALUE_TO_MOUTHS
+
+GUILD, CHANNEL, ALICE, BOB, CAROL = 1, 100, 11, 12, 13
+TWO = Rules.parse("classic,players=2,pieces=1")
+FOUR = Rules.parse("classic")
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 1, 1, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += timedelta(seconds=seconds)
+
+
+class ScriptedCowries(random.Random):
+    """A seeded RNG whose next cowrie throws are given (six-shell throws use getrandbits(6))."""
+
+    def __init__(self, *values: int) -> None:
+        super().__init__(0)
+        self.script = [(1 << VALUE_TO_MOUTHS[v]) - 1 for v in values]
+
+    def getrandbits(self, k: int) -> int:
+        if k == 6 and self.script:
+            return self.script.pop(0)
+        return super().getrandbits(k)
+
+
+def service(store: Store, seed: int = 1, clock: Clock | None = None) -> GameService:
+    return GameService(store, rng=random.Random(seed), turn_timeout=60, clock=clock or Clock())
+
+
+async def force_position(store: Store, view: GameView, text: str, turn_number: int | None = None) -> None:
+    """Put a game in a chosen position (its log then no longer replays to it: only for flow tests)."""
+    values: dict[str, object] = {"position": text}
+    if turn_number is not None:
+        values["turn_number"] = turn_number
+    async with store.transaction() as session:
+        assert await store.update_game(session, view.id, view.version, **values)
+
+
+async def replayed(store: Store, view: GameView) -> tuple[Position, int]:
+    """The position rebuilt from the game's rules and its move log, and the log's length."""
+    async with store.transaction() as session:
+        rows = await store.moves(session, view.id)
+    assert [row.turn_number for row in rows] == list(range(len(rows)))
+    game = Game.replay(Position.initial(view.rules), [(r.throw, parse_move(r.move or "pass")) for r in rows])
+    return game.position, len(rows)
+
+
+# --- starting ---------------------------------------------------------------------------------
+
+
+async def test_start_seats_the_starter_and_computers_fill_the_rest(store: Store) -> None:
+    clock = Clock()
+    games = service(store, clock=clock)
+    view = await games.start(GUILD, CHANNEL, ALICE, FOUR, "easy", None)
+    assert view.status == "active" and view.turn_number == 0 and view.pending_throw is None
+    assert {s: (i.user_id, i.level) for s, i in view.seats.items()} == {
+        0: (ALICE, "easy"),
+        1: (None, "easy"),
+        2: (None, "easy"),
+        3: (None, "easy"),
+    }
+    assert view.is_human_turn() and view.user_to_move() == ALICE
+    assert view.deadline == clock.now + timedelta(seconds=60)
+    assert view.position == Position.initial(FOUR)
+
+    red = await games.start(GUILD, CHANNEL + 1, BOB, FOUR, "hard", 1)
+    assert red.seats[1].user_id == BOB and red.seats[0].user_id is None
+    assert not red.is_human_turn() and red.deadline is None
+    assert await games.get(red.id) == red
+
+
+async def test_one_game_per_channel_and_the_refusal_names_it(store: Store) -> None:
+    games = service(store)
+    first = await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)
+    with pytest.raises(GameExists, match=f"game {first.id}") as caught:
+        await games.start(GUILD, CHANNEL, BOB, TWO, "normal", None)
+    assert caught.value.game_id == first.id
+    assert (await games.get_active(CHANNEL)) == first
+    await games.end(first.id, ALICE, can_manage=False)
+    assert await games.get_active(CHANNEL) is None
+    second = await games.start(GUILD, CHANNEL, BOB, TWO, "normal", None)
+    assert second.id != first.id
+
+
+async def test_concurrent_starts_in_one_channel_make_one_game(db_url: str, store: Store) -> None:
+    other = Store(db_url)
+    try:
+        services = [service(store), service(other)] * 4
+        results = await asyncio.gather(
+            *(s.start(GUILD, CHANNEL, ALICE + i, TWO, "normal", None) for i, s in enumerate(services)),
+            return_exceptions=True,
+        )
+    finally:
+        await other.close()
+    started = [r for r in results if isinstance(r, GameView)]
+    assert len(started) == 1
+    assert all(
+        isinstance(r, GameExists) and r.game_id == started[0].id for r in results if r is not started[0]
+    )
+
+
+async def test_start_refuses_unknown_levels_and_seats_out_of_play(store: Store) -> None:
+    games = service(store)
+    with pytest.raises(NotAllowed, match="unknown level"):
+        await games.start(GUILD, CHANNEL, ALICE, TWO, "grandmaster", None)
+    with pytest.raises(NotAllowed, match="black, yellow"):
+        await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", 1)
+    with pytest.raises(NoGame):
+        await games.get(12345)
+
+
+# --- throwing and moving ----------------------------------------------------------------------
+
+
+async def test_a_throw_is_stored_before_it_is_seen_and_survives_a_restart(db_url: str, store: Store) -> None:
+    games = service(store, seed=5)
+    view = await games.start(GUILD, CHANNEL, ALICE, FOUR, "normal", None)
+    thrown, events = await games.throw(view.id, ALICE, 0)
+    assert events == [] and thrown.pending_throw is not None and thrown.pending_cowries is not None
+    assert thrown.legal_moves() == thrown.position.legal_moves(thrown.pending_throw)
+
+    restarted = Store(db_url)  # a new process: nothing shared but the database
+    try:
+        again = GameService(restarted, rng=random.Random(99), turn_timeout=60)
+        seen = await again.get(view.id)
+        assert (seen.pending_throw, seen.pending_cowries) == (thrown.pending_throw, thrown.pending_cowries)
+        with pytest.raises(AlreadyThrown):
+            await again.throw(view.id, ALICE, 0)
+        moved, events = await again.move(view.id, ALICE, 0, seen.legal_moves()[0])
+    finally:
+        await restarted.close()
+    assert [(e.throw, e.cowries, e.actor_id) for e in events] == [
+        (thrown.pending_throw, thrown.pending_cowries, ALICE)
+    ]
+    assert moved.turn_number == 1 and moved.pending_throw is None
+    assert moved.last_move == seen.legal_moves()[0] and moved.last_position == seen.position
+
+
+async def test_a_throw_that_offers_no_move_is_passed_at_once(store: Store) -> None:
+    games = GameService(store, rng=ScriptedCowries(3), turn_timeout=60)
+    view = await games.start(GUILD, CHANNEL, ALICE, FOUR, "normal", None)
+    stuck = "black:0,0,0,82 red:0,0,0,0 yellow:0,0,0,0 green:0,0,0,0 turn:black captured:- rules:classic"
+    assert Position.parse(stuck).legal_moves(3) == []
+    await force_position(store, view, stuck)
+    after, events = await games.throw(view.id, ALICE, 0)
+    assert [(e.seat, e.throw, e.move, e.actor_id) for e in events] == [(0, 3, None, ALICE)]
+    assert "no move" in events[0].text
+    assert after.turn_number == 1 and after.pending_throw is None and after.seat_to_move() == 1
+
+
+async def test_moves_are_checked_against_turn_seat_and_throw(store: Store) -> None:
+    games = service(store)
+    view = await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)
+    with pytest.raises(NotThrown):
+        await games.move(view.id, ALICE, 0, Move(0, 0, 1))
+    with pytest.raises(NotYourTurn):
+        await games.throw(view.id, BOB, 0)
+    with pytest.raises(StaleTurn, match="already played"):
+        await games.throw(view.id, ALICE, 1)
+    view, _ = await games.throw(view.id, ALICE, 0)
+    with pytest.raises(IllegalMove):
+        await games.move(view.id, ALICE, 0, Move(0, 0, 7))
+    with pytest.raises(NotYourTurn):
+        await games.move(view.id, BOB, 0, view.legal_moves()[0])
+    move = view.legal_moves()[0]
+    after, events = await games.move(view.id, ALICE, 0, move)
+    assert [(e.turn_number, e.seat, e.move, e.by_timer) for e in events] == [(0, 0, move, False)]
+    assert events[0].text == "Black brings a piece out"
+    with pytest.raises(StaleTurn):
+        await games.move(view.id, ALICE, 0, move)
+    assert (await replayed(store, after))[0] == after.position
+
+
+# --- seats ------------------------------------------------------------------------------------
+
+
+async def test_join_leave_and_resign(store: Store) -> None:
+    clock = Clock()
+    games = service(store, clock=clock)
+    view = await games.start(GUILD, CHANNEL, ALICE, FOUR, "normal", None)
+    with pytest.raises(SeatTaken):
+        await games.join(view.id, BOB, 0)
+    with pytest.raises(NotAllowed, match="already play black"):
+        await games.join(view.id, ALICE, 2)
+    view = await games.join(view.id, BOB, None)
+    assert view.seats[1].user_id == BOB
+    view = await games.join(view.id, CAROL, 3)
+    assert view.seat_of(CAROL) == 3
+    with pytest.raises(NotPlaying):
+        await games.leave(view.id, 999)
+
+    view = await games.leave(view.id, BOB)
+    assert view.seats[1].user_id is None
+    view = await games.join(view.id, BOB, 1)
+    view = await games.resign(view.id, BOB)
+    assert view.seats[1].user_id is None
+    with pytest.raises(NotAllowed, match="resigned"):
+        await games.join(view.id, BOB, 1)
+
+    # The seat to move changing hands sets or clears the deadline.
+    view = await games.leave(view.id, ALICE)
+    assert view.deadline is None and not view.is_human_turn()
+    clock.advance(5)
+    view = await games.join(view.id, ALICE, 0)
+    assert view.deadline == clock.now + timedelta(seconds=60)
+
+
+async def test_a_human_can_take_a_seat_between_a_computers_throw_and_its_move(store: Store) -> None:
+    games = service(store)
+    view = await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", 2)
+    thrown, passed = await games._throw(view.id, None, 0)  # the computer threw, then the process stopped
+    assert passed is None
+    joined = await games.join(view.id, BOB, 0)
+    assert joined.pending_throw == thrown.pending_throw and joined.user_to_move() == BOB
+    after, events = await games.play_computers(view.id)
+    assert events == [] and after.pending_throw == thrown.pending_throw
+    after, events = await games.move(view.id, BOB, 0, joined.legal_moves()[0])
+    assert events[0].actor_id == BOB
+
+
+# --- computers, timers, crashes ---------------------------------------------------------------
+
+
+async def test_play_computers_stops_when_a_human_must_act(store: Store) -> None:
+    games = service(store, seed=3)
+    view = await games.start(GUILD, CHANNEL, ALICE, FOUR, "normal", 2)
+    view, events = await games.play_computers(view.id)
+    assert events and all(e.actor_id is None and not e.by_timer for e in events)
+    assert [e.turn_number for e in events] == list(range(len(events)))
+    assert view.user_to_move() == ALICE and view.turn_number == len(events)
+    again, more = await games.play_computers(view.id)
+    assert more == [] and again == view
+
+
+async def test_play_computers_plays_a_stored_throw_instead_of_throwing_again(
+    db_url: str, store: Store
+) -> None:
+    games = service(store)
+    view = await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", 2)
+    thrown, passed = await games._throw(view.id, None, 0)  # committed; the process dies before the move
+    assert passed is None
+    restarted = Store(db_url)
+    try:
+        _, events = await GameService(restarted, rng=random.Random(77)).play_computers(view.id)
+    finally:
+        await restarted.close()
+    assert (events[0].throw, events[0].cowries) == (thrown.pending_throw, thrown.pending_cowries)
+
+
+async def test_timeout_plays_for_the_human_and_gives_the_seat_back_after_three(store: Store) -> None:
+    clock = Clock()
+    games = service(store, seed=8, clock=clock)
+    view = await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)
+    with pytest.raises(NotAllowed, match="not timed out"):
+        await games.timeout(view.id, 0)
+    missed = []
+    while view.seats[0].user_id == ALICE:
+        if not view.is_human_turn():
+            view, _ = await games.play_computers(view.id)
+            continue
+        clock.advance(61)
+        view, events = await games.timeout(view.id, view.turn_number)
+        assert [(e.seat, e.actor_id, e.by_timer) for e in events] == [(0, None, True)]
+        missed.append(view.seats[0].missed)
+    assert missed == [1, 2, 0] and MAX_MISSED == 3
+    assert view.seats[0].user_id is None
+    if view.seat_to_move() == 0:
+        assert view.deadline is None
+
+
+async def test_a_human_move_resets_missed_turns(store: Store) -> None:
+    clock = Clock()
+    games = service(store, seed=4, clock=clock)
+    view = await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)
+    clock.advance(61)
+    view, _ = await games.timeout(view.id, 0)
+    assert view.seats[0].missed == 1
+    view, _ = await games.play_computers(view.id)
+    with pytest.raises(StaleTurn):
+        await games.timeout(view.id, view.turn_number - 1)
+    view, events = await games.throw(view.id, ALICE, view.turn_number)
+    if not events:
+        view, _ = await games.move(view.id, ALICE, view.turn_number, view.legal_moves()[0])
+    assert view.seats[0].missed == 0
+
+
+async def test_the_throw_cap_ends_the_game_in_a_draw(store: Store) -> None:
+    games = service(store)
+    view = await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)
+    await force_position(store, view, view.position.notation(), turn_number=MAX_THROWS - 1)
+    view, _ = await games.throw(view.id, ALICE, MAX_THROWS - 1)
+    view, _ = await games.move(view.id, ALICE, MAX_THROWS - 1, view.legal_moves()[0])
+    assert view.status == "finished" and view.position.result == DRAW
+    with pytest.raises(GameEnded):
+        await games.throw(view.id, ALICE, MAX_THROWS)
+    stats = await games.stats(GUILD, ALICE)
+    assert (stats.games, stats.wins) == (1, 0)
+
+
+# --- races ------------------------------------------------------------------------------------
+
+
+async def test_many_writers_on_one_turn_apply_exactly_once(db_url: str, store: Store) -> None:
+    other = Store(db_url)  # a second process on the same database
+    try:
+        games = [service(store, seed=i) if i % 2 else service(other, seed=i) for i in range(12)]
+        view = await games[0].start(GUILD, CHANNEL, ALICE, FOUR, "normal", None)
+        throws = await asyncio.gather(*(g.throw(view.id, ALICE, 0) for g in games), return_exceptions=True)
+        won = [r for r in throws if isinstance(r, tuple)]
+        assert len(won) == 1
+        assert all(isinstance(r, AlreadyThrown | Conflict) for r in throws if not isinstance(r, tuple))
+        thrown = won[0][0]
+        move = thrown.legal_moves()[0]
+        moves = await asyncio.gather(
+            *(g.move(view.id, ALICE, 0, move) for g in games), return_exceptions=True
+        )
+        assert sum(isinstance(r, tuple) for r in moves) == 1
+        assert all(isinstance(r, StaleTurn | Conflict) for r in moves if not isinstance(r, tuple))
+        assert all("already played" in str(r) for r in moves if not isinstance(r, tuple))
+        played = await games[0].get(view.id)
+        computers = await asyncio.gather(*(g.play_computers(view.id) for g in games[:4]))
+    finally:
+        await other.close()
+    final = await service(store).get(view.id)
+    position, count = await replayed(store, final)
+    assert count == final.turn_number == played.turn_number + sum(len(events) for _, events in computers)
+    assert position == final.position
+
+
+# --- whole games ------------------------------------------------------------------------------
+
+GAME_RULES = [
+    Rules.parse("classic,players=2,pieces=1"),
+    Rules.parse("standard,players=2,pieces=2"),
+    Rules.parse("classic,pieces=1"),
+    Rules.parse("standard,pieces=1,last_square=off"),
+]
+
+
+async def play_out(games: GameService, clock: Clock, view: GameView, rng: random.Random) -> GameView:
+    """Play a game to its end: humans click at random (sometimes time out, leave, or come back)."""
+    while view.status == "active":
+        if not view.is_human_turn():
+            view, _ = await games.play_computers(view.id)
+            continue
+        user = view.user_to_move()
+        assert user is not None
+        roll = rng.random()
+        if roll < 0.05:
+            clock.advance(61)
+            view, _ = await games.timeout(view.id, view.turn_number)
+        elif roll < 0.08:
+            seat = view.seat_to_move()
+            view = await games.leave(view.id, user)
+            view, _ = await games.play_computers(view.id)
+            if view.status == "active" and view.seats[seat].user_id is None:
+                view = await games.join(view.id, user, seat)
+        elif view.pending_throw is None:
+            view, _ = await games.throw(view.id, user, view.turn_number)
+        else:
+            view, _ = await games.move(view.id, user, view.turn_number, rng.choice(view.legal_moves()))
+    return view
+
+
+async def test_stored_positions_equal_replays_of_the_move_log_over_many_games(store: Store) -> None:
+    await check_replays_and_stats(store, games_per_rules=1, seed=2024)
+
+
+@pytest.mark.slow
+async def test_stored_positions_equal_replays_over_more_games(store: Store) -> None:
+    await check_replays_and_stats(store, games_per_rules=6, seed=99)
+
+
+async def check_replays_and_stats(store: Store, games_per_rules: int, seed: int) -> None:
+    """Whole games with random clicks: each stored game equals its replay; stats add up."""
+    clock = Clock()
+    games = service(store, seed=seed, clock=clock)
+    rng = random.Random(seed + 1)
+    expected: Counter[tuple[int, str]] = Counter()
+    for index in range(games_per_rules * len(GAME_RULES)):
+        rules = GAME_RULES[index % len(GAME_RULES)]
+        view = await games.start(GUILD, CHANNEL + index, ALICE, rules, "random", rng.choice(rules.seats))
+        free = [s for s in rules.seats if view.seats[s].user_id is None]
+        view = await games.join(view.id, BOB, rng.choice(free))
+        view = await play_out(games, clock, view, rng)
+
+        position, count = await replayed(store, view)
+        assert view.status == "finished" and position.result is not None
+        assert position == view.position and count == view.turn_number
+        assert await games.get(view.id) == view
+
+        async with store.transaction() as session:
+            rows = await store.moves(session, view.id)
+        for info in view.seats.values():
+            if info.user_id is not None:
+                user = info.user_id
+                expected[user, "games"] += 1
+                expected[user, "wins"] += view.position.side_of(info.seat) == position.result
+                expected[user, "captures"] += sum(r.captures for r in rows if r.actor_id == user)
+                expected[user, "pieces_home"] += view.position.home_count(info.seat)
+    board = {s.user_id: s for s in await games.leaderboard(GUILD)}
+    for user in (ALICE, BOB):
+        stats = await games.stats(GUILD, user)
+        got = (stats.games, stats.wins, stats.captures, stats.pieces_home)
+        assert got == tuple(expected[user, key] for key in ("games", "wins", "captures", "pieces_home"))
+        if stats.games:
+            assert board[user] == stats
+
+
+# --- the rest of the contract -----------------------------------------------------------------
+
+
+async def test_end_needs_the_starter_or_a_manager_and_counts_the_game(store: Store) -> None:
+    games = service(store)
+    view = await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)
+    view = await games.join(view.id, BOB, 2)
+    with pytest.raises(NotAllowed):
+        await games.end(view.id, BOB, can_manage=False)
+    ended = await games.end(view.id, BOB, can_manage=True)
+    assert ended.status == "abandoned" and ended.deadline is None
+    with pytest.raises(GameEnded):
+        await games.end(view.id, ALICE, can_manage=False)
+    with pytest.raises(GameEnded):
+        await games.throw(view.id, ALICE, 0)
+    for user in (ALICE, BOB):
+        stats = await games.stats(GUILD, user)
+        assert (stats.games, stats.wins) == (1, 0)
+    assert (await games.stats(GUILD, CAROL)).games == 0
+
+
+async def test_abandoned_messages_and_listing(store: Store) -> None:
+    games = service(store)
+    a = await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)
+    b = await games.start(GUILD + 1, CHANNEL + 1, BOB, TWO, "normal", None)
+    await games.set_message(a.id, 555)
+    a_now = await games.get(a.id)
+    assert a_now.message_id == 555 and a_now.version == a.version
+    assert [g.id for g in await games.active_games()] == [a.id, b.id]
+    assert [g.id for g in await games.active_games([GUILD + 1])] == [b.id]
+    await games.mark_abandoned(b.id)
+    await games.mark_abandoned(b.id)  # twice is harmless
+    assert (await games.get(b.id)).status == "abandoned"
+    assert [g.id for g in await games.active_games()] == [a.id]
+    assert (await games.stats(GUILD + 1, BOB)).games == 1
