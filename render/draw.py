@@ -193,8 +193,15 @@ def _palette() -> Image.Image:
     ]
     exact = list(dict.fromkeys(exact))
     blends = sample.quantize(256 - len(exact), method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
-    flat = [channel for colour in exact for channel in colour]
-    flat += (blends.getpalette() or [])[: 3 * (256 - len(exact))]
+    flat_blends = blends.getpalette() or []
+    colours = list(exact)
+    for k in range(0, len(flat_blends), 3):
+        colour = (flat_blends[k], flat_blends[k + 1], flat_blends[k + 2])
+        # Pillow maps pixels through a coarse colour cache: a blend next to an exact colour could
+        # capture its flat areas, so keep only blends clearly apart from every exact colour.
+        if all(sum(abs(a - b) for a, b in zip(colour, e, strict=True)) > 24 for e in exact):
+            colours.append(colour)
+    flat = [channel for colour in colours[:256] for channel in colour]
     palette = Image.new("P", (1, 1))
     palette.putpalette(flat)
     return palette
@@ -335,10 +342,10 @@ def _draw_capture(
     left, top, right, bottom = layout.square_box(ROUTES[move.seat][move.dst])
     draw.rectangle((left, top, right - 1, bottom - 1), outline=theme.CAPTURE, width=4)
     for index, seat in enumerate(sorted({seat for seat, _ in victims})):
-        x, y = left - 2 + index * 14, top - 2
+        x, y = left + 10 + index * 16, top + 10
         _paste(image, piece_sprite(seat, SMALL_PIECE), (x, y))
-        draw.line((x - 12, y - 12, x + 12, y + 12), fill=theme.CAPTURE, width=5)
-        draw.line((x - 12, y + 12, x + 12, y - 12), fill=theme.CAPTURE, width=5)
+        draw.line((x - 10, y - 10, x + 10, y + 10), fill=theme.CAPTURE, width=4)
+        draw.line((x - 10, y + 10, x + 10, y - 10), fill=theme.CAPTURE, width=4)
 
 
 def _draw_choices(image: Image.Image, choices: Sequence[Move]) -> None:
@@ -435,8 +442,9 @@ def _draw_throw(
     x, y = at
     for k, up in enumerate(cowries):
         _paste(image, cowrie_sprite(up), (x + 13 + k * 31, y))
-    text = f"= {throw}" + ("  grace" if throw in GRACES else "")
-    _text(image, (x + 196, y), text, 30, theme.TEXT)
+    _text(image, (x + 196, y), f"= {throw}", 30, theme.TEXT)
+    if throw in GRACES:
+        _text(image, (x, y - 34), "Grace: one more throw", 18, theme.TEXT_DIM)
 
 
 def _draw_waiting(image: Image.Image, draw: ImageDraw.ImageDraw, position: Position) -> None:
