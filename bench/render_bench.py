@@ -4,13 +4,16 @@
 
 Each sample is a position from a random-policy game with its last move (and capture), the next
 throw's cowries and its legal moves drawn, as the bot draws them after every turn. The first call
-(drawing and caching the static board and sprites) is timed apart as `first_ms`.
+(drawing and caching the static board and sprites) is timed apart as `first_ms`. Wall-clock times
+depend on what else the machine runs, so the CPU time of the rendering thread and the load average
+are printed too.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import statistics
 import sys
@@ -60,10 +63,11 @@ def main() -> int:
     first_ms = (time.perf_counter() - start) * 1000
 
     times: list[float] = []
+    cpu: list[float] = []
     sizes: list[int] = []
     width = 0
     for before, position, move, throw, faces in cases:
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.thread_time()
         png = board_png(
             position,
             names=names,
@@ -74,19 +78,24 @@ def main() -> int:
             choices=position.legal_moves(throw),
         )
         times.append((time.perf_counter() - start) * 1000)
+        cpu.append((time.thread_time() - start_cpu) * 1000)
         sizes.append(len(png))
         width = int.from_bytes(png[16:20], "big")  # IHDR width
     times.sort()
+    cpu.sort()
     result = {
         "positions": len(times),
         "first_ms": round(first_ms, 1),
         "p50_ms": round(statistics.median(times), 2),
         "p99_ms": round(times[min(len(times) - 1, int(len(times) * 0.99))], 2),
         "max_ms": round(times[-1], 2),
+        "cpu_p50_ms": round(statistics.median(cpu), 2),
+        "cpu_p99_ms": round(cpu[min(len(cpu) - 1, int(len(cpu) * 0.99))], 2),
         "bytes_p50": int(statistics.median(sizes)),
         "bytes_max": max(sizes),
         "width": width,
         "python": platform.python_version(),
+        "load_avg_1m": round(os.getloadavg()[0], 2),
     }
     if args.json:
         print(json.dumps(result))

@@ -11,8 +11,7 @@ from engine import Rules
 from engine.board import HOME, ROUTES
 from engine.throws import throw_cowries
 from render import board_png, layout, theme
-from tests.render.conftest import decode, random_game
-from tests.render.test_render_pixels import count_colour
+from tests.render.helpers import count_colour, decode, random_game
 
 MAX_BYTES = 150 * 1024
 

@@ -14,7 +14,7 @@ from PIL import Image, ImageChops
 
 from engine import Move, Position
 from render import board_png, layout
-from tests.render.conftest import decode
+from tests.render.helpers import decode
 
 GOLDEN = Path(__file__).with_name("golden")
 BUSY = (

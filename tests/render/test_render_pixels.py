@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from PIL import Image
 
 from engine import Move, Position
 from engine.board import NUM_SQUARES, ROUTES
 from render import board_png, choice_label, layout, theme
-from tests.render.conftest import decode
+from tests.render.helpers import close, count_colour, decode, pixel
 
 FOUR = "black:{0} red:{1} yellow:{2} green:{3} turn:black captured:-"
 
@@ -16,16 +15,6 @@ FOUR = "black:{0} red:{1} yellow:{2} green:{3} turn:black captured:-"
 def position(black: str = "0,0,0,0", red: str = "0,0,0,0", yellow: str = "0,0,0,0", green: str = "0,0,0,0",
              extra: str = "rules:classic") -> Position:  # fmt: skip
     return Position.parse(f"{FOUR.format(black, red, yellow, green)} {extra}")
-
-
-def close(pixel: tuple[int, ...], colour: tuple[int, int, int], tolerance: int = 40) -> bool:
-    return all(abs(a - b) <= tolerance for a, b in zip(pixel, colour, strict=False))
-
-
-def count_colour(
-    image: Image.Image, box: tuple[int, int, int, int], colour: tuple[int, int, int], tolerance: int = 40
-) -> int:
-    return sum(1 for pixel in image.crop(box).get_flattened_data() if close(pixel, colour, tolerance))
 
 
 def samples(square: int) -> list[tuple[int, int]]:
@@ -44,7 +33,7 @@ def test_a_piece_at_every_step_is_drawn_on_its_route_square(seat: int) -> None:
         assert count_colour(image, layout.square_box(target), colour) > 250, (seat, step)
         for square in range(NUM_SQUARES):
             if square != target:
-                assert not any(close(image.getpixel(p), colour) for p in samples(square)), (
+                assert not any(close(pixel(image, p), colour) for p in samples(square)), (
                     seat,
                     step,
                     square,
@@ -54,9 +43,9 @@ def test_a_piece_at_every_step_is_drawn_on_its_route_square(seat: int) -> None:
 def test_the_empty_board_keeps_its_exact_colours_through_the_png() -> None:
     image = decode(board_png(position()))
     x, y = layout.square_centre(ROUTES[0][9])  # an outer-column square, not a castle
-    assert image.getpixel((x + 15, y + 15)) == theme.SQUARE
+    assert pixel(image, (x + 15, y + 15)) == theme.SQUARE
     x, y = layout.square_centre(ROUTES[0][3])  # Black's private column
-    assert image.getpixel((x + 15, y + 15)) == theme.SEAT_TINTS[0]
+    assert pixel(image, (x + 15, y + 15)) == theme.SEAT_TINTS[0]
     assert image.size[0] >= 900
 
 
@@ -137,8 +126,8 @@ def test_the_last_move_path_runs_over_the_squares_it_crossed() -> None:
     untouched = decode(board_png(before.after(4, move)))
     for step in (11, 12, 13):  # passed over: the line runs through their centres
         x, y = layout.square_centre(ROUTES[0][step])
-        assert close(image.getpixel((x, y)), theme.PATH, 10)
-        assert not close(untouched.getpixel((x, y)), theme.PATH, 10)
+        assert close(pixel(image, (x, y)), theme.PATH, 10)
+        assert not close(pixel(untouched, (x, y)), theme.PATH, 10)
 
 
 def test_choices_are_labelled_at_their_landing_squares() -> None:

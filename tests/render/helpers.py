@@ -1,11 +1,10 @@
-"""Helpers shared by the render tests: decode a PNG and play random games."""
+"""Helpers shared by the render tests: decode a PNG, look at its pixels, play random games."""
 
 from __future__ import annotations
 
 import io
 from random import Random
 
-import pytest
 from PIL import Image
 
 from engine import Move, Position, Rules
@@ -34,6 +33,23 @@ def random_game(seed: int, throws: int, rules: Rules | None = None) -> tuple[Pos
     return before, position, move
 
 
-@pytest.fixture
-def play() -> object:
-    return random_game
+RGB = tuple[int, int, int]
+Box = tuple[int, int, int, int]
+
+
+def pixel(image: Image.Image, at: tuple[int, int]) -> RGB:
+    value = image.getpixel(at)
+    assert isinstance(value, tuple)
+    return value[0], value[1], value[2]
+
+
+def close(colour: RGB, expected: RGB, tolerance: int = 40) -> bool:
+    return all(abs(a - b) <= tolerance for a, b in zip(colour, expected, strict=True))
+
+
+def count_colour(image: Image.Image, box: Box, colour: RGB, tolerance: int = 40) -> int:
+    """How many pixels of `box` are within `tolerance` of `colour` on every channel."""
+    data = image.crop(box).tobytes()  # RGB: three bytes a pixel
+    return sum(
+        1 for k in range(0, len(data), 3) if close((data[k], data[k + 1], data[k + 2]), colour, tolerance)
+    )
