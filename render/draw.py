@@ -342,10 +342,11 @@ def _draw_capture(
     left, top, right, bottom = layout.square_box(ROUTES[move.seat][move.dst])
     draw.rectangle((left, top, right - 1, bottom - 1), outline=theme.CAPTURE, width=4)
     for index, seat in enumerate(sorted({seat for seat, _ in victims})):
-        x, y = left + 10 + index * 16, top + 10
+        x, y = left + 12 + index * 18, top + 12
         _paste(image, piece_sprite(seat, SMALL_PIECE), (x, y))
-        draw.line((x - 10, y - 10, x + 10, y + 10), fill=theme.CAPTURE, width=4)
-        draw.line((x - 10, y + 10, x + 10, y - 10), fill=theme.CAPTURE, width=4)
+        # A "no entry" ring and bar over the ghost: struck out, yet its letter stays readable.
+        draw.ellipse((x - 14, y - 14, x + 14, y + 14), outline=theme.CAPTURE, width=3)
+        draw.line((x - 9, y - 9, x + 9, y + 9), fill=theme.CAPTURE, width=3)
 
 
 def _draw_choices(image: Image.Image, choices: Sequence[Move]) -> None:
