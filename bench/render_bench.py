@@ -1,0 +1,109 @@
+"""Board rendering benchmark: time `render.board_png` over positions from simulated games.
+
+    python bench/render_bench.py [--games 20] [--every 7] [--json]
+
+Each sample is a position from a random-policy game with its last move (and capture), the next
+throw's cowries and its legal moves drawn, as the bot draws them after every turn. The first call
+(drawing and caching the static board and sprites) is timed apart as `first_ms`. Wall-clock times
+depend on what else the machine runs, so the CPU time of the rendering thread and the load average
+are printed too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+from random import Random
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine import Move, Position
+from engine.throws import throw_cowries
+from render import board_png
+
+Sample = tuple[Position, Position, Move | None, int, tuple[bool, ...]]
+
+
+def samples(games: int, every: int) -> list[Sample]:
+    """(before, position, last move, next throw, its cowries) every `every` throws of each game."""
+    found: list[Sample] = []
+    for seed in range(games):
+        rng = Random(seed)
+        position = Position.initial()
+        count = 0
+        while position.result is None and count < 3000:
+            throw, _ = throw_cowries(rng)
+            moves = position.legal_moves(throw)
+            move = moves[rng.randrange(len(moves))] if moves else None
+            before, position = position, position.after(throw, move)
+            count += 1
+            if count % every == 0:
+                nxt, faces = throw_cowries(rng)
+                found.append((before, position, move, nxt, faces))
+    return found
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--every", type=int, default=7, help="sample a position every N throws")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args()
+    names = {0: "Alice", 1: "Computer (hard)", 2: "Bob", 3: "Computer (normal)"}
+    cases = samples(args.games, args.every)
+
+    start = time.perf_counter()
+    board_png(Position.initial())
+    first_ms = (time.perf_counter() - start) * 1000
+
+    times: list[float] = []
+    cpu: list[float] = []
+    sizes: list[int] = []
+    width = 0
+    for before, position, move, throw, faces in cases:
+        start, start_cpu = time.perf_counter(), time.thread_time()
+        png = board_png(
+            position,
+            names=names,
+            last_move=move,
+            last_position=before,
+            throw=throw,
+            cowries=faces,
+            choices=position.legal_moves(throw),
+        )
+        times.append((time.perf_counter() - start) * 1000)
+        cpu.append((time.thread_time() - start_cpu) * 1000)
+        sizes.append(len(png))
+        width = int.from_bytes(png[16:20], "big")  # IHDR width
+    times.sort()
+    cpu.sort()
+    result = {
+        "positions": len(times),
+        "first_ms": round(first_ms, 1),
+        "p50_ms": round(statistics.median(times), 2),
+        "p99_ms": round(times[min(len(times) - 1, int(len(times) * 0.99))], 2),
+        "max_ms": round(times[-1], 2),
+        "cpu_p50_ms": round(statistics.median(cpu), 2),
+        "cpu_p99_ms": round(cpu[min(len(cpu) - 1, int(len(cpu) * 0.99))], 2),
+        "bytes_p50": int(statistics.median(sizes)),
+        "bytes_max": max(sizes),
+        "width": width,
+        "python": platform.python_version(),
+        "load_avg_1m": round(os.getloadavg()[0], 2),
+    }
+    if args.json:
+        print(json.dumps(result))
+    else:
+        for key, value in result.items():
+            print(f"{key:>10}: {value}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,78 @@
+"""One golden picture per layout feature, compared with a small tolerance.
+
+Regenerate after an intended change of look with `PACHISI_UPDATE_GOLDEN=1 python -m pytest
+tests/render/test_render_golden.py`, then view the PNGs under tests/render/golden/ before committing.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops
+
+from engine import Move, Position
+from render import board_png, layout
+from tests.render.helpers import decode
+
+GOLDEN = Path(__file__).with_name("golden")
+BUSY = (
+    "black:0,3,3,25 red:0,8,71,84 yellow:59,84,84,84 green:0,0,42,84"
+    " turn:red captured:black+yellow rules:classic"
+)
+CAPTURE_BEFORE = (
+    "black:0,0,13,16 red:0,0,38,71 yellow:0,0,0,0 green:0,0,0,0 turn:black captured:- rules:classic"
+)
+
+
+def _start() -> Image.Image:
+    return decode(board_png(Position.initial()))
+
+
+def _stacks() -> Image.Image:
+    """Blockade, a four-seat castle tip, waiting and home counts."""
+    return decode(board_png(Position.parse(BUSY), names={1: "Computer (hard)"}))
+
+
+def _capture() -> Image.Image:
+    before = Position.parse(CAPTURE_BEFORE)
+    move = Move(0, 16, 20)
+    return decode(board_png(before.after(4, move), last_move=move, last_position=before))
+
+
+def _choices() -> Image.Image:
+    position = Position.parse(BUSY)
+    cowries = (False,) * 6
+    return decode(board_png(position, throw=25, cowries=cowries, choices=position.legal_moves(25)))
+
+
+def _won() -> Image.Image:
+    won = "black:84,84,84,84 red:0,5,84,84 yellow:84,84,84,84 green:0,0,0,84 turn:red captured:black+yellow"
+    return decode(board_png(Position.parse(f"{won} rules:classic result:black+yellow")))
+
+
+S = layout.MARGIN + 8 * layout.CELL  # where the Charkoni starts
+FEATURES = {
+    "start": (_start, (0, 0, layout.WIDTH, layout.HEIGHT)),
+    "stacks": (_stacks, (0, 0, layout.WIDTH, layout.HEIGHT)),
+    "capture": (_capture, (S - 48, S, layout.WIDTH, S + 5 * layout.CELL)),
+    "choices": (_choices, (0, 0, layout.WIDTH, layout.HEIGHT)),
+    "won": (_won, layout.panel_box(0)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FEATURES))
+def test_matches_golden(name: str) -> None:
+    make, box = FEATURES[name]
+    image = make().crop(box)
+    path = GOLDEN / f"{name}.png"
+    if os.environ.get("PACHISI_UPDATE_GOLDEN"):
+        GOLDEN.mkdir(exist_ok=True)
+        image.quantize(256).save(path, optimize=True)
+    golden = Image.open(path).convert("RGB")
+    assert golden.size == image.size
+    # Differences a font or zlib version could make stay faint; a moved piece or label does not.
+    difference = ImageChops.difference(image, golden).convert("L").point(lambda v: 255 if v > 40 else 0)
+    changed = sum(1 for v in difference.get_flattened_data() if v)
+    assert changed <= image.size[0] * image.size[1] // 500, f"{changed} pixels differ from {path.name}"

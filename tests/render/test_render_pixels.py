@@ -1,0 +1,170 @@
+"""Pixel checks: every piece is drawn on the square the engine puts it on, and only there."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import Move, Position
+from engine.board import NUM_SQUARES, ROUTES
+from render import board_png, choice_label, layout, theme
+from tests.render.helpers import close, count_colour, decode, pixel
+
+FOUR = "black:{0} red:{1} yellow:{2} green:{3} turn:black captured:-"
+
+
+def position(black: str = "0,0,0,0", red: str = "0,0,0,0", yellow: str = "0,0,0,0", green: str = "0,0,0,0",
+             extra: str = "rules:classic") -> Position:  # fmt: skip
+    return Position.parse(f"{FOUR.format(black, red, yellow, green)} {extra}")
+
+
+def samples(square: int) -> list[tuple[int, int]]:
+    x, y = layout.square_centre(square)
+    return [(x, y - 13), (x - 10, y), (x + 10, y), (x, y + 13), (x - 6, y - 6)]
+
+
+@pytest.mark.parametrize("seat", range(4))
+def test_a_piece_at_every_step_is_drawn_on_its_route_square(seat: int) -> None:
+    colour = theme.SEAT_COLOURS[seat]
+    for step in range(1, 84):
+        seats = ["0,0,0,0"] * 4
+        seats[seat] = f"{step},84,84,84"
+        image = decode(board_png(position(*seats)))
+        target = ROUTES[seat][step]
+        assert count_colour(image, layout.square_box(target), colour) > 250, (seat, step)
+        for square in range(NUM_SQUARES):
+            if square != target:
+                assert not any(close(pixel(image, p), colour) for p in samples(square)), (
+                    seat,
+                    step,
+                    square,
+                )
+
+
+def test_the_empty_board_keeps_its_exact_colours_through_the_png() -> None:
+    image = decode(board_png(position()))
+    x, y = layout.square_centre(ROUTES[0][9])  # an outer-column square, not a castle
+    assert pixel(image, (x + 15, y + 15)) == theme.SQUARE
+    x, y = layout.square_centre(ROUTES[0][3])  # Black's private column
+    assert pixel(image, (x + 15, y + 15)) == theme.SEAT_TINTS[0]
+    assert image.size[0] >= 900
+
+
+def test_stacks_show_their_count() -> None:
+    """Two and three pieces on a square differ from one only at the count badge."""
+    square = ROUTES[0][3]
+    x, y = layout.square_centre(square)
+    badge = (x + 10, y + 10, x + 24, y + 24)
+    one, two, three = (decode(board_png(position(f"3,{rest}"))) for rest in ("0,0,0", "3,0,0", "3,3,0"))
+    assert count_colour(one, badge, (255, 255, 255), 8) < 20
+    assert count_colour(two, badge, (255, 255, 255), 8) > 40
+    assert list(two.crop(badge).get_flattened_data()) != list(three.crop(badge).get_flattened_data())
+
+
+def test_steps_1_and_83_are_one_square() -> None:
+    square = ROUTES[0][1]
+    assert ROUTES[0][83] == square
+    x, y = layout.square_centre(square)
+    badge = (x + 10, y + 10, x + 24, y + 24)
+    image = decode(board_png(position("1,83,0,0")))
+    assert count_colour(image, badge, (255, 255, 255), 8) > 40
+    assert count_colour(image, layout.square_box(square), theme.SEAT_COLOURS[0]) > 250
+
+
+def test_all_four_seats_share_a_tip_in_their_own_quarters() -> None:
+    """The E tip is Black's step 25, Red's 8, Yellow's 59 and Green's 42: a castle holding four colours."""
+    tip = ROUTES[1][8]
+    assert ROUTES[0][25] == ROUTES[2][59] == ROUTES[3][42] == tip
+    image = decode(board_png(position("25,0,0,0", "8,8,0,0", "59,0,0,0", "42,0,0,0")))
+    x, y = layout.square_centre(tip)
+    quarters = (
+        (x - 24, y - 24, x, y),
+        (x, y - 24, x + 24, y),
+        (x - 24, y, x, y + 24),
+        (x, y, x + 24, y + 24),
+    )
+    for seat, quarter in enumerate(quarters):
+        assert count_colour(image, quarter, theme.SEAT_COLOURS[seat]) > 60, seat
+
+
+def test_a_blockade_is_framed_and_a_castle_pair_is_not() -> None:
+    blockade = position("3,3,0,0")
+    castle = position("8,8,0,0")
+    assert blockade.blockades() == [ROUTES[0][3]] and castle.blockades() == []
+    for pos, step, framed in ((blockade, 3, True), (castle, 8, False)):
+        left, top, right, _ = layout.square_box(ROUTES[0][step])
+        edge = (left + 10, top, right - 10, top + 4)
+        found = count_colour(decode(board_png(pos)), edge, theme.BLOCKADE)
+        assert (found > 50) is framed
+
+
+def test_waiting_pieces_stand_in_the_charkoni_by_their_arm() -> None:
+    image = decode(board_png(position("0,5,84,84", "5,5,5,5", "0,0,5,5", "0,0,0,84")))
+    for seat, waiting in enumerate((True, False, True, True)):
+        x, y = layout.charkoni_point(seat)
+        found = count_colour(image, (x - 17, y - 17, x + 17, y + 17), theme.SEAT_COLOURS[seat])
+        assert (found > 150) is waiting, seat
+
+
+def test_a_capture_is_marked_only_when_the_move_captured() -> None:
+    before = position("16,0,0,0", "71,0,0,0", extra="rules:classic")
+    capture = Move(0, 16, 20)
+    assert before.captures(capture)
+    after = before.after(4, capture)
+    box = layout.square_box(ROUTES[0][20])
+    marked = decode(board_png(after, last_move=capture, last_position=before))
+    assert count_colour(marked, box, theme.CAPTURE) > 100
+    assert count_colour(marked, box, theme.SEAT_COLOURS[1]) > 20  # the captured seat's ghost
+    quiet = position("16,0,0,0", "72,0,0,0")
+    plain = decode(board_png(quiet.after(4, capture), last_move=capture, last_position=quiet))
+    assert count_colour(plain, box, theme.CAPTURE) == 0
+
+
+def test_the_last_move_path_runs_over_the_squares_it_crossed() -> None:
+    before = position("10,0,0,0")
+    move = Move(0, 10, 14)
+    image = decode(board_png(before.after(4, move), last_move=move, last_position=before))
+    untouched = decode(board_png(before.after(4, move)))
+    for step in (11, 12, 13):  # passed over: the line runs through their centres
+        x, y = layout.square_centre(ROUTES[0][step])
+        assert close(pixel(image, (x, y)), theme.PATH, 10)
+        assert not close(pixel(untouched, (x, y)), theme.PATH, 10)
+
+
+def test_choices_are_labelled_at_their_landing_squares() -> None:
+    pos = position("5,20,0,0")
+    moves = pos.legal_moves(25)
+    assert [choice_label(i) for i in range(len(moves))] == ["A", "B", "C"]  # enter, 5-30, 20-45
+    image = decode(board_png(pos, throw=25, choices=moves))
+    bare = decode(board_png(pos, throw=25))
+    for move in moves:
+        x, y = layout.step_point(move.seat, move.dst)
+        tag = (x, y - 26, x + 26, y)
+        assert count_colour(image, tag, theme.CHOICE_EDGE) > 40
+        assert count_colour(bare, tag, theme.CHOICE_EDGE) == 0
+
+
+def test_choice_labels_run_from_a() -> None:
+    assert choice_label(0) == "A" and choice_label(3) == "D"
+    with pytest.raises(ValueError):
+        choice_label(26)
+
+
+def test_the_throw_appears_in_the_panel_of_the_seat_to_throw() -> None:
+    pos = position("5,0,0,0")  # Black to throw
+    with_throw = decode(board_png(pos, throw=10, cowries=(True, False, False, False, False, False)))
+    without = decode(board_png(pos))
+    panels = {seat: layout.panel_box(seat) for seat in range(4)}
+    changed = {
+        seat for seat, box in panels.items() if with_throw.crop(box).tobytes() != without.crop(box).tobytes()
+    }
+    assert changed == {0}
+
+
+def test_names_change_only_their_own_panel() -> None:
+    pos = position()
+    plain = decode(board_png(pos))
+    named = decode(board_png(pos, names={2: "Computer (hard)"}))
+    changed = {seat for seat in range(4) if plain.crop(layout.panel_box(seat)).tobytes()
+               != named.crop(layout.panel_box(seat)).tobytes()}  # fmt: skip
+    assert changed == {2}
+    assert plain.crop(layout.CHARKONI_BOX).tobytes() == named.crop(layout.CHARKONI_BOX).tobytes()
