@@ -1,0 +1,326 @@
+"""The test-facing API of the fake Discord: guilds, channels and members that act like people.
+
+    async with FakeDiscord.start() as discord_:
+        guild = discord_.add_guild("Test")
+        channel = guild.add_text_channel("games")
+        alice = guild.add_member("Alice")
+        ...start the bot with discord_.env() or point_discord_at(discord_.url)...
+        await discord_.wait_ready()
+        reply = await alice.slash(channel, "pachisi start", players=4)
+        reply = await alice.click(reply.message, label="Throw")
+
+Every wait has a timeout (10 s by default) and raises TimeoutError with what it waited for.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from tests.e2e.fakediscord.server import (
+    Attachment,
+    Button,
+    ChannelRecord,
+    FakeDiscordServer,
+    GuildRecord,
+    Interaction,
+    Json,
+    MemberRecord,
+    Message,
+)
+
+TIMEOUT = 10.0
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+@dataclass
+class Reply:
+    """What the bot answered to one interaction (a live view: later followups show up too)."""
+
+    interaction: Interaction
+
+    @property
+    def message(self) -> Message | None:
+        """The message that answered: the reply, the edited original, or the first followup."""
+        return self.interaction.answered_by
+
+    @property
+    def callback_type(self) -> int | None:
+        return self.interaction.callback_type
+
+    @property
+    def deferred(self) -> bool:
+        return self.interaction.callback_type in (5, 6)
+
+    @property
+    def content(self) -> str:
+        return self.message.content if self.message else ""
+
+    @property
+    def embeds(self) -> list[Json]:
+        return self.message.embeds if self.message else []
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.message and self.message.ephemeral)
+
+    @property
+    def components(self) -> list[Button]:
+        return self.message.buttons if self.message else []
+
+    @property
+    def attachments(self) -> list[Attachment]:
+        return self.message.attachments if self.message else []
+
+    @property
+    def followups(self) -> list[Message]:
+        return self.interaction.followups
+
+    @property
+    def choices(self) -> list[tuple[str, Any]]:
+        return [(c["name"], c["value"]) for c in self.interaction.choices or []]
+
+    @property
+    def latency(self) -> float | None:
+        """Seconds from sending the interaction to the bot's callback."""
+        return self.interaction.callback_latency
+
+
+class Channel:
+    def __init__(self, server: FakeDiscordServer, record: ChannelRecord) -> None:
+        self._server, self.record = server, record
+        self.id, self.name, self.guild_id = record.id, record.name, record.guild_id
+
+    @property
+    def messages(self) -> list[Message]:
+        """The channel's visible messages, oldest first (ephemeral and deleted ones excluded)."""
+        found = [
+            m
+            for m in self._server.messages.values()
+            if m.channel_id == self.id and not m.deleted and not m.ephemeral
+        ]
+        return sorted(found, key=lambda m: m.id)
+
+    def last_message(self) -> Message | None:
+        messages = self.messages
+        return messages[-1] if messages else None
+
+    def last_png(self) -> bytes | None:
+        """The newest PNG attached to a visible message (the board, usually)."""
+        for message in reversed(self.messages):
+            for a in reversed(message.attachments):
+                if a.data.startswith(PNG_MAGIC):
+                    return a.data
+        return None
+
+
+class Guild:
+    def __init__(self, server: FakeDiscordServer, record: GuildRecord) -> None:
+        self._server, self.record = server, record
+        self.id, self.name = record.id, record.name
+
+    def add_text_channel(self, name: str) -> Channel:
+        return Channel(self._server, self._server.add_channel(self.record, name))
+
+    def add_member(self, name: str) -> Member:
+        return Member(self._server, self._server.add_member(self.record, name))
+
+
+class Member:
+    """A guild member who uses commands and clicks buttons."""
+
+    def __init__(self, server: FakeDiscordServer, record: MemberRecord) -> None:
+        self._server, self.record = server, record
+        self.id, self.name = record.user.id, record.user.name
+
+    async def slash(
+        self, channel: Channel, command: str, *, timeout: float = TIMEOUT, **options: Any
+    ) -> Reply:
+        """Run `/command sub option=value ...` and wait for the bot's answer."""
+        data = await self._command_data(channel, command, options, timeout=timeout)
+        interaction = await self._server.send_interaction(2, self.record, channel.record, data)
+        return await _answered(interaction, f"/{command}", timeout)
+
+    async def autocomplete(
+        self,
+        channel: Channel,
+        command: str,
+        option: str,
+        typed: str,
+        *,
+        timeout: float = TIMEOUT,
+        **options: Any,
+    ) -> list[tuple[str, Any]]:
+        """Type `typed` into `option` of `/command` and return the (name, value) choices offered."""
+        data = await self._command_data(
+            channel, command, {**options, option: typed}, focused=option, timeout=timeout
+        )
+        interaction = await self._server.send_interaction(4, self.record, channel.record, data)
+        return (await _answered(interaction, f"autocomplete /{command} {option}", timeout)).choices
+
+    async def click(
+        self,
+        message: Message,
+        label: str | None = None,
+        *,
+        custom_id: str | None = None,
+        force: bool = False,
+        timeout: float = TIMEOUT,
+    ) -> Reply:
+        """Click a button on `message` as it is now; a disabled one only with `force=True`."""
+        button = message.button(label, custom_id)
+        if button.disabled and not force:
+            raise ValueError(f"button {button.label!r} is disabled")
+        channel = self._server.channels[message.channel_id]
+        data = {"custom_id": button.custom_id, "component_type": 2}
+        interaction = await self._server.send_interaction(3, self.record, channel, data, message)
+        return await _answered(interaction, f"click {button.label!r}", timeout)
+
+    async def _command_data(
+        self,
+        channel: Channel,
+        command: str,
+        values: dict[str, Any],
+        *,
+        focused: str | None = None,
+        timeout: float,
+    ) -> Json:
+        """The `data` of a command interaction: registered id, nested sub-command options."""
+        name, *path = command.split()
+        registered: Json = await self._server.wait_until(
+            lambda: self._server.find_command(channel.guild_id, name),
+            timeout,
+            f"command /{name} to be synced",
+        )
+        data: Json = {"id": registered["id"], "name": name, "type": 1}
+        if "guild_id" in registered:
+            data["guild_id"] = registered["guild_id"]
+        schema, holder = registered.get("options", []), data
+        for part in path:
+            sub = next((o for o in schema if o["name"] == part and o["type"] in (1, 2)), None)
+            if sub is None:
+                raise ValueError(f"/{command}: no sub-command {part!r}")
+            node: Json = {"name": part, "type": sub["type"], "options": []}
+            holder.setdefault("options", []).append(node)
+            schema, holder = sub.get("options", []), node
+        known = {o["name"]: o for o in schema}
+        for key, value in values.items():
+            if key not in known:
+                raise ValueError(f"/{command}: no option {key!r} (has {sorted(known)})")
+            option: Json = {"name": key, "type": known[key]["type"], "value": _option_value(value)}
+            if key == focused:
+                option["focused"] = True
+                option["value"] = str(value)
+            holder.setdefault("options", []).append(option)
+        return data
+
+
+def _option_value(value: Any) -> Any:
+    return str(value.id) if isinstance(value, Member | Channel) else value
+
+
+async def _answered(interaction: Interaction, what: str, timeout: float) -> Reply:
+    try:
+        async with asyncio.timeout(timeout):
+            await interaction.done.wait()
+    except TimeoutError:
+        state = f"callback type {interaction.callback_type}" if interaction.callback_type else "no callback"
+        raise TimeoutError(f"the bot did not answer {what} within {timeout} s ({state})") from None
+    return Reply(interaction)
+
+
+class FakeDiscord:
+    """The running fake Discord and its test controls."""
+
+    def __init__(self, server: FakeDiscordServer) -> None:
+        self.server = server
+
+    @classmethod
+    @contextlib.asynccontextmanager
+    async def start(cls, *, interaction_timeout: float | None = 3.0) -> AsyncIterator[FakeDiscord]:
+        """Serve on 127.0.0.1 with an ephemeral port until the block ends (even on failure)."""
+        server = FakeDiscordServer(interaction_timeout=interaction_timeout)
+        await server.start()
+        try:
+            yield cls(server)
+        finally:
+            await server.stop()
+
+    @property
+    def url(self) -> str:
+        return self.server.url
+
+    @property
+    def gateway_url(self) -> str:
+        return f"{self.server.gateway_url}/gateway"
+
+    @property
+    def token(self) -> str:
+        return self.server.token
+
+    @property
+    def application_id(self) -> int:
+        return self.server.application_id
+
+    @property
+    def bot_user_id(self) -> int:
+        return self.server.bot_user.id
+
+    def env(self) -> dict[str, str]:
+        """Environment for a bot subprocess: where Discord is, and the token to use."""
+        return {
+            "DISCORD_API_BASE": self.url,
+            "DISCORD_GATEWAY_URL": self.gateway_url,
+            "DISCORD_TOKEN": self.token,
+        }
+
+    def add_guild(self, name: str = "Test guild") -> Guild:
+        return Guild(self.server, self.server.add_guild(name))
+
+    async def wait_ready(self, *, identifies: int = 1, timeout: float = TIMEOUT) -> None:
+        """Wait until a bot is connected, and at least `identifies` IDENTIFYs happened so far."""
+        await self.server.wait_until(
+            lambda: self.server.ready() and self.server.identifies >= identifies,
+            timeout,
+            f"a bot connected after {identifies} IDENTIFY",
+        )
+
+    async def wait_for_message(
+        self, predicate: Callable[[Message], bool], *, timeout: float = TIMEOUT
+    ) -> Message:
+        """The first stored message (visible or not, edited or not) that satisfies `predicate`."""
+
+        def find() -> Message | None:
+            return next((m for m in self.server.messages.values() if predicate(m)), None)
+
+        found: Message = await self.server.wait_until(find, timeout, "a matching message")
+        return found
+
+    def fail_next(
+        self,
+        method: str,
+        path: str,
+        *,
+        status: int,
+        code: int = 0,
+        message: str | None = None,
+        retry_after: float | None = None,
+        times: int = 1,
+    ) -> None:
+        """Fail the next REST call(s) matching `path` (after /api/v10; `{x}` = any segment)."""
+        self.server.fail_next(
+            method, path, status=status, code=code, message=message, retry_after=retry_after, times=times
+        )
+
+    def delete_channel(self, channel: Channel) -> None:
+        self.server.delete_channel(channel.record)
+
+    async def drop_gateway(self) -> None:
+        await self.server.drop_gateway()
+
+    @property
+    def interactions(self) -> list[Interaction]:
+        return list(self.server.interactions.values())

@@ -1,0 +1,345 @@
+"""Self-tests of the fake Discord: an unmodified discord.py client, run against it, works.
+
+The bot here is a small stand-in for ours with the same moving parts: an app-command group
+`pachisi` with options and autocomplete, a persistent view with a DynamicItem button, PNG
+attachments, ephemeral, deferred and followup answers, and channel posts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import re
+import signal
+import subprocess
+import sys
+import textwrap
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import discord
+import discord.gateway
+import discord.http
+import pytest
+from discord import app_commands
+from discord.ext import commands
+from PIL import Image
+
+from tests.e2e.fakediscord import Channel, FakeDiscord, Member, point_discord_at
+
+REPO = Path(__file__).resolve().parents[2]
+MOVES = ["black:0-1", "black:12-16", "red:3-7"]
+
+
+def png(colour: str) -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (16, 8), colour).save(out, format="PNG")
+    return out.getvalue()
+
+
+class ThrowButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=r"pachisi:throw:(?P<n>\d+)"
+):
+    """A button that survives restarts: its state (the throw count) lives in its custom_id."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(discord.ui.Button(label="Throw", custom_id=f"pachisi:throw:{n}"))
+        self.n = n
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[discord.ui.View], match: re.Match[str], /
+    ) -> ThrowButton:
+        return cls(int(match["n"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        view = discord.ui.View(timeout=None)
+        view.add_item(ThrowButton(self.n + 1))
+        await interaction.response.edit_message(content=f"thrown {self.n + 1}", view=view)
+
+
+class StandInBot(commands.Bot):
+    def __init__(self) -> None:
+        super().__init__(command_prefix="!", intents=discord.Intents.default(), guild_ready_timeout=0.1)
+        self.sent_png = b""
+        self.tree.add_command(self.pachisi_group())
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(ThrowButton)
+        await self.tree.sync()
+
+    def pachisi_group(self) -> app_commands.Group:
+        group = app_commands.Group(name="pachisi", description="Play Pachisi")
+
+        @group.command(description="Start a game")
+        @app_commands.choices(level=[app_commands.Choice(name=x, value=x) for x in ("easy", "hard")])
+        async def start(interaction: discord.Interaction, players: int, level: str = "easy") -> None:
+            self.sent_png = png("red" if players == 4 else "blue")
+            view = discord.ui.View(timeout=None)
+            view.add_item(ThrowButton(0))
+            await interaction.response.send_message(
+                f"game: {players} players, {level}",
+                file=discord.File(io.BytesIO(self.sent_png), "board.png"),
+                view=view,
+            )
+
+        @group.command(description="Move a piece")
+        async def move(interaction: discord.Interaction, choice: str) -> None:
+            await interaction.response.send_message(f"you chose {choice}", ephemeral=True)
+
+        @move.autocomplete("choice")
+        async def move_choices(
+            interaction: discord.Interaction, current: str
+        ) -> list[app_commands.Choice[str]]:
+            return [app_commands.Choice(name=m, value=m) for m in MOVES if m.startswith(current)]
+
+        @group.command(description="Post to the channel, then report")
+        async def announce(interaction: discord.Interaction, text: str) -> None:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            try:
+                posted = await interaction.channel.send(text)  # type: ignore[union-attr]
+                await posted.edit(content=f"{text} (edited)")
+            except discord.HTTPException as e:
+                await interaction.followup.send(f"{type(e).__name__} {e.code}", ephemeral=True)
+            else:
+                await interaction.followup.send("posted", ephemeral=True)
+
+        return group
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    saved = discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+    async with FakeDiscord.start() as server:
+        point_discord_at(server.url)
+        try:
+            yield server
+        finally:
+            discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = saved
+
+
+class World:
+    def __init__(self, fake: FakeDiscord, bot: StandInBot) -> None:
+        self.fake, self.bot = fake, bot
+        guild = fake.add_guild("Pachisi club")
+        self.channel: Channel = guild.add_text_channel("games")
+        self.alice: Member = guild.add_member("Alice")
+        self.bob: Member = guild.add_member("Bob")
+
+
+@pytest.fixture
+async def world(fake: FakeDiscord) -> AsyncIterator[World]:
+    bot = StandInBot()
+    world = World(fake, bot)
+    task = asyncio.create_task(bot.start(fake.token))
+    try:
+        await fake.wait_ready()
+        async with asyncio.timeout(10):
+            await bot.wait_until_ready()
+        yield world
+    finally:
+        await bot.close()
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+    assert not fake.server.unhandled, f"REST routes the fake does not serve: {fake.server.unhandled}"
+
+
+async def test_startup_syncs_commands_and_the_bot_sees_guild_channel_and_permissions(world: World) -> None:
+    command = world.fake.server.find_command(world.channel.guild_id, "pachisi")
+    assert command is not None
+    assert {o["name"] for o in command["options"]} == {"start", "move", "announce"}
+    channel = world.bot.get_channel(world.channel.id)
+    assert isinstance(channel, discord.TextChannel)
+    me = channel.guild.me
+    perms = channel.permissions_for(me)
+    assert perms.send_messages and perms.attach_files and perms.embed_links and perms.view_channel
+    assert world.bot.application_id == world.fake.application_id
+
+
+async def test_slash_command_with_options_replies_with_png_and_button(world: World) -> None:
+    reply = await world.alice.slash(world.channel, "pachisi start", players=4, level="hard")
+    assert reply.content == "game: 4 players, hard"
+    assert not reply.ephemeral
+    assert [(b.label, b.custom_id, b.disabled) for b in reply.components] == [
+        ("Throw", "pachisi:throw:0", False)
+    ]
+    [attachment] = reply.attachments
+    assert attachment.filename == "board.png"
+    assert attachment.data == world.bot.sent_png  # byte for byte
+    assert Image.open(io.BytesIO(attachment.data)).getpixel((0, 0)) == (255, 0, 0)
+    assert world.channel.last_message() is reply.message
+    assert world.channel.last_png() == world.bot.sent_png
+
+
+async def test_ephemeral_reply_stays_out_of_the_channel(world: World) -> None:
+    reply = await world.alice.slash(world.channel, "pachisi move", choice="black:12-16")
+    assert reply.content == "you chose black:12-16"
+    assert reply.ephemeral
+    assert world.channel.messages == []
+
+
+async def test_autocomplete_offers_the_bots_choices(world: World) -> None:
+    assert await world.alice.autocomplete(world.channel, "pachisi move", "choice", "black") == [
+        ("black:0-1", "black:0-1"),
+        ("black:12-16", "black:12-16"),
+    ]
+    assert await world.alice.autocomplete(world.channel, "pachisi move", "choice", "") == [
+        (m, m) for m in MOVES
+    ]
+
+
+async def test_deferred_reply_completed_by_followup_and_channel_post_edited(world: World) -> None:
+    reply = await world.bob.slash(world.channel, "pachisi announce", text="hello")
+    assert reply.deferred
+    assert reply.content == "posted"
+    assert reply.ephemeral
+    [post] = world.channel.messages
+    assert post.content == "hello (edited)"
+    assert [e["content"] for e in post.edits] == ["hello"]
+    assert post.author.id == world.fake.bot_user_id
+
+
+async def test_button_click_edits_the_message_and_can_be_clicked_again(world: World) -> None:
+    start = await world.alice.slash(world.channel, "pachisi start", players=2)
+    assert start.message is not None
+    first = await world.bob.click(start.message, label="Throw")
+    assert first.message is start.message
+    assert first.content == "thrown 1"
+    assert start.message.button("Throw").custom_id == "pachisi:throw:1"
+    second = await world.alice.click(start.message, label="Throw")
+    assert second.content == "thrown 2"
+    assert [e["content"] for e in start.message.edits] == ["game: 2 players, easy", "thrown 1"]
+    assert start.message.attachments[0].data == world.bot.sent_png  # edits keep the attachment
+
+
+async def test_rate_limited_post_is_retried_and_nothing_is_lost(world: World) -> None:
+    world.fake.fail_next("POST", "/channels/{id}/messages", status=429, retry_after=0.2, times=2)
+    reply = await world.alice.slash(world.channel, "pachisi announce", text="after the limit")
+    assert reply.content == "posted"
+    assert [m.content for m in world.channel.messages] == ["after the limit (edited)"]
+    posts = [
+        r.status for r in world.fake.server.requests if r.method == "POST" and r.path.endswith("/messages")
+    ]
+    assert posts == [429, 429, 200]
+
+
+async def test_missing_permissions_surfaces_as_forbidden(world: World) -> None:
+    world.fake.fail_next("POST", f"/channels/{world.channel.id}/messages", status=403, code=50013)
+    reply = await world.alice.slash(world.channel, "pachisi announce", text="nope")
+    assert reply.content == "Forbidden 50013"
+    assert world.channel.messages == []
+
+
+async def test_deleted_channel_surfaces_as_not_found(world: World) -> None:
+    channel = world.bot.get_channel(world.channel.id)
+    assert isinstance(channel, discord.TextChannel)
+    world.fake.delete_channel(world.channel)
+    with pytest.raises(discord.NotFound) as raised:
+        await channel.send("anyone there?")
+    assert raised.value.code == 10003
+    async with asyncio.timeout(5):
+        while world.bot.get_channel(world.channel.id) is not None:  # CHANNEL_DELETE reached the bot
+            await asyncio.sleep(0.01)
+
+
+async def test_dropped_gateway_is_resumed_and_missed_events_replayed(world: World) -> None:
+    await world.fake.drop_gateway()
+    # Sent while the bot is disconnected: delivered when it resumes.
+    reply = await world.alice.slash(world.channel, "pachisi move", choice="red:3-7")
+    assert reply.content == "you chose red:3-7"
+    assert world.fake.server.resumes == 1
+    assert world.fake.server.identifies == 1
+    start = await world.alice.slash(world.channel, "pachisi start", players=4)
+    assert (await world.bob.click(start.message, label="Throw")).content == "thrown 1"  # type: ignore[arg-type]
+
+
+async def test_unknown_command_option_is_a_test_error(world: World) -> None:
+    with pytest.raises(ValueError, match="no option 'colour'"):
+        await world.alice.slash(world.channel, "pachisi start", colour="red")
+
+
+SUBPROCESS_BOT = textwrap.dedent(
+    """
+    import os
+
+    import discord
+    from discord import app_commands
+
+    from tests.e2e.fakediscord.patch import point_discord_at
+
+    point_discord_at(os.environ["DISCORD_API_BASE"], os.environ["DISCORD_GATEWAY_URL"])
+
+
+    class Counter(discord.ui.DynamicItem[discord.ui.Button], template=r"count:(?P<n>[0-9]+)"):
+        def __init__(self, n):
+            super().__init__(discord.ui.Button(label="Count", custom_id=f"count:{n}"))
+            self.n = n
+
+        @classmethod
+        async def from_custom_id(cls, interaction, item, match):
+            return cls(int(match["n"]))
+
+        async def callback(self, interaction):
+            view = discord.ui.View(timeout=None)
+            view.add_item(Counter(self.n + 1))
+            await interaction.response.edit_message(content=f"{self.n + 1} by {os.getpid()}", view=view)
+
+
+    class Bot(discord.Client):
+        def __init__(self):
+            super().__init__(intents=discord.Intents.default(), guild_ready_timeout=0.1)
+            self.tree = app_commands.CommandTree(self)
+
+        async def setup_hook(self):
+            self.add_dynamic_items(Counter)
+            await self.tree.sync()
+
+
+    bot = Bot()
+
+
+    @bot.tree.command(description="Which process answers")
+    async def ping(interaction: discord.Interaction) -> None:
+        view = discord.ui.View(timeout=None)
+        view.add_item(Counter(0))
+        await interaction.response.send_message(f"pong {os.getpid()}", view=view)
+
+
+    bot.run(os.environ["DISCORD_TOKEN"], log_handler=None)
+    """
+)
+
+
+async def test_bot_subprocess_killed_and_restarted_keeps_working(fake: FakeDiscord, tmp_path: Path) -> None:
+    script = tmp_path / "bot.py"
+    script.write_text(SUBPROCESS_BOT)
+    guild = fake.add_guild()
+    channel = guild.add_text_channel("games")
+    alice = guild.add_member("Alice")
+    env = {**os.environ, **fake.env(), "PYTHONPATH": str(REPO)}
+
+    def spawn() -> subprocess.Popen[bytes]:
+        return subprocess.Popen([sys.executable, str(script)], env=env, cwd=REPO, stderr=subprocess.PIPE)
+
+    first = spawn()
+    second: subprocess.Popen[bytes] | None = None
+    try:
+        await fake.wait_ready(identifies=1, timeout=20)
+        reply = await alice.slash(channel, "ping")
+        assert reply.content == f"pong {first.pid}"
+        first.send_signal(signal.SIGKILL)
+        assert await asyncio.to_thread(first.wait, 10) == -signal.SIGKILL
+
+        second = spawn()
+        await fake.wait_ready(identifies=2, timeout=20)
+        assert reply.message is not None
+        clicked = await alice.click(reply.message, label="Count")  # a button the dead process posted
+        assert clicked.content == f"1 by {second.pid}"
+        assert (await alice.slash(channel, "ping")).content == f"pong {second.pid}"
+        assert [m.content for m in channel.messages] == [f"1 by {second.pid}", f"pong {second.pid}"]
+    finally:
+        for process in (first, second):
+            if process is not None and process.poll() is None:
+                process.kill()
+                await asyncio.to_thread(process.wait, 10)
