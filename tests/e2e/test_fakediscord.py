@@ -63,6 +63,7 @@ class StandInBot(commands.Bot):
     def __init__(self) -> None:
         super().__init__(command_prefix="!", intents=discord.Intents.default(), guild_ready_timeout=0.1)
         self.sent_png = b""
+        self.errors: list[int] = []  # codes of HTTP errors the commands met
         self.tree.add_command(self.pachisi_group())
 
     async def setup_hook(self) -> None:
@@ -104,6 +105,14 @@ class StandInBot(commands.Bot):
                 await interaction.followup.send(f"{type(e).__name__} {e.code}", ephemeral=True)
             else:
                 await interaction.followup.send("posted", ephemeral=True)
+
+        @group.command(description="Answer late")
+        async def slow(interaction: discord.Interaction, seconds: float) -> None:
+            await asyncio.sleep(seconds)
+            try:
+                await interaction.response.send_message("too late?")
+            except discord.NotFound as e:
+                self.errors.append(e.code)
 
         return group
 
@@ -148,7 +157,7 @@ async def world(fake: FakeDiscord) -> AsyncIterator[World]:
 async def test_startup_syncs_commands_and_the_bot_sees_guild_channel_and_permissions(world: World) -> None:
     command = world.fake.server.find_command(world.channel.guild_id, "pachisi")
     assert command is not None
-    assert {o["name"] for o in command["options"]} == {"start", "move", "announce"}
+    assert {o["name"] for o in command["options"]} == {"start", "move", "announce", "slow"}
     channel = world.bot.get_channel(world.channel.id)
     assert isinstance(channel, discord.TextChannel)
     me = channel.guild.me
@@ -209,6 +218,7 @@ async def test_button_click_edits_the_message_and_can_be_clicked_again(world: Wo
     assert start.message.button("Throw").custom_id == "pachisi:throw:1"
     second = await world.alice.click(start.message, label="Throw")
     assert second.content == "thrown 2"
+    assert second.callback_type == 7 and second.elapsed is not None and second.elapsed >= 0
     assert [e["content"] for e in start.message.edits] == ["game: 2 players, easy", "thrown 1"]
     assert start.message.attachments[0].data == world.bot.sent_png  # edits keep the attachment
 
@@ -343,3 +353,37 @@ async def test_bot_subprocess_killed_and_restarted_keeps_working(fake: FakeDisco
             if process is not None and process.poll() is None:
                 process.kill()
                 await asyncio.to_thread(process.wait, 10)
+
+
+async def test_an_answer_after_discords_deadline_is_refused(world: World) -> None:
+    world.fake.server.interaction_timeout = 0.1
+    reply = await world.alice.slash(world.channel, "pachisi slow", seconds=0.3, wait=False)
+    with pytest.raises(TimeoutError, match="no callback"):
+        await reply.wait(timeout=1)
+    assert world.bot.errors == [10062]
+    assert world.channel.messages == []
+
+
+async def test_sharded_client_finds_the_gateway_through_gateway_bot(fake: FakeDiscord) -> None:
+    guild = fake.add_guild()
+    channel = guild.add_text_channel("games")
+    alice = guild.add_member("Alice")
+    client = discord.AutoShardedClient(intents=discord.Intents.default(), guild_ready_timeout=0.1)
+    tree = app_commands.CommandTree(client)
+
+    @tree.command(description="Which shard answers")
+    async def shard(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"shard {interaction.guild.shard_id}")  # type: ignore[union-attr]
+
+    async def sync() -> None:
+        await tree.sync()
+
+    client.setup_hook = sync  # type: ignore[method-assign]
+    task = asyncio.create_task(client.start(fake.token))
+    try:
+        await fake.wait_ready()
+        assert (await alice.slash(channel, "shard")).content == "shard 0"
+        assert ("GET", "/gateway/bot") in [(r.method, r.path) for r in fake.server.requests]
+    finally:
+        await client.close()
+        await asyncio.gather(task, return_exceptions=True)

@@ -42,6 +42,14 @@ class Reply:
 
     interaction: Interaction
 
+    async def wait(self, timeout: float = TIMEOUT) -> Reply:
+        """Wait for the answer (needed only after `wait=False`)."""
+        return await _answered(self.interaction, "the interaction", timeout)
+
+    @property
+    def done(self) -> bool:
+        return self.interaction.done.is_set()
+
     @property
     def message(self) -> Message | None:
         """The message that answered: the reply, the edited original, or the first followup."""
@@ -85,8 +93,14 @@ class Reply:
 
     @property
     def latency(self) -> float | None:
-        """Seconds from sending the interaction to the bot's callback."""
+        """Seconds from sending the interaction to the bot's callback (Discord allows 3)."""
         return self.interaction.callback_latency
+
+    @property
+    def elapsed(self) -> float | None:
+        """Seconds from sending the interaction to the complete answer (followup or edit included)."""
+        answered = self.interaction.answered_at
+        return None if answered is None else answered - self.interaction.created
 
 
 class Channel:
@@ -128,6 +142,9 @@ class Guild:
     def add_member(self, name: str) -> Member:
         return Member(self._server, self._server.add_member(self.record, name))
 
+    def remove_member(self, member: Member) -> None:
+        self._server.remove_member(self.record, member.record)
+
 
 class Member:
     """A guild member who uses commands and clicks buttons."""
@@ -137,12 +154,12 @@ class Member:
         self.id, self.name = record.user.id, record.user.name
 
     async def slash(
-        self, channel: Channel, command: str, *, timeout: float = TIMEOUT, **options: Any
+        self, channel: Channel, command: str, *, wait: bool = True, timeout: float = TIMEOUT, **options: Any
     ) -> Reply:
-        """Run `/command sub option=value ...` and wait for the bot's answer."""
+        """Run `/command sub option=value ...` and wait for the bot's answer (unless `wait=False`)."""
         data = await self._command_data(channel, command, options, timeout=timeout)
         interaction = await self._server.send_interaction(2, self.record, channel.record, data)
-        return await _answered(interaction, f"/{command}", timeout)
+        return await _answered(interaction, f"/{command}", timeout) if wait else Reply(interaction)
 
     async def autocomplete(
         self,
@@ -168,16 +185,18 @@ class Member:
         *,
         custom_id: str | None = None,
         force: bool = False,
+        wait: bool = True,
         timeout: float = TIMEOUT,
     ) -> Reply:
-        """Click a button on `message` as it is now; a disabled one only with `force=True`."""
+        """Click a button on `message` as it is now (a disabled one only with `force=True`)."""
         button = message.button(label, custom_id)
         if button.disabled and not force:
             raise ValueError(f"button {button.label!r} is disabled")
         channel = self._server.channels[message.channel_id]
         data = {"custom_id": button.custom_id, "component_type": 2}
         interaction = await self._server.send_interaction(3, self.record, channel, data, message)
-        return await _answered(interaction, f"click {button.label!r}", timeout)
+        what = f"click {button.label!r}"
+        return await _answered(interaction, what, timeout) if wait else Reply(interaction)
 
     async def _command_data(
         self,

@@ -319,6 +319,7 @@ class Interaction:
     choices: list[Json] | None = None
     done: asyncio.Event = field(default_factory=asyncio.Event)
     answered_by: Message | None = None  # the message that completed a deferred answer
+    answered_at: float | None = None  # loop time the answer was complete
 
 
 @dataclass
@@ -388,6 +389,7 @@ class FakeDiscordServer:
     async def start(self) -> None:
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_get("/gateway", self._gateway)
+        app.router.add_get("/", self._gateway)  # a gateway URL without a path, as Discord's
         app.router.add_get("/attachments/{channel}/{attachment}/{filename}", self._attachment)
         app.router.add_route("*", API + "/{tail:.*}", self._rest)
         self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
@@ -459,6 +461,12 @@ class FakeDiscordServer:
         guild.members[user.id] = member
         self.spawn(self.dispatch("GUILD_MEMBER_ADD", {**member.payload(), "guild_id": str(guild.id)}))
         return member
+
+    def remove_member(self, guild: GuildRecord, member: MemberRecord) -> None:
+        del guild.members[member.user.id]
+        self.spawn(
+            self.dispatch("GUILD_MEMBER_REMOVE", {"guild_id": str(guild.id), "user": member.user.payload()})
+        )
 
     def delete_channel(self, channel: ChannelRecord) -> None:
         channel.deleted = True
@@ -609,6 +617,8 @@ class FakeDiscordServer:
         message: Message | None = None,
     ) -> Interaction:
         """Send INTERACTION_CREATE as Discord does when a member uses a command or a component."""
+        if channel.deleted:
+            raise ValueError(f"channel {channel.name!r} was deleted: nobody can use it")
         guild = self.guilds[channel.guild_id]
         interaction = Interaction(
             snowflake(),
@@ -765,7 +775,7 @@ class FakeDiscordServer:
     async def _get_gateway(self, request: web.Request, p: dict[str, str]) -> web.Response:
         return json_response(
             {
-                "url": self.gateway_url,
+                "url": f"{self.gateway_url}/gateway",
                 "shards": 1,
                 "session_start_limit": {
                     "total": 1000,
@@ -1006,8 +1016,7 @@ class FakeDiscordServer:
         elif kind == 8:
             interaction.choices = list(data.get("choices", []))
         if kind in (4, 7, 8, 9):
-            interaction.answered_by = message
-            interaction.done.set()
+            self._complete(interaction, message)
         await self._notify()
         answer: Json = {
             "interaction": {
@@ -1040,9 +1049,10 @@ class FakeDiscordServer:
             return json_response(message.payload(self.url))
         return web.Response(status=204)
 
-    def _complete(self, interaction: Interaction, message: Message) -> None:
+    def _complete(self, interaction: Interaction, message: Message | None) -> None:
         if not interaction.done.is_set():
             interaction.answered_by = message
+            interaction.answered_at = asyncio.get_running_loop().time()
             interaction.done.set()
 
     def _webhook_message(self, interaction: Interaction, mid: str) -> Message:
