@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import io
-import os
 import re
 import signal
-import subprocess
 import sys
 import textwrap
 from collections.abc import AsyncIterator
@@ -26,7 +24,7 @@ from discord import app_commands
 from discord.ext import commands
 from PIL import Image
 
-from tests.e2e.fakediscord import Channel, FakeDiscord, Member, point_discord_at
+from tests.e2e.fakediscord import Channel, FakeDiscord, Member
 
 REPO = Path(__file__).resolve().parents[2]
 MOVES = ["black:0-1", "black:12-16", "red:3-7"]
@@ -56,7 +54,13 @@ class ThrowButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         view = discord.ui.View(timeout=None)
         view.add_item(ThrowButton(self.n + 1))
-        await interaction.response.edit_message(content=f"thrown {self.n + 1}", view=view)
+        board = png(("green", "yellow")[self.n % 2])
+        interaction.client.sent_png = board  # type: ignore[attr-defined]
+        await interaction.response.edit_message(
+            content=f"thrown {self.n + 1}",
+            view=view,
+            attachments=[discord.File(io.BytesIO(board), "board.png")],
+        )
 
 
 class StandInBot(commands.Bot):
@@ -119,13 +123,9 @@ class StandInBot(commands.Bot):
 
 @pytest.fixture
 async def fake() -> AsyncIterator[FakeDiscord]:
-    saved = discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
     async with FakeDiscord.start() as server:
-        point_discord_at(server.url)
-        try:
-            yield server
-        finally:
-            discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = saved
+        yield server
+    assert not server.server.unhandled, f"REST routes the fake does not serve: {server.server.unhandled}"
 
 
 class World:
@@ -139,19 +139,9 @@ class World:
 
 @pytest.fixture
 async def world(fake: FakeDiscord) -> AsyncIterator[World]:
-    bot = StandInBot()
-    world = World(fake, bot)
-    task = asyncio.create_task(bot.start(fake.token))
-    try:
-        await fake.wait_ready()
-        async with asyncio.timeout(10):
-            await bot.wait_until_ready()
+    world = World(fake, StandInBot())
+    async with fake.running(world.bot):
         yield world
-    finally:
-        await bot.close()
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
-    assert not fake.server.unhandled, f"REST routes the fake does not serve: {fake.server.unhandled}"
 
 
 async def test_startup_syncs_commands_and_the_bot_sees_guild_channel_and_permissions(world: World) -> None:
@@ -220,7 +210,9 @@ async def test_button_click_edits_the_message_and_can_be_clicked_again(world: Wo
     assert second.content == "thrown 2"
     assert second.callback_type == 7 and second.elapsed is not None and second.elapsed >= 0
     assert [e["content"] for e in start.message.edits] == ["game: 2 players, easy", "thrown 1"]
-    assert start.message.attachments[0].data == world.bot.sent_png  # edits keep the attachment
+    [board] = start.message.attachments  # each click replaced the board
+    assert board.data == world.bot.sent_png
+    assert Image.open(io.BytesIO(board.data)).getpixel((0, 0)) == (255, 255, 0)
 
 
 async def test_rate_limited_post_is_retried_and_nothing_is_lost(world: World) -> None:
@@ -327,32 +319,20 @@ async def test_bot_subprocess_killed_and_restarted_keeps_working(fake: FakeDisco
     guild = fake.add_guild()
     channel = guild.add_text_channel("games")
     alice = guild.add_member("Alice")
-    env = {**os.environ, **fake.env(), "PYTHONPATH": str(REPO)}
-
-    def spawn() -> subprocess.Popen[bytes]:
-        return subprocess.Popen([sys.executable, str(script)], env=env, cwd=REPO, stderr=subprocess.PIPE)
-
-    first = spawn()
-    second: subprocess.Popen[bytes] | None = None
-    try:
-        await fake.wait_ready(identifies=1, timeout=20)
+    async with fake.process([sys.executable, str(script)], env={"PYTHONPATH": str(REPO)}) as bot:
+        first = bot.pid
         reply = await alice.slash(channel, "ping")
-        assert reply.content == f"pong {first.pid}"
-        first.send_signal(signal.SIGKILL)
-        assert await asyncio.to_thread(first.wait, 10) == -signal.SIGKILL
+        assert reply.content == f"pong {first}"
+        assert await bot.kill() == -signal.SIGKILL
 
-        second = spawn()
-        await fake.wait_ready(identifies=2, timeout=20)
+        await bot.start()
+        assert bot.pid != first
         assert reply.message is not None
         clicked = await alice.click(reply.message, label="Count")  # a button the dead process posted
-        assert clicked.content == f"1 by {second.pid}"
-        assert (await alice.slash(channel, "ping")).content == f"pong {second.pid}"
-        assert [m.content for m in channel.messages] == [f"1 by {second.pid}", f"pong {second.pid}"]
-    finally:
-        for process in (first, second):
-            if process is not None and process.poll() is None:
-                process.kill()
-                await asyncio.to_thread(process.wait, 10)
+        assert clicked.content == f"1 by {bot.pid}"
+        assert (await alice.slash(channel, "ping")).content == f"pong {bot.pid}"
+        assert [m.content for m in channel.messages] == [f"1 by {bot.pid}", f"pong {bot.pid}"]
+        assert fake.server.identifies == 2
 
 
 async def test_an_answer_after_discords_deadline_is_refused(world: World) -> None:
@@ -368,7 +348,9 @@ async def test_sharded_client_finds_the_gateway_through_gateway_bot(fake: FakeDi
     guild = fake.add_guild()
     channel = guild.add_text_channel("games")
     alice = guild.add_member("Alice")
-    client = discord.AutoShardedClient(intents=discord.Intents.default(), guild_ready_timeout=0.1)
+    intents = discord.Intents.default()
+    intents.members = True
+    client = discord.AutoShardedClient(intents=intents, guild_ready_timeout=0.1)
     tree = app_commands.CommandTree(client)
 
     @tree.command(description="Which shard answers")
@@ -379,11 +361,8 @@ async def test_sharded_client_finds_the_gateway_through_gateway_bot(fake: FakeDi
         await tree.sync()
 
     client.setup_hook = sync  # type: ignore[method-assign]
-    task = asyncio.create_task(client.start(fake.token))
-    try:
-        await fake.wait_ready()
+    async with fake.running(client):
         assert (await alice.slash(channel, "shard")).content == "shard 0"
         assert ("GET", "/gateway/bot") in [(r.method, r.path) for r in fake.server.requests]
-    finally:
-        await client.close()
-        await asyncio.gather(task, return_exceptions=True)
+        # With the members intent the client chunks the guild at startup: it knows everyone.
+        assert {m.name for m in client.get_guild(guild.id).members} == {"Pachisi", "Alice"}  # type: ignore[union-attr]

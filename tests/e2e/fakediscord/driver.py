@@ -4,10 +4,12 @@
         guild = discord_.add_guild("Test")
         channel = guild.add_text_channel("games")
         alice = guild.add_member("Alice")
-        ...start the bot with discord_.env() or point_discord_at(discord_.url)...
-        await discord_.wait_ready()
-        reply = await alice.slash(channel, "pachisi start", players=4)
-        reply = await alice.click(reply.message, label="Throw")
+        async with discord_.running(MyBot()):           # in-process, until the block ends
+            reply = await alice.slash(channel, "pachisi start", players=4)
+            reply = await alice.click(reply.message, label="Throw")
+        async with discord_.process([sys.executable, "-m", "bot"]) as bot:  # a subprocess
+            await bot.kill()                            # SIGKILL
+            await bot.start()                           # a new process, connected and READY
 
 Every wait has a timeout (10 s by default) and raises TimeoutError with what it waited for.
 """
@@ -16,10 +18,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable
+import os
+import signal
+import subprocess
+import tempfile
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
+import discord
+import discord.gateway
+import discord.http
+
+from tests.e2e.fakediscord.patch import point_discord_at
 from tests.e2e.fakediscord.server import (
     Attachment,
     Button,
@@ -34,6 +45,7 @@ from tests.e2e.fakediscord.server import (
 
 TIMEOUT = 10.0
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+ClientT = TypeVar("ClientT", bound=discord.Client)
 
 
 @dataclass
@@ -343,3 +355,100 @@ class FakeDiscord:
     @property
     def interactions(self) -> list[Interaction]:
         return list(self.server.interactions.values())
+
+    @contextlib.asynccontextmanager
+    async def running(self, client: ClientT, *, timeout: float = TIMEOUT) -> AsyncIterator[ClientT]:
+        """Run a discord.py client in this process against the fake until the block ends.
+
+        Yields once the client is ready (READY and GUILD_CREATEs processed); a client that
+        crashes while starting raises here instead of timing out.
+        """
+        saved = discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+        point_discord_at(self.url, self.gateway_url)
+        task = asyncio.create_task(client.start(self.token))
+        try:
+            ready = asyncio.create_task(self._client_ready(client, self.server.identifies + 1))
+            done, _ = await asyncio.wait({task, ready}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+            ready.cancel()
+            if task in done:
+                task.result()
+                raise RuntimeError("the client stopped while starting")
+            if ready not in done:
+                raise TimeoutError(f"the client was not ready within {timeout} s")
+            yield client
+        finally:
+            await client.close()
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+            discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = saved
+
+    async def _client_ready(self, client: discord.Client, identifies: int) -> None:
+        await self.wait_ready(identifies=identifies, timeout=1e9)
+        await client.wait_until_ready()
+
+    @contextlib.asynccontextmanager
+    async def process(
+        self, argv: Sequence[str], *, env: dict[str, str] | None = None, cwd: str | None = None
+    ) -> AsyncIterator[BotProcess]:
+        """Run a bot as a subprocess (started and READY on entry), killed at the end of the block."""
+        bot = BotProcess(self, argv, env=env, cwd=cwd)
+        try:
+            await bot.start()
+            yield bot
+        finally:
+            await bot.kill()
+            bot.log.close()
+
+
+class BotProcess:
+    """A bot subprocess that can be SIGKILLed and started again; its stderr goes to `output()`."""
+
+    def __init__(
+        self,
+        fake: FakeDiscord,
+        argv: Sequence[str],
+        *,
+        env: dict[str, str] | None = None,
+        cwd: str | None = None,
+    ) -> None:
+        self.fake, self.argv, self.cwd = fake, list(argv), cwd
+        self.env = {**os.environ, **fake.env(), **(env or {})}
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115 (closed by FakeDiscord.process)
+        self.popen: subprocess.Popen[bytes] | None = None
+        self.starts = 0
+
+    @property
+    def pid(self) -> int | None:
+        return self.popen.pid if self.popen else None
+
+    async def start(self, *, timeout: float = 30.0) -> None:
+        """Start a new process and wait until it has IDENTIFYed and received READY."""
+        if self.popen is not None and self.popen.poll() is None:
+            raise RuntimeError("the bot process is still running")
+        identifies = self.fake.server.identifies + 1
+        self.popen = subprocess.Popen(
+            self.argv, env=self.env, cwd=self.cwd, stdout=self.log, stderr=subprocess.STDOUT
+        )
+        self.starts += 1
+        waiting = asyncio.create_task(self.fake.wait_ready(identifies=identifies, timeout=timeout))
+        try:
+            while not waiting.done():
+                if self.popen.poll() is not None:
+                    raise RuntimeError(f"the bot exited with {self.popen.returncode}:\n{self.output()}")
+                await asyncio.wait({waiting}, timeout=0.05)
+            waiting.result()
+        finally:
+            waiting.cancel()
+
+    async def kill(self) -> int | None:
+        """SIGKILL the process (no clean shutdown) and reap it; returns its exit status."""
+        if self.popen is None:
+            return None
+        if self.popen.poll() is None:
+            self.popen.send_signal(signal.SIGKILL)
+        return await asyncio.to_thread(self.popen.wait, 10)
+
+    def output(self) -> str:
+        """Everything the process(es) printed so far."""
+        fd = self.log.fileno()  # pread: the children share the file offset, leave it alone
+        return os.pread(fd, os.fstat(fd).st_size, 0).decode(errors="replace")
