@@ -123,12 +123,9 @@ class Channel:
     @property
     def messages(self) -> list[Message]:
         """The channel's visible messages, oldest first (ephemeral and deleted ones excluded)."""
-        found = [
-            m
-            for m in self._server.messages.values()
-            if m.channel_id == self.id and not m.deleted and not m.ephemeral
+        return [
+            m for m in self._server.channel_messages.get(self.id, []) if not m.deleted and not m.ephemeral
         ]
-        return sorted(found, key=lambda m: m.id)
 
     def last_message(self) -> Message | None:
         messages = self.messages

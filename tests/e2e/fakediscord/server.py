@@ -35,6 +35,7 @@ EVERYONE_PERMISSIONS = (
 )
 HEARTBEAT_MS = 41_250
 INTERACTION_TOKEN_LIFETIME = 15 * 60.0
+EVENTS_KEPT = 5000  # per session, for RESUME; an older sequence number gets INVALID_SESSION
 
 Json = dict[str, Any]
 
@@ -366,6 +367,8 @@ class FakeDiscordServer:
         self.guilds: dict[int, GuildRecord] = {}
         self.channels: dict[int, ChannelRecord] = {}
         self.messages: dict[int, Message] = {}
+        self.channel_messages: dict[int, list[Message]] = {}  # channel id -> messages, oldest first
+        self.attachments: dict[int, Attachment] = {}
         self.commands: dict[int | None, dict[str, Json]] = {None: {}}  # guild id (None: global)
         self.interactions: dict[int, Interaction] = {}
         self.by_token: dict[str, Interaction] = {}
@@ -501,13 +504,18 @@ class FakeDiscordServer:
         if session is None:
             return
         async with session.lock:
-            session.seq += 1
-            frame = {"op": 0, "t": event, "s": session.seq, "d": data}
-            session.events.append(frame)
-            del session.events[:-2000]
-            if session.ws is not None and not session.ws.closed:
-                with contextlib.suppress(ConnectionError, RuntimeError):
-                    await session.ws.send_str(json.dumps(frame))
+            await self._emit(session, event, data)
+
+    @staticmethod
+    async def _emit(session: Session, event: str, data: Json) -> None:
+        """Number, keep and send one event; the caller holds `session.lock`."""
+        session.seq += 1
+        frame = {"op": 0, "t": event, "s": session.seq, "d": data}
+        session.events.append(frame)
+        del session.events[:-EVENTS_KEPT]
+        if session.ws is not None and not session.ws.closed:
+            with contextlib.suppress(ConnectionError, RuntimeError):
+                await session.ws.send_str(json.dumps(frame))
 
     async def drop_gateway(self, code: int = 4000) -> None:
         """Close the bot's gateway socket with a resumable code, as Discord does now and then."""
@@ -546,9 +554,6 @@ class FakeDiscordServer:
     async def _identify(self, ws: web.WebSocketResponse, data: Json) -> Session:
         session = Session(secrets.token_hex(16), int(data.get("intents", 0)))
         self.sessions[session.id] = session
-        old, self.session = self.session, session
-        if old is not None and old.ws is not None and old.ws is not ws:
-            await old.ws.close(code=4009)
         session.ws = ws
         ready: Json = {
             "v": 10,
@@ -562,25 +567,32 @@ class FakeDiscordServer:
         }
         if "shard" in data:
             ready["shard"] = data["shard"]
-        await self.dispatch("READY", ready)
-        for guild in self.guilds.values():
-            await self.dispatch("GUILD_CREATE", guild.payload())
+        async with session.lock:  # events go to the newest session, after its READY
+            self.session = session
+            await self._emit(session, "READY", ready)
+            for guild in self.guilds.values():
+                await self._emit(session, "GUILD_CREATE", guild.payload())
         self.identifies += 1
         await self._notify()
         return session
 
     async def _resume(self, ws: web.WebSocketResponse, data: Json) -> Session | None:
         session = self.sessions.get(data.get("session_id", ""))
-        if session is None or data.get("token") != self.token or session is not self.session:
+        seq = data.get("seq") or 0
+        if (
+            session is None
+            or data.get("token") != self.token
+            or session is not self.session  # a newer process took over
+            or (session.events and session.events[0]["s"] > seq + 1)  # missed events are gone
+        ):
             await ws.send_str(json.dumps({"op": 9, "d": False}))
             return None
         async with session.lock:
             session.ws = ws
-            seq = data.get("seq") or 0
             for frame in session.events:
                 if frame["s"] > seq:
                     await ws.send_str(json.dumps(frame))
-        await self.dispatch("RESUMED", {})
+            await self._emit(session, "RESUMED", {})
         self.resumes += 1
         await self._notify()
         return session
@@ -738,12 +750,10 @@ class FakeDiscordServer:
         return json_response(body, 429, headers)
 
     async def _attachment(self, request: web.Request) -> web.Response:
-        aid = int(request.match_info["attachment"])
-        for message in self.messages.values():
-            for a in message.attachments:
-                if a.id == aid:
-                    return web.Response(body=a.data, content_type=a.content_type)
-        raise web.HTTPNotFound()
+        found = self.attachments.get(int(request.match_info["attachment"]))
+        if found is None:
+            raise web.HTTPNotFound()
+        return web.Response(body=found.data, content_type=found.content_type)
 
     async def _get_me(self, request: web.Request, p: dict[str, str]) -> web.Response:
         return json_response({**self.bot_user.payload(), "verified": True, "mfa_enabled": False})
@@ -871,10 +881,9 @@ class FakeDiscordServer:
         after = int(request.query.get("after", 0))
         found = [
             m
-            for m in self.messages.values()
-            if m.channel_id == channel.id and not m.deleted and not m.ephemeral and after < m.id < before
+            for m in reversed(self.channel_messages.get(channel.id, []))
+            if not m.deleted and not m.ephemeral and after < m.id < before
         ]
-        found.sort(key=lambda m: m.id, reverse=True)
         return json_response([m.payload(self.url) for m in found[:limit]])
 
     async def _body(self, request: web.Request) -> tuple[Json, dict[int, Attachment]]:
@@ -891,7 +900,8 @@ class FakeDiscordServer:
                 payload = json.loads(data)
             elif m := re.fullmatch(r"files\[(\d+)\]", name):
                 ctype = part.headers.get("Content-Type", "application/octet-stream")  # type: ignore[union-attr]
-                files[int(m[1])] = Attachment(snowflake(), part.filename or name, bytes(data), ctype)  # type: ignore[union-attr]
+                new = Attachment(snowflake(), part.filename or name, bytes(data), ctype)  # type: ignore[union-attr]
+                files[int(m[1])] = self.attachments[new.id] = new
         return payload, files
 
     def _new_message(self, channel: ChannelRecord, body: Json, files: dict[int, Attachment]) -> Message:
@@ -899,6 +909,7 @@ class FakeDiscordServer:
         message.attachments = self._attachments([], body, files)
         self._apply(message, body)
         self.messages[message.id] = message
+        self.channel_messages.setdefault(channel.id, []).append(message)
         return message
 
     @staticmethod
