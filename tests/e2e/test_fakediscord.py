@@ -63,6 +63,30 @@ class ThrowButton(
         )
 
 
+class ResignButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"pachisi:resign:(?P<how>rest|webhook)",
+):
+    """Acknowledges the click first, then edits the message: by channel REST or by the webhook."""
+
+    def __init__(self, how: str) -> None:
+        super().__init__(discord.ui.Button(label=f"Resign ({how})", custom_id=f"pachisi:resign:{how}"))
+        self.how = how
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[discord.ui.View], match: re.Match[str], /
+    ) -> ResignButton:
+        return cls(match["how"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer()
+        if self.how == "rest":
+            await interaction.message.edit(content="resigned", view=None)  # type: ignore[union-attr]
+        else:
+            await interaction.edit_original_response(content="resigned", view=None)
+
+
 class StandInBot(commands.Bot):
     def __init__(self) -> None:
         super().__init__(command_prefix="!", intents=discord.Intents.default(), guild_ready_timeout=0.1)
@@ -71,7 +95,7 @@ class StandInBot(commands.Bot):
         self.tree.add_command(self.pachisi_group())
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(ThrowButton)
+        self.add_dynamic_items(ThrowButton, ResignButton)
         await self.tree.sync()
 
     def pachisi_group(self) -> app_commands.Group:
@@ -83,6 +107,8 @@ class StandInBot(commands.Bot):
             self.sent_png = png("red" if players == 4 else "blue")
             view = discord.ui.View(timeout=None)
             view.add_item(ThrowButton(0))
+            view.add_item(ResignButton("rest"))
+            view.add_item(ResignButton("webhook"))
             await interaction.response.send_message(
                 f"game: {players} players, {level}",
                 file=discord.File(io.BytesIO(self.sent_png), "board.png"),
@@ -161,7 +187,9 @@ async def test_slash_command_with_options_replies_with_png_and_button(world: Wor
     assert reply.content == "game: 4 players, hard"
     assert not reply.ephemeral
     assert [(b.label, b.custom_id, b.disabled) for b in reply.components] == [
-        ("Throw", "pachisi:throw:0", False)
+        ("Throw", "pachisi:throw:0", False),
+        ("Resign (rest)", "pachisi:resign:rest", False),
+        ("Resign (webhook)", "pachisi:resign:webhook", False),
     ]
     [attachment] = reply.attachments
     assert attachment.filename == "board.png"
@@ -366,3 +394,58 @@ async def test_sharded_client_finds_the_gateway_through_gateway_bot(fake: FakeDi
         assert ("GET", "/gateway/bot") in [(r.method, r.path) for r in fake.server.requests]
         # With the members intent the client chunks the guild at startup: it knows everyone.
         assert {m.name for m in client.get_guild(guild.id).members} == {"Pachisi", "Alice"}  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("how", ["rest", "webhook"])
+async def test_deferred_click_is_answered_by_editing_its_message(world: World, how: str) -> None:
+    start = await world.alice.slash(world.channel, "pachisi start", players=4)
+    assert start.message is not None
+    reply = await world.alice.click(start.message, label=f"Resign ({how})")
+    assert reply.callback_type == 6
+    assert reply.message is start.message
+    assert (start.message.content, start.message.buttons) == ("resigned", [])
+
+
+async def test_history_and_fetch_go_through_rest(world: World) -> None:
+    await world.alice.slash(world.channel, "pachisi announce", text="one")
+    await world.alice.slash(world.channel, "pachisi start", players=2)
+    await world.alice.slash(world.channel, "pachisi move", choice="black:0-1")  # ephemeral: not in history
+    channel = world.bot.get_channel(world.channel.id)
+    assert isinstance(channel, discord.TextChannel)
+    history = [m.content async for m in channel.history(limit=10)]
+    assert history == ["game: 2 players, easy", "one (edited)"]
+    first = world.channel.messages[0]
+    fetched = await channel.fetch_message(first.id)
+    assert (fetched.content, fetched.author.id) == ("one (edited)", world.fake.bot_user_id)
+    with pytest.raises(discord.NotFound):
+        await channel.fetch_message(first.id + 1)
+
+
+async def test_many_channels_at_once_lose_nothing(world: World) -> None:
+    guild = world.fake.add_guild("Busy")
+    channels = [guild.add_text_channel(f"game-{i}") for i in range(20)]
+    players = [guild.add_member(f"P{i}") for i in range(20)]
+
+    async def play(channel: Channel, player: Member) -> list[str]:
+        start = await player.slash(channel, "pachisi start", players=4)
+        assert start.message is not None
+        return [(await player.click(start.message, label="Throw")).content for _ in range(5)]
+
+    results = await asyncio.gather(*(play(c, p) for c, p in zip(channels, players, strict=True)))
+    assert results == [[f"thrown {n}" for n in range(1, 6)]] * 20
+    assert all(len(c.messages) == 1 and len(c.messages[0].edits) == 5 for c in channels)
+
+
+async def test_a_new_identify_takes_the_events_from_the_old_connection(world: World) -> None:
+    second = StandInBot()
+    async with world.fake.running(second):
+        await world.alice.slash(world.channel, "pachisi start", players=2)
+        assert second.sent_png and not world.bot.sent_png  # the newest connection answered
+    assert world.fake.server.identifies == 2
+
+
+async def test_a_wrong_token_is_refused(fake: FakeDiscord) -> None:
+    client = discord.Client(intents=discord.Intents.default())
+    with fake.pointed(), pytest.raises(discord.LoginFailure):
+        await client.login("not-the-token")
+    await client.close()

@@ -22,7 +22,7 @@ import os
 import signal
 import subprocess
 import tempfile
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -360,8 +360,22 @@ class FakeDiscord:
         Yields once the client is ready (READY and GUILD_CREATEs processed); a client that
         crashes while starting raises here instead of timing out.
         """
+        with self.pointed():
+            async with self._run(client, timeout) as running:
+                yield running
+
+    @contextlib.contextmanager
+    def pointed(self) -> Iterator[None]:
+        """discord.py in this process talks to the fake inside the block (patched, then restored)."""
         saved = discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
         point_discord_at(self.url, self.gateway_url)
+        try:
+            yield
+        finally:
+            discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = saved
+
+    @contextlib.asynccontextmanager
+    async def _run(self, client: ClientT, timeout: float) -> AsyncIterator[ClientT]:
         task = asyncio.create_task(client.start(self.token))
         try:
             ready = asyncio.create_task(self._client_ready(client, self.server.identifies + 1))
@@ -377,7 +391,6 @@ class FakeDiscord:
             await client.close()
             task.cancel()
             await asyncio.gather(task, return_exceptions=True)
-            discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = saved
 
     async def _client_ready(self, client: discord.Client, identifies: int) -> None:
         await self.wait_ready(identifies=identifies, timeout=1e9)
