@@ -425,7 +425,7 @@ class FakeDiscordServer:
         app.router.add_get("/", self._gateway)  # a gateway URL without a path, as Discord's
         app.router.add_get("/attachments/{channel}/{attachment}/{filename}", self._attachment)
         app.router.add_route("*", API + "/{tail:.*}", self._rest)
-        self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
+        self._runner = web.AppRunner(app, handle_signals=False, access_log=None, shutdown_timeout=2.0)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
@@ -433,9 +433,9 @@ class FakeDiscordServer:
         self.url = f"http://127.0.0.1:{port}"
 
     async def stop(self) -> None:
-        for session in self.sessions.values():
-            if session.ws is not None:
-                await session.ws.close(code=1001)
+        sockets = [s.ws for s in self.sessions.values() if s.ws is not None]
+        if sockets:  # bounded: a client that does not answer the close frame is not waited for
+            await asyncio.wait([asyncio.ensure_future(ws.close(code=1001)) for ws in sockets], timeout=2.0)
         for task in list(self._tasks):
             task.cancel()
         if self._runner is not None:
