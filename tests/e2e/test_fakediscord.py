@@ -234,7 +234,7 @@ async def test_button_click_edits_the_message_and_can_be_clicked_again(world: Wo
     assert first.message is start.message
     assert first.content == "thrown 1"
     assert start.message.button("Throw").custom_id == "pachisi:throw:1"
-    second = await world.alice.click(start.message, label="Throw")
+    second = await world.alice.click(world.channel, label="Throw")  # the newest message with it
     assert second.content == "thrown 2"
     assert second.callback_type == 7 and second.elapsed is not None and second.elapsed >= 0
     assert [e["content"] for e in start.message.edits] == ["game: 2 players, easy", "thrown 1"]

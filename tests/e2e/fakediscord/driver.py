@@ -131,6 +131,14 @@ class Channel:
         messages = self.messages
         return messages[-1] if messages else None
 
+    def with_button(self, label: str | None = None, custom_id: str | None = None) -> Message:
+        """The newest visible message with such a button."""
+        for message in reversed(self.messages):
+            with contextlib.suppress(LookupError):
+                message.button(label, custom_id)
+                return message
+        raise LookupError(f"no message in #{self.name} has a button label={label!r} custom_id={custom_id!r}")
+
     def last_png(self) -> bytes | None:
         """The newest PNG attached to a visible message (the board, usually)."""
         for message in reversed(self.messages):
@@ -189,7 +197,7 @@ class Member:
 
     async def click(
         self,
-        message: Message,
+        target: Message | Channel,
         label: str | None = None,
         *,
         custom_id: str | None = None,
@@ -197,7 +205,11 @@ class Member:
         wait: bool = True,
         timeout: float = TIMEOUT,
     ) -> Reply:
-        """Click a button on `message` as it is now (a disabled one only with `force=True`)."""
+        """Click a button on a message as it is now (a disabled one only with `force=True`).
+
+        Given a channel, the button is the one on the newest visible message that has it.
+        """
+        message = target if isinstance(target, Message) else target.with_button(label, custom_id)
         button = message.button(label, custom_id)
         if button.disabled and not force:
             raise ValueError(f"button {button.label!r} is disabled")
