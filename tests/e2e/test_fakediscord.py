@@ -92,7 +92,11 @@ class StandInBot(commands.Bot):
         super().__init__(command_prefix="!", intents=discord.Intents.default(), guild_ready_timeout=0.1)
         self.sent_png = b""
         self.errors: list[int] = []  # codes of HTTP errors the commands met
+        self.events: list[str] = []  # gateway event names, in the order received
         self.tree.add_command(self.pachisi_group())
+
+    async def on_socket_event_type(self, event: str) -> None:
+        self.events.append(event)
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(ThrowButton, ResignButton)
@@ -157,7 +161,7 @@ async def fake() -> AsyncIterator[FakeDiscord]:
 class World:
     def __init__(self, fake: FakeDiscord, bot: StandInBot) -> None:
         self.fake, self.bot = fake, bot
-        guild = fake.add_guild("Pachisi club")
+        self.guild = guild = fake.add_guild("Pachisi club")
         self.channel: Channel = guild.add_text_channel("games")
         self.alice: Member = guild.add_member("Alice")
         self.bob: Member = guild.add_member("Bob")
@@ -449,3 +453,11 @@ async def test_a_wrong_token_is_refused(fake: FakeDiscord) -> None:
     with fake.pointed(), pytest.raises(discord.LoginFailure):
         await client.login("not-the-token")
     await client.close()
+
+
+async def test_a_channel_added_while_the_bot_runs_reaches_it_before_its_first_command(world: World) -> None:
+    late = world.guild.add_text_channel("late")
+    reply = await world.alice.slash(late, "pachisi start", players=2)
+    assert reply.message is not None and reply.message.channel_id == late.id
+    events = world.bot.events
+    assert events.index("CHANNEL_CREATE") < events.index("INTERACTION_CREATE")

@@ -295,7 +295,7 @@ class FakeDiscord:
 
     @property
     def gateway_url(self) -> str:
-        return f"{self.server.gateway_url}/gateway"
+        return self.server.gateway_url
 
     @property
     def token(self) -> str:

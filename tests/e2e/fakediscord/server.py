@@ -412,6 +412,7 @@ class FakeDiscordServer:
         self.unhandled: list[str] = []
         self.changed = asyncio.Condition()  # notified on every gateway or message change
         self._tasks: set[asyncio.Task[None]] = set()
+        self._backlog: list[tuple[str, Json]] = []  # events not yet numbered and sent
         self._runner: web.AppRunner | None = None
         self.url = ""
         self._routes: list[tuple[str, re.Pattern[str], Handler]] = []
@@ -443,15 +444,13 @@ class FakeDiscordServer:
 
     @property
     def gateway_url(self) -> str:
-        return self.url.replace("http://", "ws://", 1)
+        """Where the gateway listens (and what READY gives as `resume_gateway_url`)."""
+        return self.url.replace("http://", "ws://", 1) + "/gateway"
 
-    def spawn(self, coro: Awaitable[None]) -> None:
-        """Run a dispatch in the background (for the synchronous driver calls), in call order."""
-
-        async def run() -> None:
-            await coro
-
-        task = asyncio.get_running_loop().create_task(run())
+    def post(self, event: str, data: Json) -> None:
+        """Dispatch from synchronous code: queued now, sent in order before any later event."""
+        self._backlog.append((event, data))
+        task = asyncio.get_running_loop().create_task(self._flush())
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
@@ -477,14 +476,14 @@ class FakeDiscordServer:
         guild = GuildRecord(snowflake(), name, self.owner.id)
         guild.members[self.bot_user.id] = MemberRecord(self.bot_user, guild.id)
         self.guilds[guild.id] = guild
-        self.spawn(self.dispatch("GUILD_CREATE", guild.payload()))
+        self.post("GUILD_CREATE", guild.payload())
         return guild
 
     def add_channel(self, guild: GuildRecord, name: str) -> ChannelRecord:
         channel = ChannelRecord(snowflake(), guild.id, name, len(guild.channels))
         guild.channels[channel.id] = channel
         self.channels[channel.id] = channel
-        self.spawn(self.dispatch("CHANNEL_CREATE", channel.payload()))
+        self.post("CHANNEL_CREATE", channel.payload())
         return channel
 
     def add_member(self, guild: GuildRecord, name: str) -> MemberRecord:
@@ -492,18 +491,16 @@ class FakeDiscordServer:
         self.users[user.id] = user
         member = MemberRecord(user, guild.id)
         guild.members[user.id] = member
-        self.spawn(self.dispatch("GUILD_MEMBER_ADD", {**member.payload(), "guild_id": str(guild.id)}))
+        self.post("GUILD_MEMBER_ADD", {**member.payload(), "guild_id": str(guild.id)})
         return member
 
     def remove_member(self, guild: GuildRecord, member: MemberRecord) -> None:
         del guild.members[member.user.id]
-        self.spawn(
-            self.dispatch("GUILD_MEMBER_REMOVE", {"guild_id": str(guild.id), "user": member.user.payload()})
-        )
+        self.post("GUILD_MEMBER_REMOVE", {"guild_id": str(guild.id), "user": member.user.payload()})
 
     def delete_channel(self, channel: ChannelRecord) -> None:
         channel.deleted = True
-        self.spawn(self.dispatch("CHANNEL_DELETE", channel.payload()))
+        self.post("CHANNEL_DELETE", channel.payload())
 
     def fail_next(
         self,
@@ -530,11 +527,18 @@ class FakeDiscordServer:
 
     async def dispatch(self, event: str, data: Json) -> None:
         """Send an event to the current session; kept for a RESUME if the socket is down."""
+        self._backlog.append((event, data))
+        await self._flush()
+
+    async def _flush(self) -> None:
         session = self.session
-        if session is None:
+        if session is None:  # no bot yet: it gets the whole state with READY
+            self._backlog.clear()
             return
         async with session.lock:
-            await self._emit(session, event, data)
+            while self._backlog:
+                event, data = self._backlog.pop(0)
+                await self._emit(session, event, data)
 
     @staticmethod
     async def _emit(session: Session, event: str, data: Json) -> None:
@@ -590,7 +594,7 @@ class FakeDiscordServer:
             "user": self.bot_user.payload(),
             "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
             "session_id": session.id,
-            "resume_gateway_url": f"{self.gateway_url}/gateway",
+            "resume_gateway_url": self.gateway_url,
             "application": {"id": str(self.application_id), "flags": 0},
             "private_channels": [],
             "relationships": [],
@@ -815,7 +819,7 @@ class FakeDiscordServer:
     async def _get_gateway(self, request: web.Request, p: dict[str, str]) -> web.Response:
         return json_response(
             {
-                "url": f"{self.gateway_url}/gateway",
+                "url": self.gateway_url,
                 "shards": 1,
                 "session_start_limit": {
                     "total": 1000,
