@@ -461,3 +461,17 @@ async def test_a_channel_added_while_the_bot_runs_reaches_it_before_its_first_co
     assert reply.message is not None and reply.message.channel_id == late.id
     events = world.bot.events
     assert events.index("CHANNEL_CREATE") < events.index("INTERACTION_CREATE")
+
+
+async def test_a_permission_taken_from_the_bot_shows_and_is_enforced(world: World) -> None:
+    world.fake.deny_bot(world.channel, "attach_files")
+    reply = await world.alice.slash(world.channel, "pachisi announce", text="text still works")
+    assert reply.content == "posted"
+    channel = world.bot.get_channel(world.channel.id)
+    assert isinstance(channel, discord.TextChannel)
+    perms = channel.permissions_for(channel.guild.me)
+    assert perms.send_messages and not perms.attach_files
+    with pytest.raises(discord.Forbidden) as raised:
+        await channel.send(file=discord.File(io.BytesIO(png("red")), "board.png"))
+    assert raised.value.code == 50013
+    assert [m.content for m in world.channel.messages] == ["text still works (edited)"]

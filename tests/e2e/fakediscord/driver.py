@@ -355,6 +355,10 @@ class FakeDiscord:
             method, path, status=status, code=code, message=message, retry_after=retry_after, times=times
         )
 
+    def deny_bot(self, channel: Channel, *permissions: str) -> None:
+        """Take permissions (discord.py names: "send_messages", "attach_files", ...) from the bot."""
+        self.server.deny_bot(channel.record, *permissions)
+
     def delete_channel(self, channel: Channel) -> None:
         self.server.delete_channel(channel.record)
 

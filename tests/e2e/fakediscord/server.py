@@ -29,11 +29,17 @@ DISCORD_EPOCH_MS = 1_420_070_400_000
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
 GUILD_MESSAGES_INTENT = 1 << 9
-# view channel, send messages, embed links, attach files, read history, add reactions,
-# external emojis, use application commands
-EVERYONE_PERMISSIONS = (
-    (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 6) | (1 << 18) | (1 << 31)
-)
+PERMISSIONS = {
+    "add_reactions": 1 << 6,
+    "view_channel": 1 << 10,
+    "send_messages": 1 << 11,
+    "embed_links": 1 << 14,
+    "attach_files": 1 << 15,
+    "read_message_history": 1 << 16,
+    "use_external_emojis": 1 << 18,
+    "use_application_commands": 1 << 31,
+}
+EVERYONE_PERMISSIONS = sum(PERMISSIONS.values())  # what @everyone, and so the bot, may do
 HEARTBEAT_MS = 41_250
 INTERACTION_TOKEN_LIFETIME = 15 * 60.0
 EVENTS_KEPT = 5000  # per session, for RESUME; an older sequence number gets INVALID_SESSION
@@ -145,15 +151,20 @@ class ChannelRecord:
     name: str
     position: int
     deleted: bool = False
+    bot_denied: int = 0  # permission bits a member overwrite takes from the bot here
+    bot_id: int = 0
 
     def payload(self) -> Json:
+        overwrites = []
+        if self.bot_denied:
+            overwrites.append({"id": str(self.bot_id), "type": 1, "allow": "0", "deny": str(self.bot_denied)})
         return {
             "id": str(self.id),
             "type": 0,
             "guild_id": str(self.guild_id),
             "name": self.name,
             "position": self.position,
-            "permission_overwrites": [],
+            "permission_overwrites": overwrites,
             "topic": None,
             "nsfw": False,
             "rate_limit_per_user": 0,
@@ -480,7 +491,7 @@ class FakeDiscordServer:
         return guild
 
     def add_channel(self, guild: GuildRecord, name: str) -> ChannelRecord:
-        channel = ChannelRecord(snowflake(), guild.id, name, len(guild.channels))
+        channel = ChannelRecord(snowflake(), guild.id, name, len(guild.channels), bot_id=self.bot_user.id)
         guild.channels[channel.id] = channel
         self.channels[channel.id] = channel
         self.post("CHANNEL_CREATE", channel.payload())
@@ -497,6 +508,12 @@ class FakeDiscordServer:
     def remove_member(self, guild: GuildRecord, member: MemberRecord) -> None:
         del guild.members[member.user.id]
         self.post("GUILD_MEMBER_REMOVE", {"guild_id": str(guild.id), "user": member.user.payload()})
+
+    def deny_bot(self, channel: ChannelRecord, *permissions: str) -> None:
+        """Take permissions from the bot in one channel; REST calls needing them get 50013."""
+        for name in permissions:
+            channel.bot_denied |= PERMISSIONS[name]
+        self.post("CHANNEL_UPDATE", channel.payload())
 
     def delete_channel(self, channel: ChannelRecord) -> None:
         channel.deleted = True
@@ -688,7 +705,7 @@ class FakeDiscordServer:
             "member": member.payload(permissions=EVERYONE_PERMISSIONS),
             "token": interaction.token,
             "version": 1,
-            "app_permissions": str(EVERYONE_PERMISSIONS),
+            "app_permissions": str(EVERYONE_PERMISSIONS & ~channel.bot_denied),
             "locale": "en-US",
             "guild_locale": "en-US",
             "entitlements": [],
@@ -999,6 +1016,11 @@ class FakeDiscordServer:
     async def _post_message(self, request: web.Request, p: dict[str, str]) -> web.Response:
         channel = self._channel(p["channel"])
         body, files = await self._body(request)
+        needed = PERMISSIONS["view_channel"] | PERMISSIONS["send_messages"]
+        if files:
+            needed |= PERMISSIONS["attach_files"]
+        if channel.bot_denied & needed:
+            raise ApiError(403, 50013, "Missing Permissions")
         message = self._new_message(channel, body, files)
         await self._created(message)
         return json_response(message.payload(self.url))
