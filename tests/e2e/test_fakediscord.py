@@ -221,11 +221,13 @@ async def test_autocomplete_offers_the_bots_choices(world: World) -> None:
 
 
 async def test_deferred_reply_completed_by_followup_and_channel_post_edited(world: World) -> None:
-    reply = await world.bob.slash(world.channel, "pachisi announce", text="hello")
+    reply = await world.bob.slash(world.channel, "pachisi announce", text="hello", wait=False)
+    post = await world.fake.wait_for_message(lambda m: m.content.startswith("hello"))
+    await reply.wait()
     assert reply.deferred
     assert reply.content == "posted"
     assert reply.ephemeral
-    [post] = world.channel.messages
+    assert world.channel.messages == [post]
     assert post.content == "hello (edited)"
     assert [e["content"] for e in post.edits] == ["hello"]
     assert post.author.id == world.fake.bot_user_id
@@ -272,9 +274,9 @@ async def test_deleted_channel_surfaces_as_not_found(world: World) -> None:
     with pytest.raises(discord.NotFound) as raised:
         await channel.send("anyone there?")
     assert raised.value.code == 10003
-    async with asyncio.timeout(5):
-        while world.bot.get_channel(world.channel.id) is not None:  # CHANNEL_DELETE reached the bot
-            await asyncio.sleep(0.01)
+    await world.fake.wait_until(
+        lambda: world.bot.get_channel(world.channel.id) is None, what="CHANNEL_DELETE"
+    )
 
 
 async def test_dropped_gateway_is_resumed_and_missed_events_replayed(world: World) -> None:

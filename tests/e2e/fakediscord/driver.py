@@ -328,6 +328,13 @@ class FakeDiscord:
             f"a bot connected after {identifies} IDENTIFY",
         )
 
+    async def wait_until(
+        self, predicate: Callable[[], Any], *, timeout: float = TIMEOUT, what: str = "a condition"
+    ) -> Any:
+        """Wait until `predicate()` is truthy and return its value; checked on every change the
+        fake sees (messages, edits, answers, connections) and every 50 ms."""
+        return await self.server.wait_until(predicate, timeout, what)
+
     async def wait_for_message(
         self, predicate: Callable[[Message], bool], *, timeout: float = TIMEOUT
     ) -> Message:
