@@ -477,3 +477,17 @@ async def test_a_permission_taken_from_the_bot_shows_and_is_enforced(world: Worl
         await channel.send(file=discord.File(io.BytesIO(png("red")), "board.png"))
     assert raised.value.code == 50013
     assert [m.content for m in world.channel.messages] == ["text still works (edited)"]
+
+
+async def test_discords_message_limits_are_enforced(world: World) -> None:
+    channel = world.bot.get_channel(world.channel.id)
+    assert isinstance(channel, discord.TextChannel)
+    route = discord.http.Route("POST", "/channels/{channel_id}/messages", channel_id=channel.id)
+    button = {"type": 2, "style": 1, "label": "b", "custom_id": "b"}
+    six_rows = [{"type": 1, "components": [button]} for _ in range(6)]
+    for body, code in [({"content": "x" * 2001}, 50035), ({"components": six_rows}, 50035), ({}, 50006)]:
+        with pytest.raises(discord.HTTPException) as raised:
+            await world.bot.http.request(route, json=body)
+        assert (raised.value.status, raised.value.code) == (400, code)
+    await channel.send("x" * 2000)
+    assert [len(m.content) for m in world.channel.messages] == [2000]

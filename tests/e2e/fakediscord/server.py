@@ -28,6 +28,7 @@ API = "/api/v10"
 DISCORD_EPOCH_MS = 1_420_070_400_000
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
+COMPONENTS_V2 = 1 << 15
 GUILD_MESSAGES_INTENT = 1 << 9
 PERMISSIONS = {
     "add_reactions": 1 << 6,
@@ -86,6 +87,29 @@ def _header_param(header: str, name: str) -> str | None:
     """`name=value` or `name="value"` from a header such as Content-Disposition."""
     m = re.search(rf'(?:^|;)\s*{name}=(?:"([^"]*)"|([^;\s]*))', header)
     return None if m is None else urllib.parse.unquote(m[1] if m[1] is not None else m[2])
+
+
+def check_message(body: Json, files: dict[int, Attachment], *, new: bool) -> None:
+    """Discord's limits on a message body: a bot that breaks one gets a 400, as from Discord."""
+    content = body.get("content") or ""
+    if len(content) > 2000:
+        raise ApiError(400, 50035, "Invalid Form Body: content must be 2000 or fewer in length")
+    if len(body.get("embeds") or []) > 10 or len(files) > 10:
+        raise ApiError(400, 50035, "Invalid Form Body: at most 10 embeds and 10 files")
+    components = body.get("components") or []
+    rows_ok = len(components) <= 5 and all(len(row.get("components", [])) <= 5 for row in components)
+    if not rows_ok and not int(body.get("flags") or 0) & COMPONENTS_V2:
+        raise ApiError(400, 50035, "Invalid Form Body: at most 5 rows of 5 components")
+    for button in buttons_in(components):
+        if len(button.custom_id or "") > 100 or len(button.label or "") > 80:
+            raise ApiError(400, 50035, "Invalid Form Body: custom_id <= 100, label <= 80 characters")
+    if new and not (content or body.get("embeds") or files or components or body.get("poll")):
+        raise ApiError(400, 50006, "Cannot send an empty message")
+
+
+def check_choices(choices: list[Json]) -> None:
+    if len(choices) > 25 or any(not 1 <= len(str(c.get("name", ""))) <= 100 for c in choices):
+        raise ApiError(400, 50035, "Invalid Form Body: at most 25 choices, names of 1 to 100 characters")
 
 
 class ApiError(Exception):
@@ -958,6 +982,7 @@ class FakeDiscordServer:
         return payload, files
 
     def _new_message(self, channel: ChannelRecord, body: Json, files: dict[int, Attachment]) -> Message:
+        check_message(body, files, new=not int(body.get("flags") or 0) & LOADING)
         message = Message(snowflake(), channel.id, channel.guild_id, self.bot_user)
         message.attachments = self._attachments([], body, files)
         self._apply(message, body)
@@ -993,6 +1018,7 @@ class FakeDiscordServer:
             message.flags = (message.flags & EPHEMERAL) | int(body["flags"])
 
     async def _edit(self, message: Message, body: Json, files: dict[int, Attachment]) -> None:
+        check_message(body, files, new=False)
         message.edits.append(message.snapshot())
         message.attachments = self._attachments(message.attachments, body, files)
         self._apply(message, body)
@@ -1065,6 +1091,10 @@ class FakeDiscordServer:
             raise ApiError(400, 40060, "Interaction has already been acknowledged.")
         body, files = await self._body(request)
         kind, data = int(body["type"]), body.get("data") or {}
+        if kind in (4, 7):  # refused answers leave the interaction unacknowledged
+            check_message(data, files, new=kind == 4)
+        elif kind == 8:
+            check_choices(data.get("choices", []))
         interaction.callback_type, interaction.callback_data = kind, data
         interaction.callback_latency = latency
         channel = self.channels[interaction.channel_id]
@@ -1103,6 +1133,8 @@ class FakeDiscordServer:
 
     async def _followup(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
         interaction = self._interaction(p["token"])
+        if interaction.callback_type is None:
+            raise ApiError(404, 10015, "Unknown Webhook")  # a followup needs the first answer
         body, files = await self._body(request)
         original = interaction.original
         if interaction.callback_type == 5 and original is not None and original.flags & LOADING:
