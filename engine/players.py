@@ -84,10 +84,12 @@ class HardPlayer:
 
     name = "hard"
 
-    def __init__(self, nodes: int = HARD_NODES) -> None:
-        if nodes < 1:
-            raise ValueError("nodes must be at least 1")
+    def __init__(self, nodes: int = HARD_NODES, depth: int = 1, beam: int = 2) -> None:
+        if nodes < 1 or depth < 1 or beam < 1:
+            raise ValueError("nodes, depth and beam must be at least 1")
         self.nodes = nodes
+        self.depth = depth
+        self.beam = beam
 
     def choose(self, position: Position, throw: int, moves: list[Move], rng: Random) -> Move:
         if len(moves) == 1:
@@ -106,23 +108,42 @@ class HardPlayer:
                 best_move, best_value = move, value
         return best_move
 
-    @staticmethod
-    def expect(position: Position, side: int) -> tuple[float, int]:
-        """The chance node after a move: (expected score for `side`, positions evaluated)."""
+    def expect(self, position: Position, side: int, depth: int | None = None) -> tuple[float, int]:
+        """The chance node after a move: (expected score for `side`, positions evaluated).
+
+        At depth 1 each throw's best reply is judged by the static evaluation; deeper, the best
+        `beam` replies (by that evaluation) are searched again as chance nodes.
+        """
+        depth = self.depth if depth is None else depth
         standing = evaluate(position, side)
         if position.result is not None:
             return standing, 1
         mover = position.side_of(position.turn)
+        sign = 1.0 if mover == side else -1.0
         total = 0.0
         cost = 1
         for value, _, weight in OUTCOMES:
             replies = position.legal_moves(value)
             if not replies:
-                total += weight * standing
+                if depth > 1:
+                    score, n = self.expect(position.after(value, None), side, depth - 1)
+                    cost += n
+                else:
+                    score = standing
+                total += weight * score
                 continue
-            scores = [evaluate(position.after(value, r), side) for r in replies]
+            children = [position.after(value, r) for r in replies]
+            scores = [sign * evaluate(child, side) for child in children]
             cost += len(scores)
-            total += weight * (max(scores) if mover == side else min(scores))
+            if depth > 1:
+                order = sorted(range(len(children)), key=lambda i: -scores[i])[: self.beam]
+                deeper = []
+                for i in order:
+                    score, n = self.expect(children[i], side, depth - 1)
+                    cost += n
+                    deeper.append(sign * score)
+                scores = deeper
+            total += weight * sign * max(scores)
         return total / 64, cost
 
 
