@@ -1,6 +1,10 @@
 """Computer players: given a position and a throw, choose one legal move.
 
-Interface only so far: every level plays uniformly at random until the real levels land (issue 3).
+Four levels, weakest first: `random` (the baseline), `easy` (random, but never misses a capture or
+a piece coming home), `normal` (the move whose result `engine.evaluate` scores best for the side)
+and `hard` (expectimax over the seven throw outcomes that follow each move, with their real
+weights, on top of the `normal` evaluation; a node budget keeps it fast and repeatable).
+Every player plays for its side: the evaluation counts the partner's pieces as its own.
 """
 
 from __future__ import annotations
@@ -8,10 +12,14 @@ from __future__ import annotations
 from random import Random
 from typing import Protocol
 
+from engine.evaluate import evaluate
 from engine.state import Move, Position
+from engine.throws import OUTCOMES
 
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 DEFAULT_LEVEL = "normal"
+HARD_NODES = 600
+"""Default node budget of `hard` (positions evaluated per decision): p99 well under 100 ms here."""
 
 
 class Player(Protocol):
@@ -31,8 +39,128 @@ class RandomPlayer:
         return moves[rng.randrange(len(moves))] if len(moves) > 1 else moves[0]
 
 
-def get_player(level: str) -> Player:
-    """The computer player for a level name (`random`, `easy`, `normal`, `hard`)."""
-    if level != "random" and level not in LEVELS:
+class EasyPlayer:
+    """Random, with a little sense: takes a capture when it sees one, else brings a piece home."""
+
+    name = "easy"
+
+    def choose(self, position: Position, throw: int, moves: list[Move], rng: Random) -> Move:
+        if len(moves) == 1:
+            return moves[0]
+        pool = [m for m in moves if position.captures(m)] or [m for m in moves if m.comes_home] or moves
+        return pool[rng.randrange(len(pool))]
+
+
+def _ranked(position: Position, throw: int, moves: list[Move], rng: Random) -> list[tuple[float, Move]]:
+    """(static score for the mover's side, move), best first; equal scores in a seeded random order."""
+    side = position.side_of(position.turn)
+    shuffled = list(moves)
+    rng.shuffle(shuffled)
+    scored = [(evaluate(position.after(throw, m), side), m) for m in shuffled]
+    scored.sort(key=lambda pair: -pair[0])  # stable: ties keep the shuffled order
+    return scored
+
+
+class NormalPlayer:
+    """The move whose resulting position the hand-tuned evaluation likes best (one move, no search)."""
+
+    name = "normal"
+
+    def choose(self, position: Position, throw: int, moves: list[Move], rng: Random) -> Move:
+        if len(moves) == 1:
+            return moves[0]
+        return _ranked(position, throw, moves, rng)[0][1]
+
+
+class HardPlayer:
+    """Expectimax: each move is worth the weighted mean, over the seven throws that follow it, of the
+    best reply for whoever throws next (partner, self again after a grace or capture, or an enemy),
+    judged by the static evaluation.
+
+    `nodes` bounds the positions evaluated per decision. Moves are searched best-first (by the static
+    score) until the budget is spent, so a small budget narrows the search to the most promising
+    moves; counting nodes rather than time keeps every decision repeatable for a seed.
+    """
+
+    name = "hard"
+
+    def __init__(self, nodes: int = HARD_NODES, depth: int = 1, beam: int = 2) -> None:
+        if nodes < 1 or depth < 1 or beam < 1:
+            raise ValueError("nodes, depth and beam must be at least 1")
+        self.nodes = nodes
+        self.depth = depth
+        self.beam = beam
+
+    def choose(self, position: Position, throw: int, moves: list[Move], rng: Random) -> Move:
+        if len(moves) == 1:
+            return moves[0]
+        side = position.side_of(position.turn)
+        ranked = _ranked(position, throw, moves, rng)
+        used = len(moves)
+        best_move = ranked[0][1]
+        best_value = float("-inf")
+        for _, move in ranked:
+            if used >= self.nodes and best_value > float("-inf"):
+                break
+            value, cost = self.expect(position.after(throw, move), side)
+            used += cost
+            if value > best_value:
+                best_move, best_value = move, value
+        return best_move
+
+    def expect(self, position: Position, side: int, depth: int | None = None) -> tuple[float, int]:
+        """The chance node after a move: (expected score for `side`, positions evaluated).
+
+        At depth 1 each throw's best reply is judged by the static evaluation; deeper, the best
+        `beam` replies (by that evaluation) are searched again as chance nodes.
+        """
+        depth = self.depth if depth is None else depth
+        standing = evaluate(position, side)
+        if position.result is not None:
+            return standing, 1
+        mover = position.side_of(position.turn)
+        sign = 1.0 if mover == side else -1.0
+        total = 0.0
+        cost = 1
+        for value, _, weight in OUTCOMES:
+            replies = position.legal_moves(value)
+            if not replies:
+                if depth > 1:
+                    score, n = self.expect(position.after(value, None), side, depth - 1)
+                    cost += n
+                else:
+                    score = standing
+                total += weight * score
+                continue
+            children = [position.after(value, r) for r in replies]
+            scores = [sign * evaluate(child, side) for child in children]
+            cost += len(scores)
+            if depth > 1:
+                order = sorted(range(len(children)), key=lambda i: -scores[i])[: self.beam]
+                deeper = []
+                for i in order:
+                    score, n = self.expect(children[i], side, depth - 1)
+                    cost += n
+                    deeper.append(sign * score)
+                scores = deeper
+            total += weight * sign * max(scores)
+        return total / 64, cost
+
+
+def get_player(level: str, **budget: int) -> Player:
+    """The computer player for a level name (`random`, `easy`, `normal`, `hard`).
+
+    `budget` tunes `hard` only (`nodes=`); the other levels take none.
+    """
+    if level == "hard":
+        return HardPlayer(**budget)
+    if budget:
+        raise ValueError(f"level {level!r} takes no budget (only hard does: nodes=)")
+    players: dict[str, type[RandomPlayer | EasyPlayer | NormalPlayer]] = {
+        "random": RandomPlayer,
+        "easy": EasyPlayer,
+        "normal": NormalPlayer,
+    }
+    if level not in players:
         raise ValueError(f"unknown level {level!r} (choose from random, {', '.join(LEVELS)})")
-    return RandomPlayer()
+    return players[level]()

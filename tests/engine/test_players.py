@@ -1,0 +1,166 @@
+"""Computer players: always legal, repeatable for a seed, and playing the way the guide teaches."""
+
+from __future__ import annotations
+
+from random import Random
+
+import pytest
+
+from engine.board import IS_CASTLE, ROUTES, STEP_OF
+from engine.evaluate import WIN, evaluate
+from engine.players import LEVELS, EasyPlayer, HardPlayer, NormalPlayer, RandomPlayer, get_player
+from engine.rules import Rules
+from engine.state import Move, Position
+from engine.throws import throw_value
+
+ALL_LEVELS = ("random", *LEVELS)
+
+
+def _play_out(rules: Rules, levels: tuple[str, str], seed: int) -> tuple[Position, list[str]]:
+    """One whole game, side 0 played by levels[0] and side 1 by levels[1], checking every move."""
+    players = [get_player(level) for level in levels]
+    dice, rng = Random(seed), Random(seed + 1)
+    position = Position.initial(rules)
+    record: list[str] = []
+    for _ in range(10_000):
+        if position.result is not None:
+            break
+        throw = throw_value(dice)
+        moves = position.legal_moves(throw)
+        move = None
+        if moves:
+            move = players[position.side_of(position.turn)].choose(position, throw, moves, rng)
+            assert move in moves
+        record.append(f"{throw}:{move}")
+        position = position.play(throw, move)
+    return position, record
+
+
+@pytest.mark.parametrize(
+    "rules", ["classic", "classic,players=2", "standard", "classic,pieces=2,enter_moves=on"]
+)
+def test_every_level_plays_whole_games_legally(rules: str) -> None:
+    for i, level in enumerate(ALL_LEVELS):
+        final, _ = _play_out(Rules.parse(rules), (level, ALL_LEVELS[-1 - i]), seed=i)
+        assert final.result is not None
+
+
+@pytest.mark.parametrize("level", ALL_LEVELS)
+def test_same_seed_same_game(level: str) -> None:
+    rules = Rules.parse("classic,players=2")
+    assert _play_out(rules, (level, "normal"), 5)[1] == _play_out(rules, (level, "normal"), 5)[1]
+
+
+def test_get_player_levels_and_budget() -> None:
+    assert isinstance(get_player("random"), RandomPlayer)
+    assert isinstance(get_player("easy"), EasyPlayer)
+    assert isinstance(get_player("normal"), NormalPlayer)
+    hard = get_player("hard", nodes=50)
+    assert isinstance(hard, HardPlayer) and hard.nodes == 50
+    with pytest.raises(ValueError):
+        get_player("grandmaster")
+    with pytest.raises(ValueError):
+        get_player("normal", nodes=10)
+    with pytest.raises(ValueError):
+        get_player("hard", nodes=0)
+
+
+def _position(
+    black: list[int], red: list[int], yellow: list[int], green: list[int], captured: str = "-"
+) -> Position:
+    def text(steps: list[int]) -> str:
+        return ",".join(map(str, sorted(steps)))
+
+    return Position.parse(
+        f"black:{text(black)} red:{text(red)} yellow:{text(yellow)} green:{text(green)} "
+        f"turn:black captured:{captured} rules:classic"
+    )
+
+
+def _choices(position: Position, throw: int) -> dict[str, Move]:
+    moves = position.legal_moves(throw)
+    return {
+        level: get_player(level).choose(position, throw, moves, Random(seed))
+        for level in ("easy", "normal", "hard")
+        for seed in (1,)
+    }
+
+
+def test_evaluation_is_zero_sum_and_knows_a_win() -> None:
+    position = _position([10, 30, 0, 0], [20, 0, 0, 0], [5, 0, 0, 0], [40, 41, 0, 0])
+    assert evaluate(position, 0) == pytest.approx(-evaluate(position, 1))
+    won = _position([84, 84, 84, 83], [20, 0, 0, 0], [84, 84, 84, 84], [0, 0, 0, 0], "black+yellow")
+    after = won.play(3, Move(0, 83, 84))
+    assert evaluate(after, 0) == WIN and evaluate(after, 1) == -WIN
+
+
+def test_every_level_but_random_takes_the_capture_that_unlocks_home() -> None:
+    # Black 20 -> 24 with a 4 lands on red's piece (a plain square); 30 -> 34 captures nothing.
+    square = ROUTES[0][24]
+    assert not IS_CASTLE[square]
+    red_step = STEP_OF[1][square]
+    position = _position([20, 30, 0, 0], [red_step, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0])
+    capture = Move(0, 20, 24)
+    assert position.captures(capture)
+    assert set(_choices(position, 4).values()) == {capture}
+
+
+def test_normal_builds_a_blockade_with_its_partner() -> None:
+    # A throw of 3 takes black 40 -> 43 onto yellow's piece, or black 50 -> 53 onto an empty square.
+    square = ROUTES[0][43]
+    assert not IS_CASTLE[square]
+    yellow_step = STEP_OF[2][square]
+    # A red piece 5 behind both targets makes standing alone dangerous.
+    position = _position(
+        [40, 50, 0, 0], [STEP_OF[1][ROUTES[0][48]], 0, 0, 0], [yellow_step, 0, 0, 0], [0, 0, 0, 0]
+    )
+    blockade = Move(0, 40, 43)
+    assert blockade in position.legal_moves(3)
+    after = position.after(3, blockade)
+    assert square in after.blockades()
+    assert _choices(position, 3)["normal"] == blockade
+
+
+def test_normal_heads_for_a_square_that_can_still_finish() -> None:
+    # Seed 000: aim for 78-83, avoid lingering on 75-77. A 4 plays 73 -> 77 or 79 -> 83.
+    position = _position([73, 79, 84, 84], [0, 0, 0, 0], [84, 84, 84, 84], [0, 0, 0, 0], "black+yellow")
+    assert _choices(position, 4)["normal"] == Move(0, 79, 83)
+
+
+def test_normal_moves_a_piece_out_of_danger() -> None:
+    # Red stands 4 behind black's piece at 30 (a plain square); a 4 takes 30 -> 34, out of reach
+    # (8 is no throw), or 50 -> 54, which leaves the piece where a 4 (15 in 64) catches it.
+    threat = STEP_OF[1][ROUTES[0][26]]
+    position = _position([30, 50, 0, 0], [threat, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0])
+    assert not IS_CASTLE[ROUTES[0][30]] and not IS_CASTLE[ROUTES[0][34]]
+    chosen = _choices(position, 4)
+    assert chosen["normal"] == Move(0, 30, 34)
+    assert chosen["hard"] == Move(0, 30, 34)
+
+
+def test_hard_expectation_counts_nodes_and_respects_the_budget() -> None:
+    position = _position(
+        [10, 20, 30, 40], [15, 25, 35, 45], [12, 22, 32, 42], [17, 27, 37, 47], "black+yellow"
+    )
+    moves = position.legal_moves(4)
+    assert len(moves) == 4
+    value, cost = HardPlayer().expect(position.after(4, moves[0]), 0)
+    assert cost > 7
+    assert -WIN < value < WIN
+    small = HardPlayer(nodes=1)
+    # With a budget of one node only the statically best move is searched: normal's choice.
+    for seed in range(5):
+        assert small.choose(position, 4, moves, Random(seed)) == NormalPlayer().choose(
+            position, 4, moves, Random(seed)
+        )
+
+
+def test_normal_beats_random_as_a_side() -> None:
+    rules = Rules()
+    wins = 0
+    for seed in range(20):
+        normal_side = seed % 2
+        levels = ("normal", "random") if normal_side == 0 else ("random", "normal")
+        final, _ = _play_out(rules, levels, seed)
+        wins += final.result == normal_side
+    assert wins >= 16
