@@ -18,12 +18,15 @@ from bot.views import GameButton
 log = logging.getLogger(__name__)
 
 
-def point_discord_at(api_base: str | None, gateway_url: str | None) -> None:
-    """Send REST and gateway traffic elsewhere (the tests' local fake Discord); None leaves Discord."""
-    if api_base:
-        discord.http.Route.BASE = api_base.rstrip("/")
-    if gateway_url:
-        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+def point_discord_at(base_url: str | None, gateway_url: str | None = None) -> None:
+    """Send REST calls to `{base_url}/api/v10` and the gateway to `gateway_url` (the tests' fake
+    Discord); with no base_url, traffic goes to Discord itself."""
+    if not base_url:
+        return
+    base_url = base_url.rstrip("/")
+    discord.http.Route.BASE = f"{base_url}/api/v10"
+    ws_url = (gateway_url or base_url.replace("http", "ws", 1) + "/gateway").rstrip("/")
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(ws_url)
 
 
 class PachisiBot(commands.AutoShardedBot):
