@@ -17,7 +17,6 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import discord
-import discord.gateway
 import discord.http
 import pytest
 from discord import app_commands
@@ -153,9 +152,9 @@ class StandInBot(commands.Bot):
 
 @pytest.fixture
 async def fake() -> AsyncIterator[FakeDiscord]:
-    async with FakeDiscord.start() as server:
-        yield server
-    assert not server.server.unhandled, f"REST routes the fake does not serve: {server.server.unhandled}"
+    async with FakeDiscord.start() as fake_:
+        yield fake_
+    assert not fake_.server.unhandled, f"REST routes the fake does not serve: {fake_.server.unhandled}"
 
 
 class World:
@@ -201,6 +200,10 @@ async def test_slash_command_with_options_replies_with_png_and_button(world: Wor
     assert Image.open(io.BytesIO(attachment.data)).getpixel((0, 0)) == (255, 0, 0)
     assert world.channel.last_message() is reply.message
     assert world.channel.last_png() == world.bot.sent_png
+    channel = world.bot.get_channel(world.channel.id)
+    assert isinstance(channel, discord.TextChannel) and reply.message is not None
+    fetched = await channel.fetch_message(reply.message.id)
+    assert await fetched.attachments[0].read() == world.bot.sent_png  # served at its URL too
 
 
 async def test_ephemeral_reply_stays_out_of_the_channel(world: World) -> None:
@@ -372,9 +375,10 @@ async def test_bot_subprocess_killed_and_restarted_keeps_working(fake: FakeDisco
 async def test_an_answer_after_discords_deadline_is_refused(world: World) -> None:
     world.fake.server.interaction_timeout = 0.1
     reply = await world.alice.slash(world.channel, "pachisi slow", seconds=0.3, wait=False)
-    with pytest.raises(TimeoutError, match="no callback"):
-        await reply.wait(timeout=1)
+    await world.fake.wait_until(lambda: world.bot.errors, what="the late answer to fail")
     assert world.bot.errors == [10062]
+    with pytest.raises(TimeoutError, match="no callback"):
+        await reply.wait(timeout=0.05)
     assert world.channel.messages == []
 
 
