@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import discord
@@ -10,10 +12,12 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
+import render
 from bot.config import Settings
 from bot.service import GameError, GameService
 from bot.store import Store, upgrade
 from bot.views import GameButton
+from engine import Position
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +42,7 @@ class PachisiBot(commands.AutoShardedBot):
             intents=intents,
             allowed_mentions=discord.AllowedMentions.none(),
             shard_count=settings.shard_count,
-            shard_ids=settings.shard_ids,
+            shard_ids=settings.shard_ids,  # type: ignore[arg-type]  # None: every shard
             help_command=None,
             **options,
         )
@@ -46,14 +50,20 @@ class PachisiBot(commands.AutoShardedBot):
         self.store: Store
         self.service: GameService
         self._resumed_guilds: set[int] = set()
+        self.render_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
+        """Boards are drawn off the event loop, one at a time (the renderer's caches are shared)."""
 
     async def setup_hook(self) -> None:
         await upgrade(self.settings.database_url)
+        # Build the renderer's caches now, not on the first turn (about half a second).
+        await asyncio.get_running_loop().run_in_executor(
+            self.render_pool, render.board_png, Position.initial()
+        )
         self.store = Store(self.settings.database_url)
         self.service = GameService(self.store, turn_timeout=self.settings.turn_timeout_seconds)
         self.add_dynamic_items(GameButton)
         await self.load_extension("bot.cogs.pachisi")
-        self.tree.on_error = self.on_app_command_error
+        self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
         if self.settings.dev_guild_id:
             guild = discord.Object(self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -79,8 +89,11 @@ class PachisiBot(commands.AutoShardedBot):
         elif isinstance(error, app_commands.CheckFailure | app_commands.TransformerError):
             text = str(error)
         else:
-            log.error("command failed: %s", interaction.command and interaction.command.qualified_name,
-                      exc_info=original)
+            log.error(
+                "command failed: %s",
+                interaction.command and interaction.command.qualified_name,
+                exc_info=original,
+            )
             text = "Sorry, something went wrong on our side. The game is safe; please try again."
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)
@@ -92,3 +105,4 @@ class PachisiBot(commands.AutoShardedBot):
         store = getattr(self, "store", None)
         if store is not None:
             await store.close()
+        self.render_pool.shutdown(wait=False)

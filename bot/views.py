@@ -18,9 +18,12 @@ if TYPE_CHECKING:
 THROW, MOVE, JOIN = "throw", "move", "join"
 
 
-class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=(
-    r"pachisi:(?P<action>throw|move|join):(?P<game>\d+):(?P<turn>\d+)(?::(?P<move>[a-z]+:\d+-\d+))?"
-)):
+class GameButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=(
+        r"pachisi:(?P<action>throw|move|join):(?P<game>\d+):(?P<turn>\d+)(?::(?P<move>[a-z]+:\d+-\d+))?"
+    ),
+):
     """One button of a turn message: throw, play a move, or take a seat."""
 
     def __init__(
@@ -37,9 +40,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=(
     ) -> None:
         custom_id = f"pachisi:{action}:{game_id}:{turn}" + (f":{move}" if move else "")
         super().__init__(
-            discord.ui.Button(
-                label=label[:80], style=style, custom_id=custom_id, disabled=disabled, row=row
-            )
+            discord.ui.Button(label=label[:80], style=style, custom_id=custom_id, disabled=disabled, row=row)
         )
         self.action = action
         self.game_id = game_id
@@ -55,7 +56,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=(
         return cls(match["action"], int(match["game"]), int(match["turn"]), move, label=label)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        cog: PachisiCog | None = interaction.client.get_cog("Pachisi")  # type: ignore[attr-defined]
+        cog: PachisiCog | None = interaction.client.get_cog("Pachisi")
         if cog is None:
             await interaction.response.send_message("The game is restarting; try again.", ephemeral=True)
             return

@@ -8,6 +8,7 @@ Every change to a game runs under that game's lock (one process) and the store's
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
 import logging
 from collections import defaultdict
@@ -31,9 +32,14 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-SEAT_CHOICES = [app_commands.Choice(name=name.capitalize(), value=name) for name in SEAT_NAMES]
-LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in LEVELS]
-ON_OFF = [app_commands.Choice(name="on", value=1), app_commands.Choice(name="off", value=0)]
+SEAT_CHOICES: list[app_commands.Choice[str]] = [
+    app_commands.Choice(name=name.capitalize(), value=name) for name in SEAT_NAMES
+]
+LEVEL_CHOICES: list[app_commands.Choice[str]] = [app_commands.Choice(name=lv, value=lv) for lv in LEVELS]
+ON_OFF: list[app_commands.Choice[int]] = [
+    app_commands.Choice(name="on", value=1),
+    app_commands.Choice(name="off", value=0),
+]
 NEEDED_PERMISSIONS = ("view_channel", "send_messages", "attach_files", "embed_links")
 LOG_LINES = 12
 """At most this many throws are listed in one update; older ones are summarised."""
@@ -80,7 +86,7 @@ class PachisiCog(commands.Cog, name="Pachisi"):
         last_square="a piece on the last square comes home on any throw",
         enter_moves="an entering piece moves the throw from step 1",
     )
-    @app_commands.choices(
+    @app_commands.choices(  # type: ignore[misc]  # str and int choices mixed
         players=[app_commands.Choice(name="4", value=4), app_commands.Choice(name="2", value=2)],
         variant=[
             app_commands.Choice(name="classic", value="classic"),
@@ -109,7 +115,9 @@ class PachisiCog(commands.Cog, name="Pachisi"):
     ) -> None:
         missing = self.missing_permissions(interaction)
         if missing:
-            await self.tell(interaction, f"I can't run a game here: I need {', '.join(missing)} in this channel.")
+            await self.tell(
+                interaction, f"I can't run a game here: I need {', '.join(missing)} in this channel."
+            )
             return
         options: dict[str, Any] = {"players": players}
         for name, value in (
@@ -121,7 +129,7 @@ class PachisiCog(commands.Cog, name="Pachisi"):
             ("enter_moves", enter_moves),
         ):
             if value is not None:
-                options[name] = bool(value) if name in ("must_capture", "escape_hatch", "last_square", "enter_moves") else value
+                options[name] = value if name in ("pieces", "start_on_board") else bool(value)
         try:
             rules = Rules.preset_rules(variant, **options)
         except ValueError as exc:
@@ -221,7 +229,9 @@ class PachisiCog(commands.Cog, name="Pachisi"):
 
     @pachisi.command(name="stats", description="A member's Pachisi record in this server")
     @app_commands.describe(member="whose record (default: yours)")
-    async def stats(self, interaction: discord.Interaction[Any], member: discord.Member | None = None) -> None:
+    async def stats(
+        self, interaction: discord.Interaction[Any], member: discord.Member | None = None
+    ) -> None:
         who = member or interaction.user
         assert interaction.guild_id is not None
         record = await self.service.stats(interaction.guild_id, who.id)
@@ -282,7 +292,8 @@ class PachisiCog(commands.Cog, name="Pachisi"):
                 await self.show_choices(view)
                 if interaction.type is discord.InteractionType.application_command:
                     await interaction.followup.send(
-                        f"You threw **{view.pending_throw}**: choose a move with the buttons or `/pachisi move`.",
+                        f"You threw **{view.pending_throw}**: choose a move with the buttons "
+                        "or `/pachisi move`.",
                         ephemeral=True,
                     )
             else:
@@ -325,7 +336,7 @@ class PachisiCog(commands.Cog, name="Pachisi"):
             message = await channel.send(
                 content,
                 file=discord.File(io.BytesIO(png), "board.png"),
-                view=self.turn_buttons(view),
+                view=self.turn_buttons(view) or discord.utils.MISSING,
                 allowed_mentions=mentions,
             )
         except discord.NotFound:
@@ -372,7 +383,9 @@ class PachisiCog(commands.Cog, name="Pachisi"):
 
     # --- seats ----------------------------------------------------------------------------
 
-    async def take_seat(self, interaction: discord.Interaction[Any], view: GameView, seat: int | None) -> None:
+    async def take_seat(
+        self, interaction: discord.Interaction[Any], view: GameView, seat: int | None
+    ) -> None:
         async with self.locks[view.id]:
             joined = await self.service.join(view.id, interaction.user.id, seat)
             self.remember(interaction.user)
@@ -391,7 +404,9 @@ class PachisiCog(commands.Cog, name="Pachisi"):
         view = await self.channel_game(interaction)
         async with self.locks[view.id]:
             seat = view.seat_of(interaction.user.id)
-            after = await (self.service.resign if resign else self.service.leave)(view.id, interaction.user.id)
+            after = await (self.service.resign if resign else self.service.leave)(
+                view.id, interaction.user.id
+            )
             word = "resigns" if resign else "leaves"
             name = SEAT_NAMES[seat].capitalize() if seat is not None else "their seat"
             await self.tell(
@@ -514,9 +529,9 @@ class PachisiCog(commands.Cog, name="Pachisi"):
         permissions = interaction.app_permissions
         return [name.replace("_", " ") for name in NEEDED_PERMISSIONS if not getattr(permissions, name)]
 
-    def channel(self, view: GameView) -> discord.abc.Messageable | None:
+    def channel(self, view: GameView) -> discord.TextChannel | discord.Thread | None:
         channel = self.bot.get_channel(view.channel_id)
-        return channel if isinstance(channel, discord.abc.Messageable) else None
+        return channel if isinstance(channel, discord.TextChannel | discord.Thread) else None
 
     def remember(self, user: discord.abc.User) -> None:
         self.names[user.id] = user.display_name
@@ -561,9 +576,7 @@ class PachisiCog(commands.Cog, name="Pachisi"):
             return "\n".join(lines)
         seat = view.seat_to_move()
         if view.pending_throw is not None:
-            lines.append(
-                f"{self.seat_label(view, seat)} threw **{view.pending_throw}**: choose a move."
-            )
+            lines.append(f"{self.seat_label(view, seat)} threw **{view.pending_throw}**: choose a move.")
         else:
             lines.append(f"{self.seat_label(view, seat)}, your throw.")
         if view.deadline is not None:
@@ -576,7 +589,9 @@ class PachisiCog(commands.Cog, name="Pachisi"):
         if result is None or result < 0:
             head = "The game is a draw: no piece can move any more."
         else:
-            winners = [self.seat_label(view, s) for s in view.rules.seats if view.position.side_of(s) == result]
+            winners = [
+                self.seat_label(view, s) for s in view.rules.seats if view.position.side_of(s) == result
+            ]
             head = f"**{describe_side(result, view.rules.players)} win!** " + ", ".join(winners)
         return f"{head}\nThrows: {view.turn_number}. {players}".strip()
 
@@ -588,8 +603,12 @@ class PachisiCog(commands.Cog, name="Pachisi"):
             for i, move in enumerate(view.legal_moves()):
                 buttons.add_item(
                     GameButton(
-                        MOVE, view.id, view.turn_number, move,
-                        label=choice_text(i, view, move), style=discord.ButtonStyle.primary,
+                        MOVE,
+                        view.id,
+                        view.turn_number,
+                        move,
+                        label=choice_text(i, view, move),
+                        style=discord.ButtonStyle.primary,
                     )
                 )
         elif view.is_human_turn():
@@ -602,7 +621,7 @@ class PachisiCog(commands.Cog, name="Pachisi"):
 
     async def board_png(self, view: GameView) -> bytes:
         names = {seat: self.seat_name(view, seat) for seat in view.rules.seats}
-        return await asyncio.to_thread(
+        draw = functools.partial(
             render.board_png,
             view.position,
             names=names,
@@ -612,6 +631,7 @@ class PachisiCog(commands.Cog, name="Pachisi"):
             cowries=view.pending_cowries,
             choices=view.legal_moves() or None,
         )
+        return await asyncio.get_running_loop().run_in_executor(self.bot.render_pool, draw)
 
     # --- Discord events -------------------------------------------------------------------
 

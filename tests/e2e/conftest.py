@@ -1,0 +1,160 @@
+"""Fixtures that run the real Pachisi bot (store, service, renderer) against the fake Discord."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.client import PachisiBot
+from bot.config import Settings, load_settings
+from tests.e2e.fakediscord import FakeDiscord
+from tests.e2e.fakediscord.driver import Channel, Guild, Member
+from tests.e2e.fakediscord.server import Button, Message
+
+
+@dataclass
+class Table:
+    """A guild with a games channel and two members, the bot connected."""
+
+    fake: FakeDiscord
+    bot: PachisiBot
+    guild: Guild
+    channel: Channel
+    alice: Member
+    bob: Member
+    database_url: str
+
+
+def bot_settings(fake: FakeDiscord, database_url: str, **overrides: Any) -> Settings:
+    values: dict[str, Any] = {
+        "discord_token": fake.token,
+        "database_url": database_url,
+        "computer_pace_seconds": 0,
+        "turn_timeout_seconds": 300,
+        "default_level": "easy",
+        "_env_file": None,
+    }
+    values.update(overrides)
+    return load_settings(**values)
+
+
+@pytest.fixture
+def database_url(tmp_path: Path) -> str:
+    return f"sqlite+aiosqlite:///{tmp_path / 'pachisi.sqlite3'}"
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    async with FakeDiscord.start() as fake_:
+        yield fake_
+
+
+@pytest.fixture
+async def start_table(
+    fake: FakeDiscord, database_url: str
+) -> Callable[..., AbstractAsyncContextManager[Table]]:
+    """`async with start_table(turn_timeout_seconds=1) as table:` runs the bot with those settings."""
+    guild = fake.add_guild("Pachisi club")
+    channel = guild.add_text_channel("games")
+    alice, bob = guild.add_member("Alice"), guild.add_member("Bob")
+
+    @asynccontextmanager
+    async def run(**overrides: Any) -> AsyncIterator[Table]:
+        bot = PachisiBot(bot_settings(fake, database_url, **overrides), guild_ready_timeout=0.1)
+        async with fake.running(bot, timeout=30):
+            yield Table(fake, bot, guild, channel, alice, bob, database_url)
+
+    return run
+
+
+@pytest.fixture
+async def table(start_table: Callable[..., AbstractAsyncContextManager[Table]]) -> AsyncIterator[Table]:
+    async with start_table() as table_:
+        yield table_
+
+
+# --- driving a game as its players would ------------------------------------------------------
+
+SEAT_BUTTON = "Take a seat"
+
+
+def is_final(message: Message) -> bool:
+    return " win!**" in message.content or "The game is a draw" in message.content
+
+
+def final_message(channel: Channel) -> Message | None:
+    return next((m for m in reversed(channel.messages) if is_final(m)), None)
+
+
+def live_buttons(message: Message) -> list[Button]:
+    return [b for b in message.buttons if not b.disabled and b.label != SEAT_BUTTON]
+
+
+def turn_message(channel: Channel) -> Message | None:
+    """The newest message with buttons a player can use for the turn (throw or moves)."""
+    return next((m for m in reversed(channel.messages) if live_buttons(m)), None)
+
+
+def turn_state(channel: Channel) -> tuple[int, tuple[str | None, ...]] | None:
+    message = turn_message(channel)
+    return None if message is None else (message.id, tuple(b.label for b in live_buttons(message)))
+
+
+def player_to_move(message: Message, members: list[Member]) -> Member:
+    last_lines = message.content.splitlines()[-2:]
+    for member in members:
+        if any(line.startswith(f"<@{member.id}>") for line in last_lines):
+            return member
+    raise AssertionError(f"no player is named to move in {message.content!r}")
+
+
+async def wait_for_turn_or_end(table: Table, after: object = None) -> Message:
+    """The next actionable turn message (a different one from `after`), or the final message."""
+
+    def ready() -> Message | None:
+        final = final_message(table.channel)
+        if final is not None:
+            return final
+        state = turn_state(table.channel)
+        return turn_message(table.channel) if state is not None and state != after else None
+
+    return await table.fake.wait_until(ready, timeout=30, what="the next turn or the end")
+
+
+async def play_out(
+    table: Table,
+    members: list[Member],
+    *,
+    by: str = "buttons",
+    rng: random.Random | None = None,
+    limit: int = 5000,
+) -> Message:
+    """Play every human turn until the game ends, choosing moves at random; returns the final message."""
+    rng = rng or random.Random(1)
+    message = await wait_for_turn_or_end(table)
+    for _ in range(limit):
+        if is_final(message):
+            return message
+        member = player_to_move(message, members)
+        before = turn_state(table.channel)
+        labels = [b.label or "" for b in live_buttons(message)]
+        if by == "buttons":
+            label = "Throw" if labels == ["Throw"] else rng.choice(labels)
+            await member.click(message, label=label, wait=False)
+        elif labels == ["Throw"]:
+            reply = await member.slash(table.channel, "pachisi throw")
+            assert reply.ephemeral
+        else:
+            choices = await member.autocomplete(table.channel, "pachisi move", "choice", "")
+            assert [name[:80] for name, _ in choices] == labels  # the same moves, same letters
+            _, value = rng.choice(choices)
+            reply = await member.slash(table.channel, "pachisi move", choice=value)
+            assert reply.ephemeral
+        message = await wait_for_turn_or_end(table, after=before)
+    raise AssertionError("the game did not end")
