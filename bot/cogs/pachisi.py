@@ -139,7 +139,7 @@ class PachisiCog(commands.Cog, name="Pachisi"):
         if chosen_seat is not None and chosen_seat not in rules.seats:
             await self.tell(interaction, "In a two-player game the seats are Black and Yellow.")
             return
-        await interaction.response.defer(thinking=True)
+        await interaction.response.defer(ephemeral=True, thinking=True)
         self.remember(interaction.user)
         assert interaction.guild_id is not None and interaction.channel_id is not None
         view = await self.service.start(
@@ -150,12 +150,16 @@ class PachisiCog(commands.Cog, name="Pachisi"):
             level or self.bot.settings.default_level,
             chosen_seat,
         )
-        await interaction.followup.send(
-            f"{interaction.user.mention} starts a game of Pachisi ({rules.token()}, "
-            f"{rules.players} players). Computers fill the other seats: anyone can take one with "
-            "**Take a seat** or `/pachisi join`.",
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
+        seat_name = SEAT_NAMES[view.seat_of(interaction.user.id) or 0].capitalize()
+        channel = self.channel(view)
+        if channel is not None:
+            await channel.send(
+                f"{interaction.user.mention} starts a game of Pachisi ({rules.token()}, "
+                f"{rules.players} players). Computers fill the other seats: anyone can take one "
+                "with **Take a seat** or `/pachisi join`.",
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        await interaction.followup.send(f"Your game has started: you play {seat_name}.", ephemeral=True)
         async with self.locks[view.id]:
             await self.advance(view.id, [])
 
@@ -315,10 +319,19 @@ class PachisiCog(commands.Cog, name="Pachisi"):
     async def advance(self, game_id: int, events: list[Event]) -> None:
         """Play the computers' throws up to the next human turn, then post that turn (call locked)."""
         view = await self.service.get(game_id)
-        if view.status == "active" and not view.is_human_turn():
-            pace = self.bot.settings.computer_pace_seconds
-            if pace > 0:
+        pace = self.bot.settings.computer_pace_seconds
+        if view.status == "active" and not view.is_human_turn() and pace > 0:
+            # Let the channel read the last move; a member may take a seat meanwhile.
+            lock = self.locks[game_id]
+            lock.release()
+            try:
                 await asyncio.sleep(pace)
+            finally:
+                await lock.acquire()
+            view = await self.service.get(game_id)
+            if view.message_id is not None:
+                return  # the member who took the seat was shown the turn already
+        if view.status == "active" and not view.is_human_turn():
             view, more = await self.service.play_computers(game_id)
             events = [*events, *more]
         await self.post_turn(view, events)
@@ -342,9 +355,12 @@ class PachisiCog(commands.Cog, name="Pachisi"):
         except discord.NotFound:
             await self.abandon(view.id)
             return
-        except discord.Forbidden:
+        except discord.Forbidden as exc:
             log.warning("game=%s channel=%s missing permissions to post", view.id, view.channel_id)
-            return
+            raise GameError(
+                "I can't post the board in this channel: I need Send Messages, Attach Files and "
+                "Embed Links here. The game is saved: `/pachisi throw` and `/pachisi move` still work."
+            ) from exc
         await self.service.set_message(view.id, message.id if view.status == "active" else None)
         self.schedule_timer(view)
 
