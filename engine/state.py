@@ -223,32 +223,29 @@ class Position:
             barriers = []
         moves: list[Move] = []
         table = _MOVES[owner]
-        on_board = steps[0] != 0 or any(0 < s < HOME for s in steps)
-        previous = -1
+        waiting = steps.count(0)  # sorted: the Charkoni's pieces come first, home's last
+        if waiting and (throw in GRACES or waiting == len(steps) or steps[waiting] == HOME):
+            if not rules.enter_moves:
+                moves.append(table[0][1])
+            elif not (barriers and any(1 < b <= 1 + throw for b in barriers)):
+                moves.append(table[0][1 + throw])
+        last_square = rules.last_square
+        previous = 0  # also skips the pieces in the Charkoni
         for src in steps:
             if src == previous:
                 continue
+            if src == HOME:
+                break
             previous = src
-            if src == 0:
-                if on_board and throw not in GRACES:
-                    continue
-                if rules.enter_moves:
-                    dst = 1 + throw
-                    if barriers and any(1 < b <= dst for b in barriers):
-                        continue
-                    moves.append(table[0][dst])
-                else:
-                    moves.append(table[0][1])
-            elif src < HOME:
-                dst = src + throw
-                if src == LAST_STEP and rules.last_square:
-                    dst = HOME
-                elif dst > HOME:
-                    continue
-                end = dst if dst < HOME else LAST_STEP
-                if barriers and any(src < b <= end for b in barriers):
-                    continue
-                moves.append(table[src][dst])
+            dst = src + throw
+            if dst > HOME:
+                if src != LAST_STEP or not last_square:
+                    continue  # no overshoot
+                dst = HOME  # the last-square rule: home on any throw
+            end = dst if dst < HOME else LAST_STEP
+            if barriers and any(src < b <= end for b in barriers):
+                continue
+            moves.append(table[src][dst])
         return moves
 
     def _escape_open(self, owner: int) -> bool:
@@ -281,7 +278,10 @@ class Position:
         """
         if self._decided is not None:
             return []
-        return self._moves_for(self.owner(self.turn), throw)
+        turn = self.turn
+        if self.rules.players == 4 and self.steps[turn][0] == HOME:
+            turn = (turn + 2) % 4  # a finished seat plays its partner's pieces
+        return self._moves_for(turn, throw)
 
     def needs_capture(self, seat: int) -> bool:
         """True while the capture condition keeps `seat`'s side from coming home (hatch aside)."""
