@@ -125,6 +125,17 @@ class Event:
 
 
 @dataclass(frozen=True)
+class SeatTally:
+    """How one seat's game went, for the summary at the end."""
+
+    seat: int
+    throws: int
+    turns: int
+    """Runs of consecutive throws: a grace or a capture extends a turn."""
+    captures: int
+
+
+@dataclass(frozen=True)
 class UserStats:
     guild_id: int
     user_id: int
@@ -619,6 +630,18 @@ class GameService:
         if row is None:
             return UserStats(guild_id, user_id, 0, 0, 0, 0)
         return UserStats(guild_id, user_id, row.games, row.wins, row.captures, row.pieces_home)
+
+    async def tallies(self, game_id: int) -> dict[int, SeatTally]:
+        """Throws, turns and captures per seat, counted from the move log."""
+        async with self.store.transaction() as session:
+            rows = await self.store.moves(session, game_id)
+        counts: dict[int, list[int]] = {}
+        previous: int | None = None
+        for row in rows:
+            throws, turns, captures = counts.setdefault(row.seat, [0, 0, 0])
+            counts[row.seat] = [throws + 1, turns + (row.seat != previous), captures + row.captures]
+            previous = row.seat
+        return {seat: SeatTally(seat, *numbers) for seat, numbers in counts.items()}
 
     async def leaderboard(self, guild_id: int, limit: int = 10) -> list[UserStats]:
         async with self.store.transaction() as session:

@@ -483,3 +483,28 @@ async def test_abandoned_messages_and_listing(store: Store) -> None:
     assert (await games.get(b.id)).status == "abandoned"
     assert [g.id for g in await games.active_games()] == [a.id]
     assert (await games.stats(GUILD + 1, BOB)).games == 1
+
+
+async def test_tallies_count_throws_turns_and_captures_from_the_log(store: Store) -> None:
+    games = service(store, seed=9)
+    view = await games.start(1, 77, 500, Rules(players=2, pieces=2), "easy", None)
+    view = await games.leave(view.id, 500)  # computers only: play the whole game
+    while view.status == "active":
+        view, _ = await games.play_computers(view.id)
+    tallies = await games.tallies(view.id)
+    async with store.transaction() as session:
+        rows = await store.moves(session, view.id)
+    # Independently: replay the log with the engine, counting captures and changes of seat.
+    position = Position.initial(view.rules)
+    expected = {seat: [0, 0, 0] for seat in view.rules.seats}
+    previous = None
+    for row in rows:
+        move = parse_move(row.move or "pass")
+        tally = expected[row.seat]
+        tally[0] += 1
+        tally[1] += row.seat != previous
+        tally[2] += len(position.captures(move)) if move else 0
+        previous = row.seat
+        position = position.play(row.throw, move)
+    assert {s: [t.throws, t.turns, t.captures] for s, t in tallies.items()} == expected
+    assert sum(t.throws for t in tallies.values()) == view.turn_number
