@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from bot.service import GameView
-from tests.e2e.conftest import Table, live_buttons, stored_games, turn_message, wait_for_turn_or_end
+from tests.e2e.conftest import Table, live_buttons, stored_games, turn_state, wait_for_turn_or_end
 from tests.e2e.fakediscord.driver import Reply
 from tests.e2e.fakediscord.server import Message
 
@@ -39,15 +39,9 @@ async def thrown(table: Table) -> Message:
         labels = [b.label for b in live_buttons(message)]
         if labels != ["Throw"]:
             return message
-        before = (message.id, tuple(labels))
+        before = turn_state(table.channel)
         await table.alice.click(message, "Throw")
-        await table.fake.wait_until(
-            lambda: (
-                (m := turn_message(table.channel)) is not None
-                and (m.id, tuple(b.label for b in live_buttons(m))) != before
-            ),
-            what="the throw shown",
-        )
+        await wait_for_turn_or_end(table, after=before)
     raise AssertionError("no throw offered a move")
 
 
