@@ -489,10 +489,40 @@ class PachisiCog(commands.Cog, name="Pachisi"):
                         continue
                     if not current.is_human_turn() or current.message_id is None:
                         await self.advance(current.id, [])
-                    else:
+                    elif await self.turn_is_shown(current):
                         self.schedule_timer(current)
+                    else:
+                        await self.post_turn(current, [])
             except Exception:
                 log.exception("game=%s could not be resumed", view.id)
+
+    async def turn_is_shown(self, view: GameView) -> bool:
+        """Whether the stored turn message offers this turn's buttons: a process killed between
+        committing a throw or move and editing the message leaves buttons nobody can use."""
+        channel = self.channel(view)
+        if channel is None or view.message_id is None:
+            return False
+        try:
+            message = await channel.fetch_message(view.message_id)
+        except (discord.NotFound, discord.Forbidden):
+            return False
+        wanted = self.turn_buttons(view)
+        playing = (f"pachisi:{THROW}:", f"pachisi:{MOVE}:")
+        expected = {
+            item.custom_id
+            for item in (wanted.children if wanted else [])
+            if isinstance(item, GameButton) and item.custom_id.startswith(playing)
+        }
+        shown = {
+            child.custom_id
+            for row in message.components
+            if isinstance(row, discord.ActionRow)
+            for child in row.children
+            if isinstance(child, discord.Button)
+            and not child.disabled
+            and (child.custom_id or "").startswith(playing)
+        }
+        return expected == shown
 
     # --- helpers --------------------------------------------------------------------------
 
