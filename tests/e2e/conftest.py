@@ -120,7 +120,7 @@ def player_to_move(message: Message, members: list[Member]) -> Member:
     raise AssertionError(f"no player is named to move in {message.content!r}")
 
 
-async def wait_for_turn_or_end(table: Table, after: object = None) -> Message:
+async def wait_for_turn_or_end(table: Table, after: object = None, *, timeout: float = 30) -> Message:
     """The next actionable turn message (a different one from `after`), or the final message."""
 
     def ready() -> Message | None:
@@ -130,7 +130,7 @@ async def wait_for_turn_or_end(table: Table, after: object = None) -> Message:
         state = turn_state(table.channel)
         return turn_message(table.channel) if state is not None and state != after else None
 
-    return await table.fake.wait_until(ready, timeout=30, what="the next turn or the end")
+    return await table.fake.wait_until(ready, timeout=timeout, what="the next turn or the end")
 
 
 async def play_out(
