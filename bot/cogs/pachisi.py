@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import io
+import itertools
 import logging
 from collections import defaultdict
 from datetime import UTC, datetime
@@ -47,6 +48,11 @@ LOG_LINES = 12
 
 def seat_index(name: str | None) -> int | None:
     return None if name is None else SEAT_NAMES.index(name)
+
+
+def log_lines(content: str) -> list[str]:
+    """The throw log at the top of a turn message (`turn_content` writes it first)."""
+    return list(itertools.takewhile(lambda line: line.startswith(("`", "... ")), content.splitlines()))
 
 
 def choice_text(index: int, view: GameView, move: Move) -> str:
@@ -293,7 +299,7 @@ class PachisiCog(commands.Cog, name="Pachisi"):
             view, events = await self.service.throw(game_id, interaction.user.id, turn)
             self.remember(interaction.user)
             if view.pending_throw is not None:
-                await self.show_choices(view)
+                await self.show_choices(view, interaction.message)
                 if interaction.type is discord.InteractionType.application_command:
                     await interaction.followup.send(
                         f"You threw **{view.pending_throw}**: choose a move with the buttons "
@@ -364,16 +370,19 @@ class PachisiCog(commands.Cog, name="Pachisi"):
         await self.service.set_message(view.id, message.id if view.status == "active" else None)
         self.schedule_timer(view)
 
-    async def show_choices(self, view: GameView) -> None:
-        """Edit the turn message: the throw, the lettered choices on the board, a button each."""
+    async def show_choices(self, view: GameView, previous: discord.Message | None = None) -> None:
+        """Edit the turn message: the throw, the lettered choices on the board, a button each; the
+        throws listed above the turn (the computers' since the last human move) stay listed."""
         channel = self.channel(view)
         if channel is None or view.message_id is None:
             await self.post_turn(view, [])
             return
         png = await self.board_png(view)
         try:
-            await channel.get_partial_message(view.message_id).edit(
-                content=self.turn_content(view, []),
+            if previous is None or previous.id != view.message_id:
+                previous = await channel.fetch_message(view.message_id)
+            await previous.edit(
+                content="\n".join([*log_lines(previous.content), self.turn_content(view, [])]),
                 attachments=[discord.File(io.BytesIO(png), "board.png")],
                 view=self.turn_buttons(view),
                 allowed_mentions=discord.AllowedMentions.none(),
