@@ -133,11 +133,15 @@ async def measure(args: argparse.Namespace) -> dict[str, float | int]:
         database_url = f"sqlite+aiosqlite:///{Path(folder) / 'bench.sqlite3'}"
         async with FakeDiscord.start() as fake:
             guild = fake.add_guild("Bench club")
-            async with fake.process(bot_argv(), env=bot_env(fake, database_url), cwd=str(ROOT)):
-                moves, typed = await one_game(fake, guild, database_url, args.moves, args.autocompletes)
-                busy, elapsed, clicked, tables = await many_games(
-                    fake, guild, database_url, args.games, args.rounds
-                )
+            async with fake.process(bot_argv(), env=bot_env(fake, database_url), cwd=str(ROOT)) as bot:
+                try:
+                    moves, typed = await one_game(fake, guild, database_url, args.moves, args.autocompletes)
+                    busy, elapsed, clicked, tables = await many_games(
+                        fake, guild, database_url, args.games, args.rounds
+                    )
+                except Exception:
+                    print(bot.output()[-5000:], file=sys.stderr)  # what the bot said about it
+                    raise
             channels = {t.channel.id for t in tables}
             lost = 0
             for game in await stored_games(database_url):
