@@ -8,6 +8,7 @@ Every change to a game runs under that game's lock (one process) and the store's
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import io
 import itertools
@@ -307,8 +308,8 @@ class PachisiCog(commands.Cog, name="Pachisi"):
                         ephemeral=True,
                     )
             else:
-                await self.finish_turn(view)
-                await self.advance(game_id, events)
+                view = await self.finish_turn(view)
+                await self.advance(game_id, events, view)
                 await self.confirm_command(interaction, events)
 
     async def play_move(
@@ -318,13 +319,16 @@ class PachisiCog(commands.Cog, name="Pachisi"):
         async with self.locks[game_id]:
             view, events = await self.service.move(game_id, interaction.user.id, turn, move)
             self.remember(interaction.user)
-            await self.finish_turn(view, previous=interaction.message)
-            await self.advance(game_id, events)
+            view = await self.finish_turn(view, previous=interaction.message)
+            await self.advance(game_id, events, view)
             await self.confirm_command(interaction, events)
 
-    async def advance(self, game_id: int, events: list[Event]) -> None:
-        """Play the computers' throws up to the next human turn, then post that turn (call locked)."""
-        view = await self.service.get(game_id)
+    async def advance(self, game_id: int, events: list[Event], view: GameView | None = None) -> None:
+        """Play the computers' throws up to the next human turn, then post that turn (call locked).
+
+        `view`: the game as just stored by this caller (saves reading it again on a busy database)."""
+        if view is None:
+            view = await self.service.get(game_id)
         pace = self.bot.settings.computer_pace_seconds
         if view.status == "active" and not view.is_human_turn() and pace > 0:
             # Let the channel read the last move; a member may take a seat meanwhile.
@@ -390,11 +394,12 @@ class PachisiCog(commands.Cog, name="Pachisi"):
         except discord.NotFound:
             await self.post_turn(view, [])
 
-    async def finish_turn(self, view: GameView, previous: discord.Message | None = None) -> None:
-        """Disable the buttons of the message of the turn that was just played."""
+    async def finish_turn(self, view: GameView, previous: discord.Message | None = None) -> GameView:
+        """Disable the buttons of the message of the turn that was just played; returns `view`
+        without that message, as now stored."""
         channel = self.channel(view)
         if channel is None or view.message_id is None:
-            return
+            return view
         try:
             message = previous if previous is not None and previous.id == view.message_id else None
             if message is None:
@@ -405,6 +410,7 @@ class PachisiCog(commands.Cog, name="Pachisi"):
         except (discord.NotFound, discord.Forbidden):
             pass
         await self.service.set_message(view.id, None)
+        return dataclasses.replace(view, message_id=None)
 
     # --- seats ----------------------------------------------------------------------------
 
