@@ -21,6 +21,7 @@ import statistics
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -40,7 +41,7 @@ from tests.e2e.conftest import (  # noqa: E402
 from tests.e2e.fakediscord import FakeDiscord  # noqa: E402
 from tests.e2e.fakediscord.driver import Guild  # noqa: E402
 
-START = {"players": 2, "pieces": 4, "level": "easy"}
+START: dict[str, Any] = {"players": 2, "pieces": 4, "level": "easy"}
 
 
 def percentile(samples: list[float], q: float) -> float:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+from typing import Any
 
 import pytest
 
@@ -50,7 +51,7 @@ async def test_fifty_kills_lose_no_move_and_play_no_turn_twice(fake: FakeDiscord
     rng = random.Random(2026)
     guild = fake.add_guild("Soak club")
     alice, bob, carol = guild.add_member("Alice"), guild.add_member("Bob"), guild.add_member("Carol")
-    setups: list[tuple[list[Member], dict[str, object], str | None]] = [
+    setups: list[tuple[list[Member], dict[str, Any], str | None]] = [
         ([alice], {"players": 2, "pieces": 1, "level": "easy"}, None),
         ([alice, bob], {"players": 2, "pieces": 1, "level": "easy"}, "yellow"),
         ([carol], {"players": 4, "pieces": 1, "level": "easy"}, None),
