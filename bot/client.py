@@ -11,6 +11,7 @@ import discord
 import yarl
 from discord import app_commands
 from discord.ext import commands
+from sqlalchemy import make_url
 
 import render
 from bot.config import Settings
@@ -31,6 +32,15 @@ def point_discord_at(base_url: str | None, gateway_url: str | None = None) -> No
     discord.http.Route.BASE = f"{base_url}/api/v10"
     ws_url = (gateway_url or base_url.replace("http", "ws", 1) + "/gateway").rstrip("/")
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(ws_url)
+
+
+def pool_options(database_url: str) -> dict[str, Any]:
+    """SQLite lets one writer in at a time and every transaction of ours takes the write lock
+    (BEGIN IMMEDIATE); with several pooled connections the losers sleep in SQLite's busy handler
+    (up to 100 ms a nap), so busy channels waited seconds. One connection makes them queue instead."""
+    if make_url(database_url).get_backend_name() == "sqlite":
+        return {"pool_size": 1, "max_overflow": 0, "pool_timeout": 60}
+    return {}
 
 
 class PachisiBot(commands.AutoShardedBot):
@@ -59,7 +69,7 @@ class PachisiBot(commands.AutoShardedBot):
         await asyncio.get_running_loop().run_in_executor(
             self.render_pool, render.board_png, Position.initial()
         )
-        self.store = Store(self.settings.database_url)
+        self.store = Store(self.settings.database_url, **pool_options(self.settings.database_url))
         self.service = GameService(self.store, turn_timeout=self.settings.turn_timeout_seconds)
         self.add_dynamic_items(GameButton)
         await self.load_extension("bot.cogs.pachisi")

@@ -8,8 +8,10 @@ Every change to a game runs under that game's lock (one process) and the store's
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import io
+import itertools
 import logging
 from collections import defaultdict
 from datetime import UTC, datetime
@@ -47,6 +49,11 @@ LOG_LINES = 12
 
 def seat_index(name: str | None) -> int | None:
     return None if name is None else SEAT_NAMES.index(name)
+
+
+def log_lines(content: str) -> list[str]:
+    """The throw log at the top of a turn message (`turn_content` writes it first)."""
+    return list(itertools.takewhile(lambda line: line.startswith(("`", "... ")), content.splitlines()))
 
 
 def choice_text(index: int, view: GameView, move: Move) -> str:
@@ -293,7 +300,7 @@ class PachisiCog(commands.Cog, name="Pachisi"):
             view, events = await self.service.throw(game_id, interaction.user.id, turn)
             self.remember(interaction.user)
             if view.pending_throw is not None:
-                await self.show_choices(view)
+                await self.show_choices(view, interaction.message)
                 if interaction.type is discord.InteractionType.application_command:
                     await interaction.followup.send(
                         f"You threw **{view.pending_throw}**: choose a move with the buttons "
@@ -301,8 +308,8 @@ class PachisiCog(commands.Cog, name="Pachisi"):
                         ephemeral=True,
                     )
             else:
-                await self.finish_turn(view)
-                await self.advance(game_id, events)
+                view = await self.finish_turn(view)
+                await self.advance(game_id, events, view)
                 await self.confirm_command(interaction, events)
 
     async def play_move(
@@ -312,13 +319,16 @@ class PachisiCog(commands.Cog, name="Pachisi"):
         async with self.locks[game_id]:
             view, events = await self.service.move(game_id, interaction.user.id, turn, move)
             self.remember(interaction.user)
-            await self.finish_turn(view, previous=interaction.message)
-            await self.advance(game_id, events)
+            view = await self.finish_turn(view, previous=interaction.message)
+            await self.advance(game_id, events, view)
             await self.confirm_command(interaction, events)
 
-    async def advance(self, game_id: int, events: list[Event]) -> None:
-        """Play the computers' throws up to the next human turn, then post that turn (call locked)."""
-        view = await self.service.get(game_id)
+    async def advance(self, game_id: int, events: list[Event], view: GameView | None = None) -> None:
+        """Play the computers' throws up to the next human turn, then post that turn (call locked).
+
+        `view`: the game as just stored by this caller (saves reading it again on a busy database)."""
+        if view is None:
+            view = await self.service.get(game_id)
         pace = self.bot.settings.computer_pace_seconds
         if view.status == "active" and not view.is_human_turn() and pace > 0:
             # Let the channel read the last move; a member may take a seat meanwhile.
@@ -364,16 +374,19 @@ class PachisiCog(commands.Cog, name="Pachisi"):
         await self.service.set_message(view.id, message.id if view.status == "active" else None)
         self.schedule_timer(view)
 
-    async def show_choices(self, view: GameView) -> None:
-        """Edit the turn message: the throw, the lettered choices on the board, a button each."""
+    async def show_choices(self, view: GameView, previous: discord.Message | None = None) -> None:
+        """Edit the turn message: the throw, the lettered choices on the board, a button each; the
+        throws listed above the turn (the computers' since the last human move) stay listed."""
         channel = self.channel(view)
         if channel is None or view.message_id is None:
             await self.post_turn(view, [])
             return
         png = await self.board_png(view)
         try:
-            await channel.get_partial_message(view.message_id).edit(
-                content=self.turn_content(view, []),
+            if previous is None or previous.id != view.message_id:
+                previous = await channel.fetch_message(view.message_id)
+            await previous.edit(
+                content="\n".join([*log_lines(previous.content), self.turn_content(view, [])]),
                 attachments=[discord.File(io.BytesIO(png), "board.png")],
                 view=self.turn_buttons(view),
                 allowed_mentions=discord.AllowedMentions.none(),
@@ -381,11 +394,12 @@ class PachisiCog(commands.Cog, name="Pachisi"):
         except discord.NotFound:
             await self.post_turn(view, [])
 
-    async def finish_turn(self, view: GameView, previous: discord.Message | None = None) -> None:
-        """Disable the buttons of the message of the turn that was just played."""
+    async def finish_turn(self, view: GameView, previous: discord.Message | None = None) -> GameView:
+        """Disable the buttons of the message of the turn that was just played; returns `view`
+        without that message, as now stored."""
         channel = self.channel(view)
         if channel is None or view.message_id is None:
-            return
+            return view
         try:
             message = previous if previous is not None and previous.id == view.message_id else None
             if message is None:
@@ -396,6 +410,7 @@ class PachisiCog(commands.Cog, name="Pachisi"):
         except (discord.NotFound, discord.Forbidden):
             pass
         await self.service.set_message(view.id, None)
+        return dataclasses.replace(view, message_id=None)
 
     # --- seats ----------------------------------------------------------------------------
 
@@ -489,10 +504,40 @@ class PachisiCog(commands.Cog, name="Pachisi"):
                         continue
                     if not current.is_human_turn() or current.message_id is None:
                         await self.advance(current.id, [])
-                    else:
+                    elif await self.turn_is_shown(current):
                         self.schedule_timer(current)
+                    else:
+                        await self.post_turn(current, [])
             except Exception:
                 log.exception("game=%s could not be resumed", view.id)
+
+    async def turn_is_shown(self, view: GameView) -> bool:
+        """Whether the stored turn message offers this turn's buttons: a process killed between
+        committing a throw or move and editing the message leaves buttons nobody can use."""
+        channel = self.channel(view)
+        if channel is None or view.message_id is None:
+            return False
+        try:
+            message = await channel.fetch_message(view.message_id)
+        except (discord.NotFound, discord.Forbidden):
+            return False
+        wanted = self.turn_buttons(view)
+        playing = (f"pachisi:{THROW}:", f"pachisi:{MOVE}:")
+        expected = {
+            item.custom_id
+            for item in (wanted.children if wanted else [])
+            if isinstance(item, GameButton) and item.custom_id.startswith(playing)
+        }
+        shown = {
+            child.custom_id
+            for row in message.components
+            if isinstance(row, discord.ActionRow)
+            for child in row.children
+            if isinstance(child, discord.Button)
+            and not child.disabled
+            and (child.custom_id or "").startswith(playing)
+        }
+        return expected == shown
 
     # --- helpers --------------------------------------------------------------------------
 

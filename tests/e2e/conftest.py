@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
@@ -10,9 +11,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import select
 
 from bot.client import PachisiBot
 from bot.config import Settings, load_settings
+from bot.service import GameView, _view
+from bot.store import GameRow, MoveRow, Store
+from engine import Position, parse_move
+from engine.game import Game
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.fakediscord.driver import Channel, Guild, Member
 from tests.e2e.fakediscord.server import Button, Message
@@ -114,7 +120,7 @@ def player_to_move(message: Message, members: list[Member]) -> Member:
     raise AssertionError(f"no player is named to move in {message.content!r}")
 
 
-async def wait_for_turn_or_end(table: Table, after: object = None) -> Message:
+async def wait_for_turn_or_end(table: Table, after: object = None, *, timeout: float = 30) -> Message:
     """The next actionable turn message (a different one from `after`), or the final message."""
 
     def ready() -> Message | None:
@@ -124,7 +130,7 @@ async def wait_for_turn_or_end(table: Table, after: object = None) -> Message:
         state = turn_state(table.channel)
         return turn_message(table.channel) if state is not None and state != after else None
 
-    return await table.fake.wait_until(ready, timeout=30, what="the next turn or the end")
+    return await table.fake.wait_until(ready, timeout=timeout, what="the next turn or the end")
 
 
 async def play_out(
@@ -158,3 +164,60 @@ async def play_out(
             assert reply.ephemeral
         message = await wait_for_turn_or_end(table, after=before)
     raise AssertionError("the game did not end")
+
+
+# --- the bot as a subprocess, and what it stored ------------------------------------------------
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+def bot_argv() -> list[str]:
+    return [sys.executable, "-m", "bot"]
+
+
+def bot_env(fake: FakeDiscord, database_url: str, **extra: str) -> dict[str, str]:
+    """Environment for `python -m bot` on the fake: fast computers, easy level, our database."""
+    return {
+        **fake.env(),
+        "DATABASE_URL": database_url,
+        "COMPUTER_PACE_SECONDS": "0",
+        "DEFAULT_LEVEL": "easy",
+        "LOG_LEVEL": "INFO",
+        **extra,
+    }
+
+
+@dataclass
+class StoredGame:
+    """One game as the database holds it, with its move log."""
+
+    view: GameView
+    moves: list[MoveRow]
+
+
+async def stored_games(database_url: str) -> list[StoredGame]:
+    """Every game in the database (read with our own store, as another process would)."""
+    store = Store(database_url)
+    try:
+        async with store.transaction() as session:
+            rows = (await session.execute(select(GameRow).order_by(GameRow.id))).scalars().all()
+            seats = await store.seats_of(session, [row.id for row in rows])
+            games = [
+                StoredGame(_view(row, seats.get(row.id, [])), list(await store.moves(session, row.id)))
+                for row in rows
+            ]
+    finally:
+        await store.close()
+    return games
+
+
+def check_move_log(game: StoredGame) -> None:
+    """The log has one row per throw, numbered 0..n-1, and replaying it gives the stored position."""
+    numbers = [row.turn_number for row in game.moves]
+    assert numbers == list(range(game.view.turn_number)), f"game {game.view.id}: turns {numbers}"
+    start = Position.initial(game.view.rules)
+    replayed = Game.replay(
+        start, [(row.throw, None if row.move is None else parse_move(row.move)) for row in game.moves]
+    )
+    assert [t.seat for t in replayed.record] == [row.seat for row in game.moves]
+    assert replayed.position == game.view.position, f"game {game.view.id}: replay differs"

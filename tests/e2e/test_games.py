@@ -6,7 +6,7 @@ import io
 
 from PIL import Image
 
-from tests.e2e.conftest import Table, play_out
+from tests.e2e.conftest import Table, live_buttons, play_out, turn_state, wait_for_turn_or_end
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -34,3 +34,26 @@ async def test_a_game_played_by_slash_commands_only(table: Table) -> None:
     await table.alice.slash(table.channel, "pachisi start", players=2, pieces=2, level="easy")
     final = await play_out(table, [table.alice], by="commands")
     assert "win!" in final.content or "draw" in final.content
+
+
+async def test_the_computers_throws_stay_listed_when_the_member_throws(table: Table) -> None:
+    await table.alice.slash(table.channel, "pachisi start", players=4, pieces=2, level="easy")
+    for by in ("buttons", "commands"):
+        message = await wait_for_turn_or_end(table)
+        # Alice plays until her turn message lists the computers' throws since her move.
+        while message.content.count("(Computer)") < 3 or [b.label for b in live_buttons(message)] != [
+            "Throw"
+        ]:
+            before = turn_state(table.channel)
+            labels = [b.label or "" for b in live_buttons(message)]
+            await table.alice.click(message, "Throw" if labels == ["Throw"] else labels[0])
+            message = await wait_for_turn_or_end(table, after=before)
+        log = [line for line in message.content.splitlines() if line.startswith("`")]
+        before = turn_state(table.channel)
+        if by == "buttons":
+            await table.alice.click(message, "Throw")
+        else:
+            await table.alice.slash(table.channel, "pachisi throw")
+        await wait_for_turn_or_end(table, after=before)
+        shown = table.fake.server.messages[message.id].content  # edited in place, or kept as it was
+        assert shown.splitlines()[: len(log)] == log, shown

@@ -1,0 +1,187 @@
+"""Bot latency benchmark: members click through the fake Discord; the real bot runs in a subprocess.
+
+    python bench/bot_bench.py [--moves 200] [--autocompletes 100] [--games 100] [--rounds 10] [--json]
+
+One game: Alice (Black) and Bob (Yellow) play a two-player game by buttons, so every click is a
+human's and nothing but the bot's own work sits between a click and its answer. A move's latency is
+from the click to the next turn message in the channel: the move committed, the old buttons
+disabled, the board rendered and posted. Autocomplete latency is from typing to the choices.
+Many games: `--games` channels, each its own two-member game, all clicking at once for `--rounds`
+turns each; p99 is over every move click, and afterwards every game's move log must hold every throw
+the members made and replay to the stored position (`moves_lost` counts what does not).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.e2e.conftest import (  # noqa: E402
+    Table,
+    bot_argv,
+    bot_env,
+    check_move_log,
+    is_final,
+    live_buttons,
+    player_to_move,
+    stored_games,
+    turn_state,
+    wait_for_turn_or_end,
+)
+from tests.e2e.fakediscord import FakeDiscord  # noqa: E402
+from tests.e2e.fakediscord.driver import Guild  # noqa: E402
+
+START: dict[str, Any] = {"players": 2, "pieces": 4, "level": "easy"}
+
+
+def percentile(samples: list[float], q: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+async def new_game(fake: FakeDiscord, guild: Guild, name: str, database_url: str) -> Table:
+    """A channel with a game between two new members, Black to throw."""
+    channel = guild.add_text_channel(name)
+    alice, bob = guild.add_member(f"{name}-a"), guild.add_member(f"{name}-b")
+    table = Table(fake, None, guild, channel, alice, bob, database_url)  # type: ignore[arg-type]
+    await alice.slash(channel, "pachisi start", timeout=30, **START)
+    await wait_for_turn_or_end(table)
+    await bob.slash(channel, "pachisi join", seat="yellow", timeout=30)
+    return table
+
+
+async def turn(table: Table, rng: random.Random, moves: list[float]) -> tuple[bool, int]:
+    """One click by whoever is to play; a move's latency goes to `moves`.
+
+    Returns (game over, throws the click ended: 1 for a move or a throw that offered none)."""
+    message = await wait_for_turn_or_end(table)
+    if is_final(message):
+        return True, 0
+    member = player_to_move(message, [table.alice, table.bob])
+    before = turn_state(table.channel)
+    labels = [b.label or "" for b in live_buttons(message)]
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    if labels == ["Throw"]:
+        await member.click(message, "Throw", wait=False)
+        after = await wait_for_turn_or_end(table, after=before)
+        passed = is_final(after) or [b.label for b in live_buttons(after)] == ["Throw"]
+        return False, int(passed)
+    await member.click(message, rng.choice(labels), wait=False)
+    await wait_for_turn_or_end(table, after=before)
+    moves.append((loop.time() - started) * 1000)
+    return False, 1
+
+
+async def one_game(
+    fake: FakeDiscord, guild: Guild, database_url: str, count: int, autocompletes: int
+) -> tuple[list[float], list[float]]:
+    rng = random.Random(1)
+    moves: list[float] = []
+    typed: list[float] = []
+    table = await new_game(fake, guild, "solo-0", database_url)
+    loop = asyncio.get_running_loop()
+    games = 1
+    while len(moves) < count or len(typed) < autocompletes:
+        message = await wait_for_turn_or_end(table)
+        if is_final(message):
+            games += 1
+            table = await new_game(fake, guild, f"solo-{games}", database_url)
+            continue
+        if len(typed) < autocompletes and [b.label for b in live_buttons(message)] != ["Throw"]:
+            member = player_to_move(message, [table.alice, table.bob])
+            started = loop.time()
+            await member.autocomplete(table.channel, "pachisi move", "choice", "")
+            typed.append((loop.time() - started) * 1000)
+        await turn(table, rng, moves if len(moves) < count else [])
+    return moves, typed
+
+
+async def many_games(
+    fake: FakeDiscord, guild: Guild, database_url: str, games: int, rounds: int
+) -> tuple[list[float], float, int, list[Table]]:
+    tables = [await new_game(fake, guild, f"many-{n}", database_url) for n in range(games)]
+    moves: list[float] = []
+    played = [0] * games
+
+    async def play(n: int) -> None:
+        rng = random.Random(n)
+        for _ in range(rounds * 2):  # a round: a throw and, usually, a move
+            over, done = await turn(tables[n], rng, moves)
+            played[n] += done
+            if over:
+                return
+
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    await asyncio.gather(*(play(n) for n in range(games)))
+    elapsed = loop.time() - started
+    return moves, elapsed, sum(played), tables
+
+
+async def measure(args: argparse.Namespace) -> dict[str, float | int]:
+    with tempfile.TemporaryDirectory() as folder:
+        database_url = f"sqlite+aiosqlite:///{Path(folder) / 'bench.sqlite3'}"
+        async with FakeDiscord.start() as fake:
+            guild = fake.add_guild("Bench club")
+            async with fake.process(bot_argv(), env=bot_env(fake, database_url), cwd=str(ROOT)) as bot:
+                try:
+                    moves, typed = await one_game(fake, guild, database_url, args.moves, args.autocompletes)
+                    busy, elapsed, clicked, tables = await many_games(
+                        fake, guild, database_url, args.games, args.rounds
+                    )
+                except Exception:
+                    print(bot.output()[-5000:], file=sys.stderr)  # what the bot said about it
+                    raise
+            channels = {t.channel.id for t in tables}
+            lost = 0
+            for game in await stored_games(database_url):
+                if game.view.channel_id not in channels:
+                    continue
+                try:
+                    check_move_log(game)
+                except AssertionError:
+                    lost += 1
+            stored = sum(
+                len(g.moves) for g in await stored_games(database_url) if g.view.channel_id in channels
+            )
+            lost += abs(clicked - stored)
+    return {
+        "move_p50_ms": round(statistics.median(moves), 2),
+        "move_p99_ms": round(percentile(moves, 0.99), 2),
+        "autocomplete_p50_ms": round(statistics.median(typed), 2),
+        "games": args.games,
+        "concurrent_p99_ms": round(percentile(busy, 0.99), 2),
+        "moves_per_s": round(clicked / elapsed, 1),
+        "moves_lost": lost,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--moves", type=int, default=200, help="move clicks timed in one game")
+    parser.add_argument("--autocompletes", type=int, default=100)
+    parser.add_argument("--games", type=int, default=100, help="concurrent games, one channel each")
+    parser.add_argument("--rounds", type=int, default=10, help="throws per member in each game")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args()
+    result = asyncio.run(measure(args))
+    if args.json:
+        print(json.dumps(result))
+    else:
+        for key, value in result.items():
+            print(f"{key:>22}: {value}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,123 @@
+"""Wrong clicks and wrong commands: each gets a clear ephemeral answer and leaves the game as it was."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.service import GameView
+from tests.e2e.conftest import Table, live_buttons, stored_games, turn_state, wait_for_turn_or_end
+from tests.e2e.fakediscord.driver import Reply
+from tests.e2e.fakediscord.server import Message
+
+
+async def game_now(table: Table) -> tuple[object, ...]:
+    """What a refused request must not change (the turn message's id is display, set after posting)."""
+    view: GameView | None = await table.bot.service.get_active(table.channel.id)
+    assert view is not None
+    return view.version, view.turn_number, view.position, view.pending_throw, view.seats
+
+
+async def refusal(table: Table, reply: Reply) -> str:
+    """The ephemeral sentence that answered a click (a followup after the deferral)."""
+    message: Message = await table.fake.wait_until(
+        lambda: reply.followups[-1] if reply.followups else None, what="the refusal"
+    )
+    assert message.ephemeral, message.content
+    return message.content
+
+
+async def started(table: Table) -> Message:
+    await table.alice.slash(table.channel, "pachisi start", players=2, pieces=2, level="easy")
+    return await wait_for_turn_or_end(table)
+
+
+async def thrown(table: Table) -> Message:
+    """Alice starts a game and throws until a throw offers a move; returns the move buttons' message."""
+    await started(table)
+    for _ in range(50):
+        message = await wait_for_turn_or_end(table)
+        labels = [b.label for b in live_buttons(message)]
+        if labels != ["Throw"]:
+            return message
+        before = turn_state(table.channel)
+        await table.alice.click(message, "Throw")
+        await wait_for_turn_or_end(table, after=before)
+    raise AssertionError("no throw offered a move")
+
+
+async def test_a_member_who_is_not_playing_cannot_throw(table: Table) -> None:
+    message = await started(table)
+    before = await game_now(table)
+    # Nothing to choose from before a throw: autocomplete offers nothing.
+    assert await table.alice.autocomplete(table.channel, "pachisi move", "choice", "") == []
+    text = await refusal(table, await table.bob.click(message, "Throw"))
+    assert text == "it is not your turn"
+    assert await game_now(table) == before
+
+
+async def test_a_button_of_an_earlier_turn_is_refused(table: Table) -> None:
+    message = await thrown(table)
+    old_button = live_buttons(message)[0]
+    await table.alice.click(message, old_button.label)
+    await wait_for_turn_or_end(table, after=(message.id, (old_button.label,)))
+    await table.fake.wait_until(lambda: message.button(old_button.label).disabled, what="old buttons off")
+    before = await game_now(table)
+    text = await refusal(table, await table.alice.click(message, old_button.label, force=True))
+    assert text == "that throw was already played"
+    assert await game_now(table) == before
+
+
+async def test_a_double_click_plays_the_move_once(table: Table) -> None:
+    message = await thrown(table)
+    before = await table.bot.service.get_active(table.channel.id)
+    assert before is not None
+    label = live_buttons(message)[0].label
+    first, second = await asyncio.gather(
+        table.alice.click(message, label, wait=False), table.alice.click(message, label, wait=False)
+    )
+    await first.wait()
+    await second.wait()
+    # The turn message's edit answers both clicks; the loser also hears why, ephemerally.
+    await table.fake.wait_until(lambda: first.followups or second.followups, what="the refusal")
+    await asyncio.sleep(0.3)  # room for a wrong second refusal to show up
+    refused = [m for r in (first, second) for m in r.followups]
+    assert [m.content for m in refused] == ["that throw was already played"]
+    assert refused[0].ephemeral
+    games = await stored_games(table.database_url)
+    assert [row.turn_number for row in games[0].moves].count(before.turn_number) == 1
+    assert games[0].view.turn_number >= before.turn_number + 1
+
+
+async def test_a_typed_move_that_is_not_in_the_list_is_refused(table: Table) -> None:
+    await thrown(table)
+    before = await game_now(table)
+    reply = await table.alice.slash(table.channel, "pachisi move", choice="Z")
+    assert reply.ephemeral
+    assert reply.content.startswith("`Z` is not a move. Legal moves: A (")
+    reply = await table.alice.slash(table.channel, "pachisi move", choice="black:0-83")
+    assert reply.ephemeral
+    assert reply.content.startswith("black:0-83 is not legal with a throw of"), reply.content
+    assert await game_now(table) == before
+
+
+async def test_a_command_in_a_channel_without_a_game(table: Table) -> None:
+    other = table.guild.add_text_channel("chat")
+    await table.fake.wait_until(lambda: table.bot.get_channel(other.id), what="the new channel")
+    for command in ("pachisi throw", "pachisi board", "pachisi join", "pachisi leave", "pachisi end"):
+        reply = await table.alice.slash(other, command)
+        assert reply.ephemeral
+        assert reply.content == "There is no game in this channel. Start one with `/pachisi start`."
+    reply = await table.alice.slash(other, "pachisi move", choice="A")
+    assert reply.content.startswith("There is no game in this channel.")
+    assert await stored_games(table.database_url) == []
+
+
+async def test_autocomplete_offers_exactly_the_legal_moves_of_the_pending_throw(table: Table) -> None:
+    message = await thrown(table)
+    view = await table.bot.service.get_active(table.channel.id)
+    assert view is not None and view.pending_throw is not None
+    choices = await table.alice.autocomplete(table.channel, "pachisi move", "choice", "")
+    assert [value for _, value in choices] == [str(m) for m in view.legal_moves()]
+    assert [name[:80] for name, _ in choices] == [b.label for b in live_buttons(message)]
+    narrowed = await table.alice.autocomplete(table.channel, "pachisi move", "choice", "A:")
+    assert narrowed == choices[:1]

@@ -1,0 +1,175 @@
+"""The bot process dies (SIGKILL) mid-game; a new process picks the game up where it was."""
+
+from __future__ import annotations
+
+from tests.e2e.conftest import (
+    REPO_ROOT,
+    Table,
+    bot_argv,
+    bot_env,
+    check_move_log,
+    final_message,
+    live_buttons,
+    play_out,
+    player_to_move,
+    stored_games,
+    turn_state,
+    wait_for_turn_or_end,
+)
+from tests.e2e.fakediscord import FakeDiscord
+from tests.e2e.fakediscord.server import Message
+
+
+def subprocess_table(fake: FakeDiscord, database_url: str) -> Table:
+    """A Table whose bot runs in another process (so `bot` is not available here)."""
+    guild = fake.add_guild("Pachisi club")
+    channel = guild.add_text_channel("games")
+    alice, bob = guild.add_member("Alice"), guild.add_member("Bob")
+    return Table(fake, None, guild, channel, alice, bob, database_url)  # type: ignore[arg-type]
+
+
+async def test_killed_while_a_human_move_is_pending(fake: FakeDiscord, database_url: str) -> None:
+    table = subprocess_table(fake, database_url)
+    env = bot_env(fake, database_url)
+    async with fake.process(bot_argv(), env=env, cwd=str(REPO_ROOT)) as bot:
+        await table.alice.slash(table.channel, "pachisi start", players=2, pieces=1, level="easy")
+        # Alice throws until she has a move to choose.
+        while True:
+            message = await wait_for_turn_or_end(table)
+            labels = [b.label for b in live_buttons(message)]
+            if labels != ["Throw"]:
+                break
+            before = turn_state(table.channel)
+            await table.alice.click(message, "Throw")
+            await wait_for_turn_or_end(table, after=before)
+        [game] = await stored_games(database_url)
+        pending = game.view.pending_throw, game.view.turn_number
+        assert pending[0] is not None
+
+        await bot.kill()
+        await bot.start()
+        [game] = await stored_games(database_url)
+        assert (game.view.pending_throw, game.view.turn_number) == pending
+        # The buttons posted by the dead process still work.
+        before = turn_state(table.channel)
+        await table.alice.click(message, labels[0], timeout=10)
+        await wait_for_turn_or_end(table, after=before)
+        [game] = await stored_games(database_url)
+        assert game.view.turn_number > pending[1]
+        assert [m.turn_number for m in game.moves].count(pending[1]) == 1
+        final = await play_out(table, [table.alice], by="buttons")
+        assert "Throws:" in final.content
+    [game] = await stored_games(database_url)
+    check_move_log(game)
+    assert game.view.status == "finished"
+
+
+async def test_killed_while_the_computers_play(fake: FakeDiscord, database_url: str) -> None:
+    table = subprocess_table(fake, database_url)
+    env = bot_env(fake, database_url)
+    async with fake.process(bot_argv(), env=env, cwd=str(REPO_ROOT)) as bot:
+        await table.alice.slash(table.channel, "pachisi start", players=4, pieces=2, level="easy")
+        await wait_for_turn_or_end(table)
+        await table.alice.slash(table.channel, "pachisi leave")  # four computers play on, fast
+
+        async def throws_stored() -> int:
+            return (await stored_games(database_url))[0].view.turn_number
+
+        while (played := await throws_stored()) < 10:
+            pass
+        await bot.kill()
+        killed_at = await throws_stored()
+        assert killed_at >= played
+        [game] = await stored_games(database_url)
+        assert game.view.status == "active", "the computers finished before the kill"
+        check_move_log(game)
+        await bot.start()
+        final = await fake.wait_until(
+            lambda: final_message(table.channel), timeout=60, what="the game finished after restart"
+        )
+        assert "Throws:" in final.content
+    [game] = await stored_games(database_url)
+    check_move_log(game)
+    assert game.view.status == "finished"
+    assert game.view.turn_number > killed_at
+    assert "Throws: " + str(game.view.turn_number) in final.content
+
+
+async def two_members_to_a_choice(table: Table) -> tuple[Message, list[str]]:
+    """Alice (Black) and Bob (Yellow) play a two-player game by buttons until one has thrown."""
+    await table.alice.slash(table.channel, "pachisi start", players=2, pieces=1, level="easy")
+    await wait_for_turn_or_end(table)
+    await table.bob.slash(table.channel, "pachisi join", seat="yellow")
+    members = [table.alice, table.bob]
+    while True:
+        message = await wait_for_turn_or_end(table)
+        labels = [b.label or "" for b in live_buttons(message)]
+        if labels != ["Throw"]:
+            return message, labels
+        before = turn_state(table.channel)
+        await player_to_move(message, members).click(message, "Throw")
+        await wait_for_turn_or_end(table, after=before)
+
+
+async def test_killed_after_a_move_is_stored_before_the_next_turn_is_shown(
+    fake: FakeDiscord, database_url: str
+) -> None:
+    table = subprocess_table(fake, database_url)
+    env = bot_env(fake, database_url)
+    async with fake.process(bot_argv(), env=env, cwd=str(REPO_ROOT)) as bot:
+        message, labels = await two_members_to_a_choice(table)
+        [game] = await stored_games(database_url)
+        turn = game.view.turn_number
+        # Discord holds the edit of the turn message back (a long 429): the bot dies waiting.
+        fake.fail_next("PATCH", "/channels/{c}/messages/{m}", status=429, retry_after=60)
+        await player_to_move(message, [table.alice, table.bob]).click(message, labels[0], wait=False)
+        await fake.wait_until(lambda: any(r.status == 429 for r in fake.server.requests), what="the 429")
+        await bot.kill()
+        [game] = await stored_games(database_url)
+        assert game.view.turn_number == turn + 1  # the move was stored, the channel was not told
+        await bot.start()
+        final = await play_out(table, [table.alice, table.bob], by="buttons")
+        assert "Throws:" in final.content
+    [game] = await stored_games(database_url)
+    check_move_log(game)
+    assert game.view.status == "finished"
+
+
+async def test_killed_after_a_throw_is_stored_before_its_choices_are_shown(
+    fake: FakeDiscord, database_url: str
+) -> None:
+    table = subprocess_table(fake, database_url)
+    env = bot_env(fake, database_url)
+    async with fake.process(bot_argv(), env=env, cwd=str(REPO_ROOT)) as bot:
+        await table.alice.slash(table.channel, "pachisi start", players=2, pieces=1, level="easy")
+        await wait_for_turn_or_end(table)
+        await table.bob.slash(table.channel, "pachisi join", seat="yellow")
+        members = [table.alice, table.bob]
+        # Throw until a throw offers moves while its edit is held back, then kill the bot.
+        for _ in range(100):
+            message = await wait_for_turn_or_end(table)
+            [game] = await stored_games(database_url)
+            fake.fail_next("PATCH", "/channels/{c}/messages/{m}", status=429, retry_after=60)
+            limited = sum(r.status == 429 for r in fake.server.requests)
+            await player_to_move(message, members).click(message, "Throw", wait=False)
+            await fake.wait_until(
+                lambda: sum(r.status == 429 for r in fake.server.requests) > limited,  # noqa: B023
+                what="the 429",
+            )
+            [game] = await stored_games(database_url)
+            if game.view.pending_throw is not None:
+                break
+            fake.server.faults.clear()
+            await wait_for_turn_or_end(table, after=turn_state(table.channel))
+        else:
+            raise AssertionError("no throw offered a move")
+        await bot.kill()
+        fake.server.faults.clear()
+        pending = game.view.pending_throw, game.view.turn_number
+        await bot.start()
+        [game] = await stored_games(database_url)
+        assert (game.view.pending_throw, game.view.turn_number) == pending
+        final = await play_out(table, members, by="buttons")
+        assert "Throws:" in final.content
+    [game] = await stored_games(database_url)
+    check_move_log(game)

@@ -1,0 +1,85 @@
+"""Members come and go: a second member takes a computer's seat mid-game, and gives it back."""
+
+from __future__ import annotations
+
+import random
+
+from tests.e2e.conftest import (
+    SEAT_BUTTON,
+    Table,
+    is_final,
+    live_buttons,
+    play_out,
+    player_to_move,
+    stored_games,
+    turn_state,
+    wait_for_turn_or_end,
+)
+
+
+async def play_turns(table: Table, count: int) -> None:
+    """Alice plays `count` of her turns by buttons (the computers play in between)."""
+    rng = random.Random(7)
+    for _ in range(count):
+        message = await wait_for_turn_or_end(table)
+        assert not is_final(message)
+        before = turn_state(table.channel)
+        labels = [b.label or "" for b in live_buttons(message)]
+        await table.alice.click(message, "Throw" if labels == ["Throw"] else rng.choice(labels))
+        await wait_for_turn_or_end(table, after=before)
+
+
+async def test_a_second_member_takes_a_computer_seat_then_leaves(table: Table) -> None:
+    await table.alice.slash(table.channel, "pachisi start", players=4, pieces=2, level="easy")
+    await play_turns(table, 4)
+    message = await wait_for_turn_or_end(table)
+    reply = await table.bob.click(message, SEAT_BUTTON)
+    assert not reply.ephemeral
+    assert reply.content == f"<@{table.bob.id}> takes **Red** (Red + Green)."
+    [game] = await stored_games(table.database_url)
+    assert game.view.seat_of(table.bob.id) == 1
+    taken_at = game.view.turn_number
+
+    # Bob is asked to play Red's turns now, and does, by buttons, until he has played a few.
+    members = [table.alice, table.bob]
+    rng = random.Random(3)
+    bob_played = 0
+    while bob_played < 3:
+        message = await wait_for_turn_or_end(table)
+        assert not is_final(message), "the game ended before Bob played"
+        member = player_to_move(message, members)
+        before = turn_state(table.channel)
+        labels = [b.label or "" for b in live_buttons(message)]
+        await member.click(message, "Throw" if labels == ["Throw"] else rng.choice(labels))
+        bob_played += member is table.bob and labels != ["Throw"]
+        await wait_for_turn_or_end(table, after=before)
+    [game] = await stored_games(table.database_url)
+    red_rows = [m for m in game.moves if m.seat == 1 and m.turn_number >= taken_at]
+    assert red_rows and all(m.actor_id == table.bob.id for m in red_rows)
+
+    # Bob leaves: the computer plays Red again, and Alice finishes the game alone.
+    reply = await table.bob.slash(table.channel, "pachisi leave")
+    assert not reply.ephemeral
+    assert reply.content == f"<@{table.bob.id}> leaves; the computer plays Red."
+    left_at = (await stored_games(table.database_url))[0].view.turn_number
+    final = await play_out(table, [table.alice], by="buttons")  # a turn naming Bob would fail here
+    assert " win!**" in final.content or "draw" in final.content
+    [game] = await stored_games(table.database_url)
+    assert game.view.seats[1].user_id is None
+    assert all(m.actor_id is None for m in game.moves if m.seat == 1 and m.turn_number >= left_at)
+
+
+async def test_join_by_command_names_the_seat_and_refuses_a_taken_one(table: Table) -> None:
+    await table.alice.slash(table.channel, "pachisi start", players=4, pieces=1, level="easy")
+    await wait_for_turn_or_end(table)
+    reply = await table.bob.slash(table.channel, "pachisi join", seat="yellow")
+    assert reply.content == f"<@{table.bob.id}> takes **Yellow** (Black + Yellow)."
+    reply = await table.bob.slash(table.channel, "pachisi join", seat="green")
+    assert reply.ephemeral
+    assert reply.content == "you already play yellow"
+    carol = table.guild.add_member("Carol")
+    reply = await carol.slash(table.channel, "pachisi join", seat="black")
+    assert reply.ephemeral
+    assert reply.content == "black is taken"
+    [game] = await stored_games(table.database_url)
+    assert game.view.seats[0].user_id == table.alice.id and game.view.seats[2].user_id == table.bob.id

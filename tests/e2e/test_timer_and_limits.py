@@ -1,0 +1,72 @@
+"""The turn timer plays for an absent member; Discord's rate limits delay posts but lose none."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
+
+from tests.e2e.conftest import (
+    Table,
+    check_move_log,
+    final_message,
+    play_out,
+    stored_games,
+    wait_for_turn_or_end,
+)
+
+
+async def test_the_computer_plays_for_an_absent_member_and_takes_the_seat_after_three_misses(
+    start_table: Callable[..., AbstractAsyncContextManager[Table]],
+) -> None:
+    async with start_table(turn_timeout_seconds=1) as table:
+        await table.alice.slash(table.channel, "pachisi start", players=2, pieces=1, level="easy")
+        final = await table.fake.wait_until(
+            lambda: final_message(table.channel), timeout=60, what="the game played out without Alice"
+        )
+        [game] = await stored_games(table.database_url)
+    check_move_log(game)
+    black = [m for m in game.moves if m.seat == 0]
+    assert [m.by_timer for m in black[:3]] == [True, True, True]
+    assert all(m.actor_id is None for m in game.moves)
+    assert not any(m.by_timer for m in black[3:])  # after three misses the computer owns the seat
+    assert game.view.seats[0].user_id is None
+    assert "(time ran out)" in "\n".join(m.content for m in table.channel.messages)
+    assert "Throws:" in final.content
+
+
+async def test_a_missed_turn_is_forgiven_when_the_member_comes_back(
+    start_table: Callable[..., AbstractAsyncContextManager[Table]],
+) -> None:
+    async with start_table(turn_timeout_seconds=1) as table:
+        await table.alice.slash(table.channel, "pachisi start", players=2, pieces=1, level="easy")
+        await table.fake.wait_until(
+            lambda: "(time ran out)" in "\n".join(m.content for m in table.channel.messages),
+            what="a turn played by the timer",
+        )
+        [game] = await stored_games(table.database_url)
+        assert game.view.seats[0].user_id == table.alice.id  # one miss: still Alice's seat
+        final = await play_out(table, [table.alice], by="buttons")
+        assert "Throws:" in final.content
+        [game] = await stored_games(table.database_url)
+    check_move_log(game)
+    assert game.view.seats[0].user_id == table.alice.id
+    assert any(m.actor_id == table.alice.id for m in game.moves)
+
+
+async def test_rate_limited_posts_are_delayed_not_lost(table: Table) -> None:
+    await table.alice.slash(table.channel, "pachisi start", players=2, pieces=1, level="easy")
+    await wait_for_turn_or_end(table)
+    table.fake.fail_next("POST", "/channels/{c}/messages", status=429, retry_after=0.2, times=3)
+    table.fake.fail_next("PATCH", "/channels/{c}/messages/{m}", status=429, retry_after=0.2, times=2)
+    final = await play_out(table, [table.alice], by="buttons")
+    assert "Throws:" in final.content
+    limited = [r for r in table.fake.server.requests if r.status == 429]
+    assert len(limited) == 5
+    [game] = await stored_games(table.database_url)
+    check_move_log(game)
+    assert game.view.status == "finished"
+    # Every post that was refused got through on a retry: one stored message per accepted post.
+    posted = [r for r in table.fake.server.requests if r.method == "POST" and r.path.endswith("/messages")]
+    accepted = [r for r in posted if r.status == 200]
+    assert len(posted) == len(accepted) + 3
+    assert len(accepted) == len([m for m in table.channel.messages if m.interaction_id is None])
