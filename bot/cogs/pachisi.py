@@ -13,7 +13,7 @@ import functools
 import io
 import itertools
 import logging
-from collections import defaultdict
+from collections import Counter, defaultdict
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -72,6 +72,8 @@ class PachisiCog(commands.Cog, name="Pachisi"):
         self.service = bot.service
         self.locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self.timers: dict[int, asyncio.Task[None]] = {}
+        self.posts: Counter[int] = Counter()
+        """Turn messages posted per game by this process (tells a paused advance it was overtaken)."""
         self.names: dict[int, str] = {}
 
     async def cog_unload(self) -> None:
@@ -333,14 +335,15 @@ class PachisiCog(commands.Cog, name="Pachisi"):
         if view.status == "active" and not view.is_human_turn() and pace > 0:
             # Let the channel read the last move; a member may take a seat meanwhile.
             lock = self.locks[game_id]
+            posts = self.posts[game_id]
             lock.release()
             try:
                 await asyncio.sleep(pace)
             finally:
                 await lock.acquire()
-            view = await self.service.get(game_id)
-            if view.message_id is not None:
+            if self.posts[game_id] != posts:
                 return  # the member who took the seat was shown the turn already
+            view = await self.service.get(game_id)
         if view.status == "active" and not view.is_human_turn():
             view, more = await self.service.play_computers(game_id)
             events = [*events, *more]
@@ -371,6 +374,7 @@ class PachisiCog(commands.Cog, name="Pachisi"):
                 "I can't post the board in this channel: I need Send Messages, Attach Files and "
                 "Embed Links here. The game is saved: `/pachisi throw` and `/pachisi move` still work."
             ) from exc
+        self.posts[view.id] += 1
         await self.service.set_message(view.id, message.id if view.status == "active" else None)
         self.schedule_timer(view)
 
@@ -409,7 +413,8 @@ class PachisiCog(commands.Cog, name="Pachisi"):
                 await message.edit(view=buttons)
         except (discord.NotFound, discord.Forbidden):
             pass
-        await self.service.set_message(view.id, None)
+        # The store keeps the old id until the next turn's message replaces it (one write, not two);
+        # a restart in between finds stale buttons on it and posts the turn again.
         return dataclasses.replace(view, message_id=None)
 
     # --- seats ----------------------------------------------------------------------------

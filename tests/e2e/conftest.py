@@ -152,8 +152,9 @@ async def play_out(
         labels = [b.label or "" for b in live_buttons(message)]
         if by == "buttons":
             label = "Throw" if labels == ["Throw"] else rng.choice(labels)
-            await member.click(message, label=label, wait=False)
-        elif labels == ["Throw"]:
+            message = await click_until_acknowledged(table, member, message, label, before)
+            continue
+        if labels == ["Throw"]:
             reply = await member.slash(table.channel, "pachisi throw")
             assert reply.ephemeral
         else:
@@ -164,6 +165,24 @@ async def play_out(
             assert reply.ephemeral
         message = await wait_for_turn_or_end(table, after=before)
     raise AssertionError("the game did not end")
+
+
+async def click_until_acknowledged(
+    table: Table, member: Member, message: Message, label: str, before: object
+) -> Message:
+    """Click and wait for the next turn; click again when the bot never acknowledged the click.
+
+    A click answered after Discord's 3 s is refused (the user sees "interaction failed" and
+    clicks again), which a bot that has just restarted on a loaded machine can cause.
+    """
+    for _ in range(3):
+        reply = await member.click(message, label=label, wait=False)
+        try:
+            return await wait_for_turn_or_end(table, after=before, timeout=15)
+        except TimeoutError:
+            if reply.callback_type is not None:
+                raise
+    raise AssertionError(f"the bot never acknowledged {label!r}")
 
 
 # --- the bot as a subprocess, and what it stored ------------------------------------------------
