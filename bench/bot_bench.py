@@ -9,6 +9,8 @@ disabled, the board rendered and posted. Autocomplete latency is from typing to 
 Many games: `--games` channels, each its own two-member game, all clicking at once for `--rounds`
 turns each; p99 is over every move click, and afterwards every game's move log must hold every throw
 the members made and replay to the stored position (`moves_lost` counts what does not).
+`concurrent_ack_p99_ms` is the p99 of the time from a click to its first answer in that phase: the
+figure Discord's 3 s limit applies to (`concurrent_p99_ms` is the whole wait for the next board).
 """
 
 from __future__ import annotations
@@ -60,8 +62,11 @@ async def new_game(fake: FakeDiscord, guild: Guild, name: str, database_url: str
     return table
 
 
-async def turn(table: Table, rng: random.Random, moves: list[float]) -> tuple[bool, int]:
-    """One click by whoever is to play; a move's latency goes to `moves`.
+async def turn(
+    table: Table, rng: random.Random, moves: list[float], acks: list[float] | None = None
+) -> tuple[bool, int]:
+    """One click by whoever is to play; a move's latency goes to `moves`, and every click's time to
+    its first answer (what Discord's 3 s limit applies to) to `acks`.
 
     Returns (game over, throws the click ended: 1 for a move or a throw that offered none)."""
     message = await wait_for_turn_or_end(table)
@@ -73,13 +78,17 @@ async def turn(table: Table, rng: random.Random, moves: list[float]) -> tuple[bo
     loop = asyncio.get_running_loop()
     started = loop.time()
     if labels == ["Throw"]:
-        await member.click(message, "Throw", wait=False)
+        reply = await member.click(message, "Throw", wait=False)
         after = await wait_for_turn_or_end(table, after=before)
         passed = is_final(after) or [b.label for b in live_buttons(after)] == ["Throw"]
+        if acks is not None and reply.latency is not None:
+            acks.append(reply.latency * 1000)
         return False, int(passed)
-    await member.click(message, rng.choice(labels), wait=False)
+    reply = await member.click(message, rng.choice(labels), wait=False)
     await wait_for_turn_or_end(table, after=before)
     moves.append((loop.time() - started) * 1000)
+    if acks is not None and reply.latency is not None:
+        acks.append(reply.latency * 1000)
     return False, 1
 
 
@@ -109,15 +118,16 @@ async def one_game(
 
 async def many_games(
     fake: FakeDiscord, guild: Guild, database_url: str, games: int, rounds: int
-) -> tuple[list[float], float, int, list[Table]]:
+) -> tuple[list[float], list[float], float, int, list[Table]]:
     tables = [await new_game(fake, guild, f"many-{n}", database_url) for n in range(games)]
     moves: list[float] = []
+    acks: list[float] = []
     played = [0] * games
 
     async def play(n: int) -> None:
         rng = random.Random(n)
         for _ in range(rounds * 2):  # a round: a throw and, usually, a move
-            over, done = await turn(tables[n], rng, moves)
+            over, done = await turn(tables[n], rng, moves, acks)
             played[n] += done
             if over:
                 return
@@ -126,7 +136,7 @@ async def many_games(
     started = loop.time()
     await asyncio.gather(*(play(n) for n in range(games)))
     elapsed = loop.time() - started
-    return moves, elapsed, sum(played), tables
+    return moves, acks, elapsed, sum(played), tables
 
 
 async def measure(args: argparse.Namespace) -> dict[str, float | int]:
@@ -137,7 +147,7 @@ async def measure(args: argparse.Namespace) -> dict[str, float | int]:
             async with fake.process(bot_argv(), env=bot_env(fake, database_url), cwd=str(ROOT)) as bot:
                 try:
                     moves, typed = await one_game(fake, guild, database_url, args.moves, args.autocompletes)
-                    busy, elapsed, clicked, tables = await many_games(
+                    busy, acks, elapsed, clicked, tables = await many_games(
                         fake, guild, database_url, args.games, args.rounds
                     )
                 except Exception:
@@ -162,6 +172,7 @@ async def measure(args: argparse.Namespace) -> dict[str, float | int]:
         "autocomplete_p50_ms": round(statistics.median(typed), 2),
         "games": args.games,
         "concurrent_p99_ms": round(percentile(busy, 0.99), 2),
+        "concurrent_ack_p99_ms": round(percentile(acks, 0.99), 2),
         "moves_per_s": round(clicked / elapsed, 1),
         "moves_lost": lost,
     }

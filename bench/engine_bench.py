@@ -17,8 +17,8 @@ from random import Random
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import Position, Rules  # noqa: E402
-from engine.throws import throw_value  # noqa: E402
+from engine import Position, Rules
+from engine.throws import throw_value
 
 
 def playouts(games: int, rules: Rules, seed: int) -> tuple[int, float]:
