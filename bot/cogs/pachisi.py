@@ -23,9 +23,9 @@ from discord.ext import commands
 
 import render
 from bot import texts
-from bot.service import Event, GameError, GameView, NoGame
+from bot.service import Event, GameError, GameView, NoGame, SeatTally
 from bot.views import JOIN, MOVE, THROW, GameButton, disabled_copy
-from engine import SEAT_NAMES, Move, NotationError, Rules, parse_move
+from engine import DRAW, MAX_THROWS, SEAT_NAMES, Move, NotationError, Rules, parse_move
 from engine.notation import describe_move, describe_side
 from engine.players import LEVELS
 
@@ -355,7 +355,8 @@ class PachisiCog(commands.Cog, name="Pachisi"):
         if channel is None:
             return
         await self.finish_turn(view)
-        content = self.turn_content(view, events)
+        tallies = await self.service.tallies(view.id) if view.status == "finished" else {}
+        content = self.turn_content(view, events, tallies)
         png = await self.board_png(view)
         mentions = self.mentions(view)
         try:
@@ -625,7 +626,9 @@ class PachisiCog(commands.Cog, name="Pachisi"):
         seat = view.seat_to_move()
         return f"Throw {view.turn_number + 1}: {self.seat_label(view, seat)} to play."
 
-    def turn_content(self, view: GameView, events: list[Event]) -> str:
+    def turn_content(
+        self, view: GameView, events: list[Event], tallies: dict[int, SeatTally] | None = None
+    ) -> str:
         lines: list[str] = []
         shown = events[-LOG_LINES:]
         if len(events) > len(shown):
@@ -635,7 +638,7 @@ class PachisiCog(commands.Cog, name="Pachisi"):
             timer = " (time ran out)" if event.by_timer else ""
             lines.append(f"`{event.throw:>2}` {event.text} ({who}{timer})")
         if view.status == "finished":
-            lines.append(self.final_summary(view))
+            lines.append(self.final_summary(view, tallies or {}))
             return "\n".join(lines)
         if view.status != "active":
             lines.append("This game has ended.")
@@ -649,17 +652,25 @@ class PachisiCog(commands.Cog, name="Pachisi"):
             lines.append(f"Time runs out {discord.utils.format_dt(view.deadline, 'R')}.")
         return "\n".join(lines)
 
-    def final_summary(self, view: GameView) -> str:
+    def final_summary(self, view: GameView, tallies: dict[int, SeatTally]) -> str:
+        """The result, everyone mentioned, and how the game went seat by seat."""
         result = view.position.result
         players = " ".join(f"<@{i.user_id}>" for i in view.seats.values() if i.user_id)
-        if result is None or result < 0:
-            head = "The game is a draw: no piece can move any more."
+        if result is None or result == DRAW:
+            why = "the throw limit was reached" if view.turn_number >= MAX_THROWS else "no piece can move"
+            head = f"The game is a draw: {why}."
         else:
-            winners = [
-                self.seat_label(view, s) for s in view.rules.seats if view.position.side_of(s) == result
-            ]
+            seats = view.rules.seats
+            winners = [self.seat_label(view, s) for s in seats if view.position.side_of(s) == result]
             head = f"**{describe_side(result, view.rules.players)} win!** " + ", ".join(winners)
-        return f"{head}\nThrows: {view.turn_number}. {players}".strip()
+        turns = sum(t.turns for t in tallies.values())
+        captures = ", ".join(
+            f"{SEAT_NAMES[s].capitalize()} {tallies[s].captures if s in tallies else 0}"
+            for s in view.rules.seats
+        )
+        return (
+            f"{head}\nThrows: {view.turn_number} in {turns} turns. Captures: {captures}.\n{players}".strip()
+        )
 
     def turn_buttons(self, view: GameView) -> discord.ui.View | None:
         if view.status != "active":

@@ -19,7 +19,7 @@ async def test_one_member_plays_a_four_player_game_to_the_end_by_buttons(table: 
     await table.alice.slash(table.channel, "pachisi start", players=4, level="easy")
     final = await play_out(table, [table.alice], by="buttons")
     assert f"<@{table.alice.id}>" in final.content
-    assert "Throws:" in final.content
+    assert "Throws:" in final.content and "Captures: Black " in final.content
     pictures = boards(table)
     assert len(pictures) > 10
     for data in pictures:
