@@ -18,7 +18,8 @@ ALL_LEVELS = ("random", *LEVELS)
 
 def _play_out(rules: Rules, levels: tuple[str, str], seed: int) -> tuple[Position, list[str]]:
     """One whole game, side 0 played by levels[0] and side 1 by levels[1], checking every move."""
-    players = [get_player(level) for level in levels]
+    # A small budget keeps these whole games quick; the search is the same at any budget.
+    players = [HardPlayer(nodes=200) if level == "hard" else get_player(level) for level in levels]
     dice, rng = Random(seed), Random(seed + 1)
     position = Position.initial(rules)
     record: list[str] = []
