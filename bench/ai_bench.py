@@ -25,7 +25,7 @@ from engine.rules import Rules
 from engine.state import Move, Position
 from engine.throws import throw_value
 
-LEVEL_SPECS = ("random", "easy", "normal", "hard:nodes=150", "hard", "hard:nodes=3000")
+LEVEL_SPECS = ("random", "easy", "normal", "hard:depth=1", "hard:nodes=100", "hard:nodes=400", "hard")
 
 
 def sample_decisions(rules: Rules, count: int, seed: int) -> list[tuple[Position, int, list[Move]]]:

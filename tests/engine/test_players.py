@@ -164,3 +164,16 @@ def test_normal_beats_random_as_a_side() -> None:
         final, _ = _play_out(rules, levels, seed)
         wins += final.result == normal_side
     assert wins >= 16
+
+
+def test_a_finished_seat_plays_for_its_partner() -> None:
+    # Black's pieces are all home, so Black throws for Yellow: Yellow 20 -> 24 with a 4 captures.
+    square = ROUTES[2][24]
+    red_step = STEP_OF[1][square]
+    position = Position.parse(
+        f"black:84,84,84,84 red:0,0,0,{red_step} yellow:0,0,20,30 green:0,0,0,0 "
+        "turn:black captured:- rules:classic"
+    )
+    capture = Move(2, 20, 24)
+    assert capture in position.legal_moves(4) and position.captures(capture)
+    assert set(_choices(position, 4).values()) == {capture}
