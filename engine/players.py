@@ -13,7 +13,7 @@ from random import Random
 from typing import Protocol
 
 from engine.evaluate import evaluate
-from engine.state import Move, Position
+from engine.state import DRAW, Move, Position
 from engine.throws import OUTCOMES
 
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
@@ -120,9 +120,10 @@ class HardPlayer:
         At depth 1 each throw's best reply is judged by the static evaluation; deeper, the best
         `beam` replies (by that evaluation) are searched again as chance nodes.
         """
+        result = position.result
+        if result is not None:
+            return (0.0 if result == DRAW else evaluate(position, side)), 1
         standing = evaluate(position, side)
-        if position.result is not None:
-            return standing, 1
         mover = position.side_of(position.turn)
         sign = 1.0 if mover == side else -1.0
         total = 0.0
@@ -155,7 +156,8 @@ class HardPlayer:
 def get_player(level: str, **budget: int) -> Player:
     """The computer player for a level name (`random`, `easy`, `normal`, `hard`).
 
-    `budget` tunes `hard` only (`nodes=`); the other levels take none.
+    `budget` tunes `hard` only (`nodes=`, and `depth=` / `beam=` for experiments); the other
+    levels take none.
     """
     if level == "hard":
         return HardPlayer(**budget)

@@ -10,7 +10,7 @@ from engine.board import IS_CASTLE, ROUTES, STEP_OF
 from engine.evaluate import WIN, evaluate
 from engine.players import LEVELS, EasyPlayer, HardPlayer, NormalPlayer, RandomPlayer, get_player
 from engine.rules import Rules
-from engine.state import Move, Position
+from engine.state import DRAW, Move, Position
 from engine.throws import throw_value
 
 ALL_LEVELS = ("random", *LEVELS)
@@ -177,3 +177,13 @@ def test_a_finished_seat_plays_for_its_partner() -> None:
     capture = Move(2, 20, 24)
     assert capture in position.legal_moves(4) and position.captures(capture)
     assert set(_choices(position, 4).values()) == {capture}
+
+
+def test_hard_scores_a_frozen_position_as_a_draw() -> None:
+    # Without the last-square rule a piece on 83 can never move: every seat is stuck, a draw.
+    frozen = Position.parse(
+        "black:83,84,84,84 red:83,84,84,84 yellow:84,84,84,84 green:84,84,84,84 "
+        "turn:black captured:black+yellow,red+green rules:classic,last_square=off"
+    )
+    assert frozen.result == DRAW
+    assert HardPlayer().expect(frozen, 0) == (0.0, 1)
