@@ -10,7 +10,7 @@ endgame squares 78-83 from which a piece can still finish.
 from __future__ import annotations
 
 from engine.board import HOME, IS_CASTLE, LAST_STEP, ROUTES, STEP_OF
-from engine.state import Position
+from engine.state import Position, side_seats
 from engine.throws import PROBABILITY
 
 WIN = 100_000.0
@@ -31,7 +31,8 @@ CAPTURED = 20.0
 FINISH = 10.0
 """Times the chance of finishing in one throw, for pieces on steps 78-83 (seed 000: aim for them)."""
 
-_SIDE_SEATS = {4: ((0, 2), (1, 3)), 2: ((0,), (2,))}
+_SIDE_SEATS = {n: (side_seats(0, n), side_seats(1, n)) for n in (2, 4)}
+"""_SIDE_SEATS[players][side]: the seats of a side, looked up once instead of per call."""
 
 _SAFE: tuple[tuple[bool, ...], ...] = tuple(
     tuple(
