@@ -9,8 +9,8 @@ endgame squares 78-83 from which a piece can still finish.
 
 from __future__ import annotations
 
-from engine.board import HOME, IS_CASTLE, LAST_STEP, ROUTES
-from engine.state import DRAW, Position
+from engine.board import HOME, IS_CASTLE, LAST_STEP, ROUTES, STEP_OF
+from engine.state import Position, side_seats
 from engine.throws import PROBABILITY
 
 WIN = 100_000.0
@@ -21,7 +21,9 @@ ENTERED = 12.0
 HOME_BONUS = 10.0
 """A piece home is worth HOME + this: it can never be captured again."""
 RISK = 1.0
-"""Weight of the expected loss of a piece that an enemy piece can reach with one throw."""
+"""Weight of the expected loss of a piece that an enemy piece can reach with its next throw."""
+RISK_LATER = 0.4
+"""The same, when the threatened side throws first and may still move its piece away."""
 BLOCKADE = 5.0
 """A blockade slows every enemy piece behind it, and its pieces are safe."""
 CAPTURED = 20.0
@@ -29,7 +31,8 @@ CAPTURED = 20.0
 FINISH = 10.0
 """Times the chance of finishing in one throw, for pieces on steps 78-83 (seed 000: aim for them)."""
 
-_SIDE_SEATS = {4: ((0, 2), (1, 3)), 2: ((0,), (2,))}
+_SIDE_SEATS = {n: (side_seats(0, n), side_seats(1, n)) for n in (2, 4)}
+"""_SIDE_SEATS[players][side]: the seats of a side, looked up once instead of per call."""
 
 _SAFE: tuple[tuple[bool, ...], ...] = tuple(
     tuple(
@@ -52,76 +55,61 @@ def _finish_chances(last_square: bool) -> tuple[float, ...]:
 
 _FINISH = {flag: _finish_chances(flag) for flag in (False, True)}
 
-_REACH: tuple[tuple[tuple[tuple[int, float], ...], ...], ...] = tuple(
-    tuple(
-        tuple((ROUTES[seat][step + t], p) for t, p in PROBABILITY.items() if step + t < HOME)
-        if 0 < step < HOME
-        else ()
-        for step in range(HOME + 1)
-    )
-    for seat in range(4)
-)
-"""_REACH[seat][step]: (square, probability) for each throw a piece there could land with."""
+_HIT: tuple[float, ...] = tuple(PROBABILITY.get(d, 0.0) for d in range(HOME + 1))
+"""_HIT[d]: the chance that one throw moves a piece exactly d steps."""
 
 
-def _threats(position: Position, side: int) -> dict[int, float]:
-    """Square -> chance that one throw of `side` lands a piece there (blockades set aside)."""
-    threat: dict[int, float] = {}
-    for seat in _SIDE_SEATS[position.rules.players][side]:
-        reach = _REACH[seat]
-        for step in position.steps[seat]:
-            for square, p in reach[step]:
-                threat[square] = threat.get(square, 0.0) + p
-    return threat
-
-
-def _side_score(position: Position, side: int, enemy_threat: dict[int, float]) -> float:
+def _side_score(position: Position, side: int, risk: float) -> float:
+    """`side`'s material, progress, safety and blockades; `risk` weighs the danger to its pieces."""
     rules = position.rules
-    finish = _FINISH[rules.last_square]
+    steps = position.steps
+    seats = _SIDE_SEATS[rules.players]
     needs_capture = rules.must_capture and not position.captured >> side & 1
-    score = 0.0
-    if rules.must_capture and not needs_capture:
-        score += CAPTURED
-    count: dict[int, int] = {}
-    for seat in _SIDE_SEATS[rules.players][side]:
+    finish = _FINISH[rules.last_square]
+    score = CAPTURED if rules.must_capture and not needs_capture else 0.0
+    board: list[tuple[int, int, int]] = []
+    for seat in seats[side]:
         route = ROUTES[seat]
-        safe = _SAFE[seat]
-        for step in position.steps[seat]:
-            if step == 0:
-                continue
+        for step in steps[seat]:
             if step == HOME:
                 score += HOME + HOME_BONUS
-                continue
-            value = ENTERED + step
-            if not needs_capture:
-                value += FINISH * finish[step]
-            square = route[step]
-            count[square] = count.get(square, 0) + 1
-            if not safe[step]:
-                danger = enemy_threat.get(square)
-                if danger:
-                    # Provisional: a blockade square is made safe again below.
-                    value -= RISK * min(danger, 1.0) * value
-            score += value
-    for square, n in count.items():
-        if n >= 2 and not IS_CASTLE[square]:
-            score += BLOCKADE
-            danger = enemy_threat.get(square)
+            elif step:
+                board.append((seat, step, route[step]))
+    blocks: set[int] = set()
+    if len(board) > 1:
+        squares = [square for _, _, square in board]
+        blocks = {sq for sq in squares if not IS_CASTLE[sq] and squares.count(sq) > 1}
+        score += BLOCKADE * len(blocks)
+    enemies = seats[1 - side]
+    for seat, step, square in board:
+        value = ENTERED + step
+        if not needs_capture:
+            value += FINISH * finish[step]
+        if not _SAFE[seat][step] and square not in blocks:
+            danger = 0.0
+            for enemy in enemies:
+                target = STEP_OF[enemy][square]
+                for their in steps[enemy]:
+                    if 0 < their < target:
+                        danger += _HIT[target - their]
             if danger:
-                # Undo the danger of pieces that stand in a blockade: no enemy may land there.
-                for seat in _SIDE_SEATS[rules.players][side]:
-                    route = ROUTES[seat]
-                    for step in position.steps[seat]:
-                        if 0 < step < HOME and route[step] == square and not _SAFE[seat][step]:
-                            base = ENTERED + step + (0.0 if needs_capture else FINISH * finish[step])
-                            score += RISK * min(danger, 1.0) * base
+                value -= risk * min(danger, 1.0) * value
+        score += value
     return score
 
 
 def evaluate(position: Position, side: int) -> float:
-    """How good `position` is for `side` (0 or 1): positive favours it; WIN / -WIN once decided."""
-    result = position.result
-    if result is not None:
-        return 0.0 if result == DRAW else (WIN if result == side else -WIN)
-    threat = (_threats(position, 0), _threats(position, 1))
-    return _side_score(position, side, threat[1 - side]) - _side_score(position, 1 - side, threat[side])
+    """How good `position` is for `side` (0 or 1): positive favours it; WIN / -WIN once won.
+
+    A frozen position (a draw) is not detected here: with the last-square rule on it all but never
+    arises, and the test would cost more than the rest of the evaluation.
+    """
+    steps = position.steps
+    seats = _SIDE_SEATS[position.rules.players]
+    for winner in (0, 1):
+        if all(steps[seat][0] == HOME for seat in seats[winner]):
+            return WIN if winner == side else -WIN
+    # The danger to a side's pieces counts in full when the enemy throws next.
+    mover = position.side_of(position.turn)
+    mine = _side_score(position, side, RISK if mover != side else RISK_LATER)
+    return mine - _side_score(position, 1 - side, RISK if mover == side else RISK_LATER)

@@ -13,13 +13,14 @@ from random import Random
 from typing import Protocol
 
 from engine.evaluate import evaluate
-from engine.state import Move, Position
+from engine.state import DRAW, Move, Position
 from engine.throws import OUTCOMES
 
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 DEFAULT_LEVEL = "normal"
-HARD_NODES = 600
-"""Default node budget of `hard` (positions evaluated per decision): p99 well under 100 ms here."""
+HARD_NODES = 1500
+"""Default node budget of `hard` (positions evaluated per decision): above what a full depth-2 search
+needs in 99 decisions of 100, with a p99 decision time well under 100 ms here (docs/AI.md)."""
 
 
 class Player(Protocol):
@@ -74,17 +75,19 @@ class NormalPlayer:
 
 class HardPlayer:
     """Expectimax: each move is worth the weighted mean, over the seven throws that follow it, of the
-    best reply for whoever throws next (partner, self again after a grace or capture, or an enemy),
-    judged by the static evaluation.
+    best reply for whoever throws next (partner, self again after a grace or capture, or an enemy).
+    At depth 1 the replies are judged by the static evaluation; at depth 2 the `beam` best replies
+    of each throw are searched once more the same way.
 
-    `nodes` bounds the positions evaluated per decision. Moves are searched best-first (by the static
-    score) until the budget is spent, so a small budget narrows the search to the most promising
-    moves; counting nodes rather than time keeps every decision repeatable for a seed.
+    The search deepens iteratively: every move at depth 1, then moves in order of their last value
+    at the next depth while fewer than `nodes` positions have been evaluated; the choice is the best
+    move at the deepest level reached (moves left out had scored worse one level up). Counting nodes
+    rather than time keeps every decision repeatable for a seed.
     """
 
     name = "hard"
 
-    def __init__(self, nodes: int = HARD_NODES, depth: int = 1, beam: int = 2) -> None:
+    def __init__(self, nodes: int = HARD_NODES, depth: int = 2, beam: int = 2) -> None:
         if nodes < 1 or depth < 1 or beam < 1:
             raise ValueError("nodes, depth and beam must be at least 1")
         self.nodes = nodes
@@ -95,29 +98,32 @@ class HardPlayer:
         if len(moves) == 1:
             return moves[0]
         side = position.side_of(position.turn)
-        ranked = _ranked(position, throw, moves, rng)
+        children = [(m, position.after(throw, m)) for _, m in _ranked(position, throw, moves, rng)]
         used = len(moves)
-        best_move = ranked[0][1]
-        best_value = float("-inf")
-        for _, move in ranked:
-            if used >= self.nodes and best_value > float("-inf"):
+        for depth in range(1, self.depth + 1):
+            scored: list[tuple[float, Move, Position]] = []
+            for move, child in children:
+                if scored and used >= self.nodes:
+                    break
+                value, cost = self.expect(child, side, depth)
+                used += cost
+                scored.append((value, move, child))
+            scored.sort(key=lambda item: -item[0])  # stable: ties keep the previous order
+            children = [(move, child) for _, move, child in scored]
+            if used >= self.nodes:
                 break
-            value, cost = self.expect(position.after(throw, move), side)
-            used += cost
-            if value > best_value:
-                best_move, best_value = move, value
-        return best_move
+        return children[0][0]
 
-    def expect(self, position: Position, side: int, depth: int | None = None) -> tuple[float, int]:
+    def expect(self, position: Position, side: int, depth: int = 1) -> tuple[float, int]:
         """The chance node after a move: (expected score for `side`, positions evaluated).
 
         At depth 1 each throw's best reply is judged by the static evaluation; deeper, the best
         `beam` replies (by that evaluation) are searched again as chance nodes.
         """
-        depth = self.depth if depth is None else depth
+        result = position.result
+        if result is not None:
+            return (0.0 if result == DRAW else evaluate(position, side)), 1
         standing = evaluate(position, side)
-        if position.result is not None:
-            return standing, 1
         mover = position.side_of(position.turn)
         sign = 1.0 if mover == side else -1.0
         total = 0.0
@@ -150,7 +156,8 @@ class HardPlayer:
 def get_player(level: str, **budget: int) -> Player:
     """The computer player for a level name (`random`, `easy`, `normal`, `hard`).
 
-    `budget` tunes `hard` only (`nodes=`); the other levels take none.
+    `budget` tunes `hard` only (`nodes=`, and `depth=` / `beam=` for experiments); the other
+    levels take none.
     """
     if level == "hard":
         return HardPlayer(**budget)

@@ -10,7 +10,7 @@ from engine.board import IS_CASTLE, ROUTES, STEP_OF
 from engine.evaluate import WIN, evaluate
 from engine.players import LEVELS, EasyPlayer, HardPlayer, NormalPlayer, RandomPlayer, get_player
 from engine.rules import Rules
-from engine.state import Move, Position
+from engine.state import DRAW, Move, Position
 from engine.throws import throw_value
 
 ALL_LEVELS = ("random", *LEVELS)
@@ -18,7 +18,8 @@ ALL_LEVELS = ("random", *LEVELS)
 
 def _play_out(rules: Rules, levels: tuple[str, str], seed: int) -> tuple[Position, list[str]]:
     """One whole game, side 0 played by levels[0] and side 1 by levels[1], checking every move."""
-    players = [get_player(level) for level in levels]
+    # A small budget keeps these whole games quick; the search is the same at any budget.
+    players = [HardPlayer(nodes=200) if level == "hard" else get_player(level) for level in levels]
     dice, rng = Random(seed), Random(seed + 1)
     position = Position.initial(rules)
     record: list[str] = []
@@ -110,15 +111,14 @@ def test_normal_builds_a_blockade_with_its_partner() -> None:
     square = ROUTES[0][43]
     assert not IS_CASTLE[square]
     yellow_step = STEP_OF[2][square]
-    # A red piece 5 behind both targets makes standing alone dangerous.
-    position = _position(
-        [40, 50, 0, 0], [STEP_OF[1][ROUTES[0][48]], 0, 0, 0], [yellow_step, 0, 0, 0], [0, 0, 0, 0]
-    )
+    position = _position([40, 50, 0, 0], [0, 0, 0, 0], [yellow_step, 0, 0, 0], [0, 0, 0, 0])
     blockade = Move(0, 40, 43)
     assert blockade in position.legal_moves(3)
     after = position.after(3, blockade)
     assert square in after.blockades()
-    assert _choices(position, 3)["normal"] == blockade
+    chosen = _choices(position, 3)
+    assert chosen["normal"] == blockade
+    assert chosen["hard"] == blockade
 
 
 def test_normal_heads_for_a_square_that_can_still_finish() -> None:
@@ -164,3 +164,26 @@ def test_normal_beats_random_as_a_side() -> None:
         final, _ = _play_out(rules, levels, seed)
         wins += final.result == normal_side
     assert wins >= 16
+
+
+def test_a_finished_seat_plays_for_its_partner() -> None:
+    # Black's pieces are all home, so Black throws for Yellow: Yellow 20 -> 24 with a 4 captures.
+    square = ROUTES[2][24]
+    red_step = STEP_OF[1][square]
+    position = Position.parse(
+        f"black:84,84,84,84 red:0,0,0,{red_step} yellow:0,0,20,30 green:0,0,0,0 "
+        "turn:black captured:- rules:classic"
+    )
+    capture = Move(2, 20, 24)
+    assert capture in position.legal_moves(4) and position.captures(capture)
+    assert set(_choices(position, 4).values()) == {capture}
+
+
+def test_hard_scores_a_frozen_position_as_a_draw() -> None:
+    # Without the last-square rule a piece on 83 can never move: every seat is stuck, a draw.
+    frozen = Position.parse(
+        "black:83,84,84,84 red:83,84,84,84 yellow:84,84,84,84 green:84,84,84,84 "
+        "turn:black captured:black+yellow,red+green rules:classic,last_square=off"
+    )
+    assert frozen.result == DRAW
+    assert HardPlayer().expect(frozen, 0) == (0.0, 1)

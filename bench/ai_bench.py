@@ -1,0 +1,99 @@
+"""Decision time of each computer level on the same real decisions, and the evaluation's speed.
+
+    python bench/ai_bench.py [--positions 2000] [--players 4] [--seed 1] [--json]
+
+The decisions are taken from games `normal` plays against itself (seeded), keeping only throws with
+two or more legal moves, so every level answers exactly the same questions. Prints mean, median,
+p99 and max milliseconds per decision for each level (and `hard` at several node budgets).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from random import Random
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.arena import parse_level, percentile
+from engine.evaluate import evaluate
+from engine.players import get_player
+from engine.rules import Rules
+from engine.state import Move, Position
+from engine.throws import throw_value
+
+LEVEL_SPECS = ("random", "easy", "normal", "hard:depth=1", "hard:nodes=100", "hard:nodes=400", "hard")
+
+
+def sample_decisions(rules: Rules, count: int, seed: int) -> list[tuple[Position, int, list[Move]]]:
+    """`count` decisions (position, throw, moves with 2+ entries) from seeded normal-vs-normal games."""
+    player = get_player("normal")
+    dice, rng = Random(seed), Random(seed + 1)
+    found: list[tuple[Position, int, list[Move]]] = []
+    position = Position.initial(rules)
+    while len(found) < count:
+        if position.result is not None:
+            position = Position.initial(rules)
+        throw = throw_value(dice)
+        moves = position.legal_moves(throw)
+        if len(moves) > 1:
+            found.append((position, throw, moves))
+        position = position.after(throw, player.choose(position, throw, moves, rng) if moves else None)
+    return found
+
+
+def time_level(spec: str, decisions: list[tuple[Position, int, list[Move]]], seed: int) -> dict[str, float]:
+    player = parse_level(spec)
+    rng = Random(seed)
+    times = []
+    for position, throw, moves in decisions:
+        start = time.perf_counter()
+        player.choose(position, throw, moves, rng)
+        times.append((time.perf_counter() - start) * 1000)
+    return {
+        "mean": round(sum(times) / len(times), 3),
+        "p50": round(percentile(times, 50), 3),
+        "p99": round(percentile(times, 99), 3),
+        "max": round(max(times), 3),
+    }
+
+
+def evaluations_per_second(decisions: list[tuple[Position, int, list[Move]]]) -> float:
+    positions = [p.after(t, moves[0]) for p, t, moves in decisions]
+    start = time.perf_counter()
+    for p in positions:
+        evaluate(p, 0)
+    return len(positions) / (time.perf_counter() - start)
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=2000)
+    parser.add_argument("--players", type=int, choices=(2, 4), default=4)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    rules = Rules().with_options(players=args.players)
+    decisions = sample_decisions(rules, args.positions, args.seed)
+    report = {
+        "players": args.players,
+        "positions": len(decisions),
+        "evaluations_per_s": round(evaluations_per_second(decisions)),
+        "decision_ms": {spec: time_level(spec, decisions, args.seed) for spec in LEVEL_SPECS},
+    }
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    print(f"{report['positions']} decisions with a choice, {args.players} players, seed {args.seed}")
+    print(f"static evaluation: {report['evaluations_per_s']:,} positions/s")
+    for spec, ms in report["decision_ms"].items():
+        figures = "  ".join(f"{key} {ms[key]:.3f}" for key in ("mean", "p50", "p99", "max"))
+        print(f"{spec:>16}: {figures} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
