@@ -15,21 +15,23 @@ async def test_start_without_attach_files_says_what_is_missing_and_starts_nothin
     assert await stored_games(table.database_url) == []
 
 
+def changed_from(table: Table, before: int):  # type: ignore[no-untyped-def]
+    """A wait condition: the turn message now offers moves, or a newer turn message is up."""
+
+    def check():  # type: ignore[no-untyped-def]
+        m = turn_message(table.channel)
+        return m if m is not None and (m.id != before or m.buttons[0].label != "Throw") else None
+
+    return check
+
+
 async def test_a_refused_post_mid_game_is_explained_and_the_move_is_kept(table: Table) -> None:
     await table.alice.slash(table.channel, "pachisi start", players=2, level="easy")
     message = await wait_for_turn_or_end(table)
     # Throw until a throw offers a choice (a throw with no move passes and posts the next turn).
     while [b.label for b in message.buttons if b.label != "Take a seat"] == ["Throw"]:
-        before = message.id
         await table.alice.click(message, "Throw", wait=False)
-        message = await table.fake.wait_until(
-            lambda: (
-                (m := turn_message(table.channel)) is not None
-                and (m.id != before or m.buttons[0].label != "Throw")
-                and m
-            ),
-            what="the choices or the next turn",
-        )
+        message = await table.fake.wait_until(changed_from(table, message.id), what="the next state")
     # The next turn's post is refused, as when Send Messages is taken away mid-game.
     table.fake.fail_next("POST", "/channels/{id}/messages", status=403, code=50013, times=20)
     choice = next(b.label for b in message.buttons if b.label and b.label.startswith("A:"))
