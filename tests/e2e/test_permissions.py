@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 from tests.e2e.conftest import Table, check_move_log, stored_games, turn_message, wait_for_turn_or_end
+from tests.e2e.fakediscord.server import Message
 
 
 async def test_start_without_attach_files_says_what_is_missing_and_starts_nothing(table: Table) -> None:
@@ -15,10 +17,10 @@ async def test_start_without_attach_files_says_what_is_missing_and_starts_nothin
     assert await stored_games(table.database_url) == []
 
 
-def changed_from(table: Table, before: int):  # type: ignore[no-untyped-def]
+def changed_from(table: Table, before: int) -> Callable[[], Message | None]:
     """A wait condition: the turn message now offers moves, or a newer turn message is up."""
 
-    def check():  # type: ignore[no-untyped-def]
+    def check() -> Message | None:
         m = turn_message(table.channel)
         return m if m is not None and (m.id != before or m.buttons[0].label != "Throw") else None
 
