@@ -9,6 +9,7 @@ in a couple of milliseconds.
 from __future__ import annotations
 
 import io
+import threading
 from collections.abc import Sequence
 from functools import cache, lru_cache
 
@@ -45,31 +46,40 @@ def _smooth(image: Image.Image, size: tuple[int, int]) -> Image.Image:
     return image.resize(size, Image.Resampling.LANCZOS)
 
 
+_FREETYPE = threading.Lock()
+"""FreeType faces are not thread-safe: every use of a font (all in cached sprite makers) holds this."""
+
+
 @cache
 def piece_sprite(seat: int, size: int) -> Image.Image:
     """An RGBA piece: the seat's colour and shape with its letter, so colour is never the only cue."""
-    big = size * _SCALE
-    image = Image.new("RGBA", (big, big), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(image)
-    edge = max(2, big // 16)
-    centre = big / 2
-    radius = big / 2 - 1
-    sides = theme.SEAT_SIDES[seat]
-    fill, outline = theme.SEAT_COLOURS[seat], theme.SEAT_EDGE[seat]
-    if sides == 0:
-        draw.ellipse((1, 1, big - 2, big - 2), fill=fill, outline=outline, width=edge)
-    else:
-        # Polygons reach the circle only at their corners; enlarge them to look as heavy as the disc.
-        reach = radius * (1.0 if sides >= 6 else 1.06)
-        circle = (centre, centre, reach)
-        draw.regular_polygon(circle, sides, rotation=theme.SEAT_ROTATION[seat], fill=outline)
-        inner = (centre, centre, reach - edge * 1.6)
-        draw.regular_polygon(inner, sides, rotation=theme.SEAT_ROTATION[seat], fill=fill)
-    letter_font = theme.font(int(big * 0.55))
-    draw.text(
-        (centre, centre), theme.SEAT_LETTERS[seat], font=letter_font, fill=theme.SEAT_INK[seat], anchor="mm"
-    )
-    return _smooth(image, (size, size))
+    with _FREETYPE:
+        big = size * _SCALE
+        image = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+        draw = ImageDraw.Draw(image)
+        edge = max(2, big // 16)
+        centre = big / 2
+        radius = big / 2 - 1
+        sides = theme.SEAT_SIDES[seat]
+        fill, outline = theme.SEAT_COLOURS[seat], theme.SEAT_EDGE[seat]
+        if sides == 0:
+            draw.ellipse((1, 1, big - 2, big - 2), fill=fill, outline=outline, width=edge)
+        else:
+            # Polygons reach the circle only at their corners; enlarge them to look as heavy as the disc.
+            reach = radius * (1.0 if sides >= 6 else 1.06)
+            circle = (centre, centre, reach)
+            draw.regular_polygon(circle, sides, rotation=theme.SEAT_ROTATION[seat], fill=outline)
+            inner = (centre, centre, reach - edge * 1.6)
+            draw.regular_polygon(inner, sides, rotation=theme.SEAT_ROTATION[seat], fill=fill)
+        letter_font = theme.font(int(big * 0.55))
+        draw.text(
+            (centre, centre),
+            theme.SEAT_LETTERS[seat],
+            font=letter_font,
+            fill=theme.SEAT_INK[seat],
+            anchor="mm",
+        )
+        return _smooth(image, (size, size))
 
 
 @cache
@@ -218,45 +228,48 @@ def _paste(image: Image.Image, sprite: Image.Image, centre: Point) -> None:
 @cache
 def badge_sprite(text: str, size: int) -> Image.Image:
     """A small white disc with a number: how many pieces stand in a stack."""
-    big = size * _SCALE
-    image = Image.new("RGBA", (big, big), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(image)
-    draw.ellipse((1, 1, big - 2, big - 2), fill=(255, 255, 255), outline=(20, 20, 20), width=2 * _SCALE)
-    draw.text((big / 2, big / 2), text, font=theme.font(int(big * 0.7)), fill=(20, 20, 20), anchor="mm")
-    return _smooth(image, (size, size))
+    with _FREETYPE:
+        big = size * _SCALE
+        image = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+        draw = ImageDraw.Draw(image)
+        draw.ellipse((1, 1, big - 2, big - 2), fill=(255, 255, 255), outline=(20, 20, 20), width=2 * _SCALE)
+        draw.text((big / 2, big / 2), text, font=theme.font(int(big * 0.7)), fill=(20, 20, 20), anchor="mm")
+        return _smooth(image, (size, size))
 
 
 @cache
 def tag_sprite(label: str, size: int) -> Image.Image:
     """A choice's letter on a white tile with a blue edge, the hue no seat uses."""
-    big = size * _SCALE
-    image = Image.new("RGBA", (big, big), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(image)
-    draw.rounded_rectangle(
-        (1, 1, big - 2, big - 2),
-        radius=big // 5,
-        fill=theme.CHOICE_FILL,
-        outline=theme.CHOICE_EDGE,
-        width=3 * _SCALE,
-    )
-    draw.text(
-        (big / 2, big / 2 + _SCALE),
-        label,
-        font=theme.font(int(big * 0.72)),
-        fill=theme.CHOICE_EDGE,
-        anchor="mm",
-    )
-    return _smooth(image, (size, size))
+    with _FREETYPE:
+        big = size * _SCALE
+        image = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+        draw = ImageDraw.Draw(image)
+        draw.rounded_rectangle(
+            (1, 1, big - 2, big - 2),
+            radius=big // 5,
+            fill=theme.CHOICE_FILL,
+            outline=theme.CHOICE_EDGE,
+            width=3 * _SCALE,
+        )
+        draw.text(
+            (big / 2, big / 2 + _SCALE),
+            label,
+            font=theme.font(int(big * 0.72)),
+            fill=theme.CHOICE_EDGE,
+            anchor="mm",
+        )
+        return _smooth(image, (size, size))
 
 
 @lru_cache(maxsize=1024)
 def text_sprite(text: str, size: int, colour: tuple[int, int, int], anchor: str) -> tuple[Image.Image, Point]:
     """Rendered text and its offset from the anchor point: FreeType is the slowest step, so reuse it."""
-    font = theme.font(size)
-    left, top, right, bottom = (int(v) for v in font.getbbox(text, anchor=anchor))
-    image = Image.new("RGBA", (max(1, right - left), max(1, bottom - top)), (0, 0, 0, 0))
-    ImageDraw.Draw(image).text((-left, -top), text, font=font, fill=colour, anchor=anchor)
-    return image, (left, top)
+    with _FREETYPE:
+        font = theme.font(size)
+        left, top, right, bottom = (int(v) for v in font.getbbox(text, anchor=anchor))
+        image = Image.new("RGBA", (max(1, right - left), max(1, bottom - top)), (0, 0, 0, 0))
+        ImageDraw.Draw(image).text((-left, -top), text, font=font, fill=colour, anchor=anchor)
+        return image, (left, top)
 
 
 def _text(
@@ -366,12 +379,13 @@ def _draw_choices(image: Image.Image, choices: Sequence[Move]) -> None:
 @lru_cache(maxsize=256)
 def _fit(text: str, size: int, width: int) -> str:
     """`text` cut with an ellipsis so it fits `width` pixels at font `size`."""
-    font = theme.font(size)
-    if font.getlength(text) <= width:
-        return text
-    while text and font.getlength(text + "…") > width:
-        text = text[:-1]
-    return text + "…"
+    with _FREETYPE:
+        font = theme.font(size)
+        if font.getlength(text) <= width:
+            return text
+        while text and font.getlength(text + "…") > width:
+            text = text[:-1]
+        return text + "…"
 
 
 def _draw_row(

@@ -1,4 +1,4 @@
-"""The direction of imports: engine is pure and only bot talks to the world (render: tests/render)."""
+"""The direction of imports: engine is pure, render builds on it, only bot talks to the world."""
 
 from __future__ import annotations
 
@@ -37,6 +37,13 @@ def test_engine_does_no_io_and_keeps_no_global_randomness() -> None:
         assert not names & forbidden, f"{path} imports {names & forbidden}"
     source = "\n".join(p.read_text() for p in (ROOT / "engine").glob("*.py"))
     assert "random.seed(" not in source and "random.random()" not in source
+
+
+def test_render_builds_on_engine_and_pillow_only() -> None:
+    allowed = {"render", "engine", "PIL"}
+    for path, names in imported_roots("render").items():
+        outside = {n for n in names if n not in allowed and n not in sys.stdlib_module_names}
+        assert not outside, f"{path} imports {outside}"
 
 
 def test_game_flow_service_and_store_know_nothing_of_discord() -> None:
