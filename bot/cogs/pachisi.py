@@ -23,7 +23,7 @@ from discord.ext import commands
 
 import render
 from bot import texts
-from bot.service import Event, GameError, GameView, NoGame, SeatTally
+from bot.service import AlreadyThrown, Event, GameError, GameView, NoGame, SeatTally
 from bot.views import JOIN, MOVE, THROW, GameButton, disabled_copy
 from engine import DRAW, MAX_THROWS, SEAT_NAMES, Move, NotationError, Rules, parse_move
 from engine.notation import describe_move, describe_side
@@ -299,7 +299,12 @@ class PachisiCog(commands.Cog, name="Pachisi"):
     async def play_throw(self, interaction: discord.Interaction[Any], game_id: int, turn: int) -> None:
         await self.acknowledge(interaction)
         async with self.locks[game_id]:
-            view, events = await self.service.throw(game_id, interaction.user.id, turn)
+            try:
+                view, events = await self.service.throw(game_id, interaction.user.id, turn)
+            except AlreadyThrown:
+                # This turn's throw is stored but the message clicked still offers "Throw" (a
+                # restart between the two): show the stored throw's choices there.
+                view, events = await self.service.get(game_id), []
             self.remember(interaction.user)
             if view.pending_throw is not None:
                 await self.show_choices(view, interaction.message)
@@ -388,8 +393,13 @@ class PachisiCog(commands.Cog, name="Pachisi"):
             return
         png = await self.board_png(view)
         try:
-            if previous is None or previous.id != view.message_id:
+            if previous is None:
                 previous = await channel.fetch_message(view.message_id)
+            elif previous.id != view.message_id:
+                # A restart left two copies of this turn's message and the member used the other
+                # one: it becomes the turn's message, and the stored one is retired.
+                await self.finish_turn(view)
+                await self.service.set_message(view.id, previous.id)
             await previous.edit(
                 content="\n".join([*log_lines(previous.content), self.turn_content(view, [])]),
                 attachments=[discord.File(io.BytesIO(png), "board.png")],
@@ -400,20 +410,23 @@ class PachisiCog(commands.Cog, name="Pachisi"):
             await self.post_turn(view, [])
 
     async def finish_turn(self, view: GameView, previous: discord.Message | None = None) -> GameView:
-        """Disable the buttons of the message of the turn that was just played; returns `view`
-        without that message, as now stored."""
+        """Disable the buttons of the turn's message, and of `previous` (the message clicked) when a
+        restart left a second copy of it; returns `view` without that message."""
         channel = self.channel(view)
-        if channel is None or view.message_id is None:
+        if channel is None:
             return view
-        try:
-            message = previous if previous is not None and previous.id == view.message_id else None
-            if message is None:
-                message = await channel.fetch_message(view.message_id)
-            buttons = disabled_copy(message)
-            if buttons is not None:
-                await message.edit(view=buttons)
-        except (discord.NotFound, discord.Forbidden):
-            pass
+        messages: list[discord.Message | int] = [previous] if previous is not None else []
+        if view.message_id is not None and (previous is None or previous.id != view.message_id):
+            messages.append(view.message_id)
+        for message in messages:
+            try:
+                if isinstance(message, int):
+                    message = await channel.fetch_message(message)
+                buttons = disabled_copy(message)
+                if buttons is not None:
+                    await message.edit(view=buttons)
+            except (discord.NotFound, discord.Forbidden):
+                pass
         # The store keeps the old id until the next turn's message replaces it (one write, not two);
         # a restart in between finds stale buttons on it and posts the turn again.
         return dataclasses.replace(view, message_id=None)

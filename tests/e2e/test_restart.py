@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.cogs.pachisi import PachisiCog
 from tests.e2e.conftest import (
     REPO_ROOT,
     Table,
@@ -13,6 +14,7 @@ from tests.e2e.conftest import (
     play_out,
     player_to_move,
     stored_games,
+    turn_message,
     turn_state,
     wait_for_turn_or_end,
 )
@@ -173,3 +175,43 @@ async def test_killed_after_a_throw_is_stored_before_its_choices_are_shown(
         assert "Throws:" in final.content
     [game] = await stored_games(database_url)
     check_move_log(game)
+
+
+async def test_a_second_copy_of_the_turn_message_left_by_a_crash_still_plays(table: Table) -> None:
+    """A crash between posting a turn and storing its id leaves two live copies; either works."""
+    await table.alice.slash(table.channel, "pachisi start", players=2, level="easy")
+    first = await wait_for_turn_or_end(table)
+    cog = table.bot.get_cog("Pachisi")
+    assert isinstance(cog, PachisiCog)
+    (game,) = await stored_games(table.database_url)
+    await cog.post_turn(await cog.service.get(game.view.id), [])  # the copy a restart re-posts...
+    await cog.service.set_message(game.view.id, first.id)  # ...whose id the crash never stored
+    copy = table.channel.last_message()
+    assert copy is not None and copy.id != first.id and live_buttons(copy)[0].label == "Throw"
+    await table.alice.click(copy, "Throw", wait=False)
+    shown = await table.fake.wait_until(
+        lambda: (m := turn_message(table.channel)) is not None and live_buttons(m)[0].label != "Throw" and m,
+        what="the choices",
+    )
+    assert shown.id == copy.id  # the choices appear where the member clicked
+    assert not live_buttons(next(m for m in table.channel.messages if m.id == first.id))
+    (game,) = await stored_games(table.database_url)
+    assert game.view.message_id == copy.id and game.view.pending_throw is not None
+
+
+async def test_throw_clicked_again_after_the_throw_was_stored_shows_its_choices(table: Table) -> None:
+    await table.alice.slash(table.channel, "pachisi start", players=2, level="easy")
+    message = await wait_for_turn_or_end(table)
+    cog = table.bot.get_cog("Pachisi")
+    assert isinstance(cog, PachisiCog)
+    (game,) = await stored_games(table.database_url)
+    thrown, _ = await cog.service.throw(game.view.id, table.alice.id, game.view.turn_number)  # not shown
+    await table.alice.click(message, "Throw", wait=False)
+    shown = await table.fake.wait_until(
+        lambda: (m := turn_message(table.channel)) is not None and live_buttons(m)[0].label != "Throw" and m,
+        what="the choices",
+    )
+    (after,) = await stored_games(table.database_url)
+    assert after.view.pending_throw == thrown.pending_throw
+    assert len(after.moves) == len(game.moves)  # nothing thrown twice
+    assert all(b.label and b.label[1] == ":" for b in live_buttons(shown))

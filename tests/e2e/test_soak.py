@@ -88,7 +88,13 @@ async def test_fifty_kills_lose_no_move_and_play_no_turn_twice(fake: FakeDiscord
         assert bot.starts == KILLS + 1
         # Every game left can be finished, by the same members, after all that.
         for table, (members, _, _) in zip(tables, setups, strict=True):
-            final = await play_out(table, members, by="buttons")
+            try:
+                final = await play_out(table, members, by="buttons")
+            except (TimeoutError, AssertionError):
+                last = table.channel.last_message()
+                print("last message:", last and (last.content, last.buttons))
+                print(bot.output()[-6000:])
+                raise
             assert "Throws:" in final.content
     games = await stored_games(database_url)
     assert len(games) == len(setups)
