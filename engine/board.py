@@ -86,15 +86,3 @@ def _first_steps(seat: int) -> tuple[int, ...]:
 
 
 STEP_OF: tuple[tuple[int, ...], ...] = tuple(_first_steps(seat) for seat in range(4))
-
-
-def is_private(square: int) -> bool:
-    """True for middle-column squares below the tip: only their own arm's seat walks them."""
-    sq = SQUARES[square]
-    return sq.column == MID and sq.row < 8
-
-
-def square_at(seat: int, step: int) -> Square | None:
-    """The square a piece of `seat` stands on at `step`, or None in the Charkoni (0 or 84)."""
-    index = ROUTES[seat][step]
-    return None if index == CHARKONI else SQUARES[index]
