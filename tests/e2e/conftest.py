@@ -107,6 +107,12 @@ def turn_message(channel: Channel) -> Message | None:
     return next((m for m in reversed(channel.messages) if live_buttons(m)), None)
 
 
+def choices_shown(channel: Channel) -> Message | None:
+    """The turn message once it offers moves (a throw is pending), else None."""
+    message = turn_message(channel)
+    return message if message is not None and live_buttons(message)[0].label != "Throw" else None
+
+
 def turn_state(channel: Channel) -> tuple[int, tuple[str | None, ...]] | None:
     message = turn_message(channel)
     return None if message is None else (message.id, tuple(b.label for b in live_buttons(message)))

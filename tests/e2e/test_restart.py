@@ -10,12 +10,12 @@ from tests.e2e.conftest import (
     bot_argv,
     bot_env,
     check_move_log,
+    choices_shown,
     final_message,
     live_buttons,
     play_out,
     player_to_move,
     stored_games,
-    turn_message,
     turn_state,
     wait_for_turn_or_end,
 )
@@ -178,22 +178,25 @@ async def test_killed_after_a_throw_is_stored_before_its_choices_are_shown(
     check_move_log(game)
 
 
+def pachisi_cog(table: Table) -> Any:
+    """The bot's cog (loaded as an extension, so its class is not the one this module imports)."""
+    cog = table.bot.get_cog("Pachisi")
+    assert cog is not None
+    return cog
+
+
 async def test_a_second_copy_of_the_turn_message_left_by_a_crash_still_plays(table: Table) -> None:
     """A crash between posting a turn and storing its id leaves two live copies; either works."""
     await table.alice.slash(table.channel, "pachisi start", players=2, level="easy")
     first = await wait_for_turn_or_end(table)
-    cog: Any = table.bot.get_cog("Pachisi")  # loaded as an extension: its own module object
-    assert cog is not None
+    cog = pachisi_cog(table)
     (game,) = await stored_games(table.database_url)
     await cog.post_turn(await cog.service.get(game.view.id), [])  # the copy a restart re-posts...
     await cog.service.set_message(game.view.id, first.id)  # ...whose id the crash never stored
     copy = table.channel.last_message()
     assert copy is not None and copy.id != first.id and live_buttons(copy)[0].label == "Throw"
     await table.alice.click(copy, "Throw", wait=False)
-    shown = await table.fake.wait_until(
-        lambda: (m := turn_message(table.channel)) is not None and live_buttons(m)[0].label != "Throw" and m,
-        what="the choices",
-    )
+    shown = await table.fake.wait_until(lambda: choices_shown(table.channel), what="the choices")
     assert shown.id == copy.id  # the choices appear where the member clicked
     assert not live_buttons(next(m for m in table.channel.messages if m.id == first.id))
     (game,) = await stored_games(table.database_url)
@@ -203,15 +206,11 @@ async def test_a_second_copy_of_the_turn_message_left_by_a_crash_still_plays(tab
 async def test_throw_clicked_again_after_the_throw_was_stored_shows_its_choices(table: Table) -> None:
     await table.alice.slash(table.channel, "pachisi start", players=2, level="easy")
     message = await wait_for_turn_or_end(table)
-    cog: Any = table.bot.get_cog("Pachisi")  # loaded as an extension: its own module object
-    assert cog is not None
+    cog = pachisi_cog(table)
     (game,) = await stored_games(table.database_url)
     thrown, _ = await cog.service.throw(game.view.id, table.alice.id, game.view.turn_number)  # not shown
     await table.alice.click(message, "Throw", wait=False)
-    shown = await table.fake.wait_until(
-        lambda: (m := turn_message(table.channel)) is not None and live_buttons(m)[0].label != "Throw" and m,
-        what="the choices",
-    )
+    shown = await table.fake.wait_until(lambda: choices_shown(table.channel), what="the choices")
     (after,) = await stored_games(table.database_url)
     assert after.view.pending_throw == thrown.pending_throw
     assert len(after.moves) == len(game.moves)  # nothing thrown twice
