@@ -305,7 +305,7 @@ SUBPROCESS_BOT = textwrap.dedent(
     import discord
     from discord import app_commands
 
-    from tests.e2e.fakediscord.patch import point_discord_at
+    from bot.client import point_discord_at
 
     point_discord_at(os.environ["DISCORD_API_BASE"], os.environ["DISCORD_GATEWAY_URL"])
 

@@ -1,7 +1,6 @@
 """A local fake Discord for end-to-end tests of the bot (see driver.py for the API)."""
 
 from tests.e2e.fakediscord.driver import BotProcess, Channel, FakeDiscord, Guild, Member, Reply
-from tests.e2e.fakediscord.patch import point_discord_at
 from tests.e2e.fakediscord.server import Attachment, Button, FakeDiscordServer, Message
 
 __all__ = [
@@ -15,5 +14,4 @@ __all__ = [
     "Member",
     "Message",
     "Reply",
-    "point_discord_at",
 ]

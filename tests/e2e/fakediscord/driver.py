@@ -30,7 +30,7 @@ import discord
 import discord.gateway
 import discord.http
 
-from tests.e2e.fakediscord.patch import point_discord_at
+from bot.client import point_discord_at
 from tests.e2e.fakediscord.server import (
     Attachment,
     Button,
