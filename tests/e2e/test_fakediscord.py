@@ -351,7 +351,7 @@ SUBPROCESS_BOT = textwrap.dedent(
 
 
 async def test_bot_subprocess_killed_and_restarted_keeps_working(fake: FakeDiscord, tmp_path: Path) -> None:
-    script = tmp_path / "bot.py"
+    script = tmp_path / "standin_bot.py"  # not bot.py: that name would hide our bot package
     script.write_text(SUBPROCESS_BOT)
     guild = fake.add_guild()
     channel = guild.add_text_channel("games")
