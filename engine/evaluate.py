@@ -21,15 +21,20 @@ ENTERED = 12.0
 HOME_BONUS = 10.0
 """A piece home is worth HOME + this: it can never be captured again."""
 RISK = 1.0
-"""Weight of the expected loss of a piece that an enemy piece can reach with its next throw."""
+"""Weight of the expected loss of a piece that an enemy seat can reach with its next throw."""
 RISK_LATER = 0.4
-"""The same, when the threatened side throws first and may still move its piece away."""
+"""The same, when the piece's own seat throws before that enemy seat and may still move it away."""
 BLOCKADE = 5.0
 """A blockade slows every enemy piece behind it, and its pieces are safe."""
 CAPTURED = 20.0
 """Having captured (when the capture condition applies) unlocks home for the whole side."""
 FINISH = 10.0
 """Times the chance of finishing in one throw, for pieces on steps 78-83 (seed 000: aim for them)."""
+CASTLE = 3.0
+"""A piece on a castle: safe not just from the next throw but for as long as it stays."""
+HUNT = 25.0
+"""Times the chance of a capture with the coming throws, for a side that has not yet captured: the
+capture that unlocks home is worth more than the enemy's lost steps (seed 000: plan for it)."""
 
 _SIDE_SEATS = {n: (side_seats(0, n), side_seats(1, n)) for n in (2, 4)}
 """_SIDE_SEATS[players][side]: the seats of a side, looked up once instead of per call."""
@@ -55,17 +60,31 @@ def _finish_chances(last_square: bool) -> tuple[float, ...]:
 
 _FINISH = {flag: _finish_chances(flag) for flag in (False, True)}
 
+_RISK_OF: tuple[tuple[tuple[float, ...], ...], ...] = tuple(
+    tuple(
+        tuple(RISK_LATER if (seat - turn) % 4 < (enemy - turn) % 4 else RISK for enemy in range(4))
+        for seat in range(4)
+    )
+    for turn in range(4)
+)
+"""_RISK_OF[turn][seat][enemy]: the weight of `enemy`'s threat to `seat`'s pieces when `turn` throws
+next: RISK_LATER if `seat` throws first (in turn order from `turn`), else RISK. In four-player games
+this is per seat, not per side: with Red to throw, Black's pieces face Red's and Green's throws before
+Black's next one, while Yellow's pieces face only Green's."""
+
 _HIT: tuple[float, ...] = tuple(PROBABILITY.get(d, 0.0) for d in range(HOME + 1))
 """_HIT[d]: the chance that one throw moves a piece exactly d steps."""
 
 
-def _side_score(position: Position, side: int, risk: float) -> float:
-    """`side`'s material, progress, safety and blockades; `risk` weighs the danger to its pieces."""
+def _side_score(position: Position, side: int) -> tuple[float, float]:
+    """`side`'s material, progress, safety and blockades; and its exposure, the chance (at most 1)
+    that the enemy captures one of its pieces before it can move them away."""
     rules = position.rules
     steps = position.steps
     seats = _SIDE_SEATS[rules.players]
     needs_capture = rules.must_capture and not position.captured >> side & 1
     finish = _FINISH[rules.last_square]
+    risk_of = _RISK_OF[position.turn]
     score = CAPTURED if rules.must_capture and not needs_capture else 0.0
     board: list[tuple[int, int, int]] = []
     for seat in seats[side]:
@@ -81,21 +100,29 @@ def _side_score(position: Position, side: int, risk: float) -> float:
         blocks = {sq for sq in squares if not IS_CASTLE[sq] and squares.count(sq) > 1}
         score += BLOCKADE * len(blocks)
     enemies = seats[1 - side]
+    exposure = 0.0
     for seat, step, square in board:
         value = ENTERED + step
         if not needs_capture:
             value += FINISH * finish[step]
-        if not _SAFE[seat][step] and square not in blocks:
-            danger = 0.0
+        if IS_CASTLE[square]:
+            value += CASTLE
+        elif not _SAFE[seat][step] and square not in blocks:
+            loss = 0.0
             for enemy in enemies:
                 target = STEP_OF[enemy][square]
+                danger = 0.0
                 for their in steps[enemy]:
                     if 0 < their < target:
                         danger += _HIT[target - their]
-            if danger:
-                value -= risk * min(danger, 1.0) * value
+                if danger:
+                    loss += risk_of[seat][enemy] * min(danger, 1.0)
+            if loss:
+                loss = min(loss, 1.0)
+                value -= loss * value
+                exposure += loss
         score += value
-    return score
+    return score, min(exposure, 1.0)
 
 
 def evaluate(position: Position, side: int) -> float:
@@ -109,7 +136,12 @@ def evaluate(position: Position, side: int) -> float:
     for winner in (0, 1):
         if all(steps[seat][0] == HOME for seat in seats[winner]):
             return WIN if winner == side else -WIN
-    # The danger to a side's pieces counts in full when the enemy throws next.
-    mover = position.side_of(position.turn)
-    mine = _side_score(position, side, RISK if mover != side else RISK_LATER)
-    return mine - _side_score(position, 1 - side, RISK if mover == side else RISK_LATER)
+    mine, my_exposure = _side_score(position, side)
+    theirs, their_exposure = _side_score(position, 1 - side)
+    if position.rules.must_capture:
+        # A side still hunting for its first capture values the enemy's exposure beyond its steps.
+        if not position.captured >> side & 1:
+            mine += HUNT * their_exposure
+        if not position.captured >> (1 - side) & 1:
+            theirs += HUNT * my_exposure
+    return mine - theirs

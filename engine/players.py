@@ -97,60 +97,79 @@ class HardPlayer:
     def choose(self, position: Position, throw: int, moves: list[Move], rng: Random) -> Move:
         if len(moves) == 1:
             return moves[0]
-        side = position.side_of(position.turn)
+        search = _Search(position.side_of(position.turn), self.beam)
         children = [(m, position.after(throw, m)) for _, m in _ranked(position, throw, moves, rng)]
-        used = len(moves)
+        search.nodes = len(moves)
         for depth in range(1, self.depth + 1):
             scored: list[tuple[float, Move, Position]] = []
             for move, child in children:
-                if scored and used >= self.nodes:
+                if scored and search.nodes >= self.nodes:
                     break
-                value, cost = self.expect(child, side, depth)
-                used += cost
-                scored.append((value, move, child))
+                scored.append((search.expect(child, depth), move, child))
             scored.sort(key=lambda item: -item[0])  # stable: ties keep the previous order
             children = [(move, child) for _, move, child in scored]
-            if used >= self.nodes:
+            if search.nodes >= self.nodes:
                 break
         return children[0][0]
 
     def expect(self, position: Position, side: int, depth: int = 1) -> tuple[float, int]:
-        """The chance node after a move: (expected score for `side`, positions evaluated).
+        """The chance node after a move, searched alone: (expected score for `side`, positions
+        evaluated)."""
+        search = _Search(side, self.beam)
+        return search.expect(position, depth), search.nodes
+
+
+class _Search:
+    """One decision's expectimax for `side`, with its caches: a position reached twice (two pieces
+    moved in either order, say) is evaluated, and its chance node searched, only once."""
+
+    def __init__(self, side: int, beam: int) -> None:
+        self.side = side
+        self.beam = beam
+        self.nodes = 0
+        """Positions evaluated so far (cache hits are free)."""
+        self._scores: dict[tuple[object, ...], float] = {}
+        self._chances: dict[tuple[object, ...], float] = {}
+
+    def score(self, position: Position) -> float:
+        """`evaluate` for the searching side, once per distinct position."""
+        key = (position.steps, position.turn, position.captured)
+        value = self._scores.get(key)
+        if value is None:
+            value = self._scores[key] = evaluate(position, self.side)
+            self.nodes += 1
+        return value
+
+    def expect(self, position: Position, depth: int) -> float:
+        """The chance node after a move: the expected score over the seven throws that follow.
 
         At depth 1 each throw's best reply is judged by the static evaluation; deeper, the best
         `beam` replies (by that evaluation) are searched again as chance nodes.
         """
+        key = (position.steps, position.turn, position.captured, depth)
+        cached = self._chances.get(key)
+        if cached is not None:
+            return cached
         result = position.result
         if result is not None:
-            return (0.0 if result == DRAW else evaluate(position, side)), 1
-        standing = evaluate(position, side)
-        mover = position.side_of(position.turn)
-        sign = 1.0 if mover == side else -1.0
+            return 0.0 if result == DRAW else self.score(position)
+        sign = 1.0 if position.side_of(position.turn) == self.side else -1.0
         total = 0.0
-        cost = 1
         for value, _, weight in OUTCOMES:
             replies = position.legal_moves(value)
             if not replies:
-                if depth > 1:
-                    score, n = self.expect(position.after(value, None), side, depth - 1)
-                    cost += n
-                else:
-                    score = standing
-                total += weight * score
+                lost = position.after(value, None)
+                total += weight * (self.expect(lost, depth - 1) if depth > 1 else self.score(position))
                 continue
             children = [position.after(value, r) for r in replies]
-            scores = [sign * evaluate(child, side) for child in children]
-            cost += len(scores)
+            scores = [sign * self.score(child) for child in children]
             if depth > 1:
                 order = sorted(range(len(children)), key=lambda i: -scores[i])[: self.beam]
-                deeper = []
-                for i in order:
-                    score, n = self.expect(children[i], side, depth - 1)
-                    cost += n
-                    deeper.append(sign * score)
-                scores = deeper
+                scores = [sign * self.expect(children[i], depth - 1) for i in order]
             total += weight * sign * max(scores)
-        return total / 64, cost
+        total /= 64
+        self._chances[key] = total
+        return total
 
 
 def get_player(level: str, **budget: int) -> Player:

@@ -11,7 +11,7 @@ from engine.evaluate import WIN, evaluate
 from engine.players import LEVELS, EasyPlayer, HardPlayer, NormalPlayer, RandomPlayer, get_player
 from engine.rules import Rules
 from engine.state import DRAW, Move, Position
-from engine.throws import throw_value
+from engine.throws import OUTCOMES, throw_value
 
 ALL_LEVELS = ("random", *LEVELS)
 
@@ -186,4 +186,70 @@ def test_hard_scores_a_frozen_position_as_a_draw() -> None:
         "turn:black captured:black+yellow,red+green rules:classic,last_square=off"
     )
     assert frozen.result == DRAW
-    assert HardPlayer().expect(frozen, 0) == (0.0, 1)
+    assert HardPlayer().expect(frozen, 0) == (0.0, 0)
+
+
+def _plain_expectimax(position: Position, side: int, depth: int, beam: int) -> float:
+    """The search written the slow, obvious way (no caches), to check the real one against."""
+    if position.result is not None:
+        return 0.0 if position.result == DRAW else evaluate(position, side)
+    sign = 1.0 if position.side_of(position.turn) == side else -1.0
+    total = 0.0
+    for throw, _, weight in OUTCOMES:
+        replies = position.legal_moves(throw)
+        if not replies:
+            lost = position.after(throw, None)
+            total += weight * (_plain_expectimax(lost, side, depth - 1, beam) if depth > 1 else evaluate(position, side))
+            continue
+        children = sorted((position.after(throw, r) for r in replies), key=lambda c: -sign * evaluate(c, side))
+        if depth == 1:
+            total += weight * evaluate(children[0], side)
+        else:
+            total += weight * sign * max(sign * _plain_expectimax(c, side, depth - 1, beam) for c in children[:beam])
+    return total / 64
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_hard_search_with_its_caches_equals_plain_expectimax(players: int) -> None:
+    rules = Rules.parse(f"classic,players={players}")
+    dice, rng = Random(players), Random(players + 1)
+    position = Position.initial(rules)
+    checked = 0
+    for _ in range(600):
+        throw = throw_value(dice)
+        moves = position.legal_moves(throw)
+        if len(moves) > 1 and dice.random() < 0.1:
+            child = position.after(throw, moves[0])
+            side = position.side_of(position.turn)
+            for depth in (1, 2):
+                value, nodes = HardPlayer(beam=2).expect(child, side, depth)
+                assert value == pytest.approx(_plain_expectimax(child, side, depth, 2))
+                assert nodes > 0
+            checked += 1
+        position = position.after(throw, NormalPlayer().choose(position, throw, moves, rng) if moves else None)
+        if position.result is not None:
+            break
+    assert checked >= 5
+
+
+def test_danger_counts_per_seat_in_turn_order() -> None:
+    # Red to throw. Yellow's piece on a plain square, four steps ahead of an enemy piece: Red's
+    # throws come before Yellow's next one (full danger), Green's after it (Yellow can still run).
+    yellow_step = 30
+    square = ROUTES[2][yellow_step]
+    assert not IS_CASTLE[square]
+
+    def position(hunter: int, distance: int) -> Position:
+        steps = {1: "0,0,0,0", 3: "0,0,0,0"}
+        steps[hunter] = f"0,0,0,{STEP_OF[hunter][square] - distance}"
+        return Position.parse(
+            f"black:0,0,0,0 red:{steps[1]} yellow:0,0,0,{yellow_step} green:{steps[3]} "
+            "turn:red captured:- rules:classic"
+        )
+
+    def danger(hunter: int) -> float:
+        # Seven steps behind no throw reaches; four behind, a 4 does. The hunter's own three steps
+        # of progress are the same for both hunters, so the difference is the danger's weight.
+        return evaluate(position(hunter, 7), 0) - evaluate(position(hunter, 4), 0)
+
+    assert danger(1) > danger(3) > 3
