@@ -199,13 +199,21 @@ def _plain_expectimax(position: Position, side: int, depth: int, beam: int) -> f
         replies = position.legal_moves(throw)
         if not replies:
             lost = position.after(throw, None)
-            total += weight * (_plain_expectimax(lost, side, depth - 1, beam) if depth > 1 else evaluate(position, side))
+            total += weight * (
+                _plain_expectimax(lost, side, depth - 1, beam) if depth > 1 else evaluate(position, side)
+            )
             continue
-        children = sorted((position.after(throw, r) for r in replies), key=lambda c: -sign * evaluate(c, side))
+        children = sorted(
+            (position.after(throw, r) for r in replies), key=lambda c: -sign * evaluate(c, side)
+        )
         if depth == 1:
             total += weight * evaluate(children[0], side)
         else:
-            total += weight * sign * max(sign * _plain_expectimax(c, side, depth - 1, beam) for c in children[:beam])
+            total += (
+                weight
+                * sign
+                * max(sign * _plain_expectimax(c, side, depth - 1, beam) for c in children[:beam])
+            )
     return total / 64
 
 
@@ -226,7 +234,9 @@ def test_hard_search_with_its_caches_equals_plain_expectimax(players: int) -> No
                 assert value == pytest.approx(_plain_expectimax(child, side, depth, 2))
                 assert nodes > 0
             checked += 1
-        position = position.after(throw, NormalPlayer().choose(position, throw, moves, rng) if moves else None)
+        position = position.after(
+            throw, NormalPlayer().choose(position, throw, moves, rng) if moves else None
+        )
         if position.result is not None:
             break
     assert checked >= 5
