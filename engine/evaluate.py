@@ -110,10 +110,13 @@ def _side_score(position: Position, side: int) -> tuple[float, float]:
         elif not _SAFE[seat][step] and square not in blocks:
             loss = 0.0
             for enemy in enemies:
-                target = STEP_OF[enemy][square]
+                step_of = STEP_OF[enemy]
+                target = step_of[square]
+                # An enemy piece behind one of our blockades cannot pass it to reach this piece.
+                floor = max([step_of[b] for b in blocks if step_of[b] < target], default=0) if blocks else 0
                 danger = 0.0
                 for their in steps[enemy]:
-                    if 0 < their < target:
+                    if floor < their < target:
                         danger += _HIT[target - their]
                 if danger:
                     loss += risk_of[seat][enemy] * min(danger, 1.0)
