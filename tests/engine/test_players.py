@@ -263,3 +263,27 @@ def test_danger_counts_per_seat_in_turn_order() -> None:
         return evaluate(position(hunter, 7), 0) - evaluate(position(hunter, 4), 0)
 
     assert danger(1) > danger(3) > 3
+
+
+def test_normal_parks_on_a_castle_when_nothing_else_differs() -> None:
+    # No enemy on the board: a 3 takes black 9 -> 12 (a castle) or 30 -> 33 (a plain square).
+    assert IS_CASTLE[ROUTES[0][12]] and not IS_CASTLE[ROUTES[0][33]]
+    position = _position([9, 30, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0])
+    assert _choices(position, 3)["normal"] == Move(0, 9, 12)
+
+
+def test_a_side_that_has_not_captured_values_an_exposed_enemy_piece_more() -> None:
+    # Black stands 4 (a throw) or 7 (no throw) behind a red piece on a plain square, Black to throw;
+    # on these squares Red's route runs alongside Black's (Red's steps 30 and 33).
+    black_step = 43
+    assert not IS_CASTLE[ROUTES[0][black_step + 4]] and not IS_CASTLE[ROUTES[0][black_step + 7]]
+
+    def threat(captured: str) -> float:
+        def position(distance: int) -> Position:
+            red = STEP_OF[1][ROUTES[0][black_step + distance]]
+            return _position([black_step, 0, 0, 0], [red, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], captured)
+
+        return evaluate(position(4), 0) - evaluate(position(7), 0)
+
+    # The same threat is worth more while Black's side still needs its capture to come home.
+    assert threat("-") > threat("black+yellow") > 0
