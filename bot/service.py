@@ -201,7 +201,8 @@ def _rules_text(rules: Rules) -> str:
     return ",".join([rules.token(), *shape])
 
 
-def _view(row: GameRow, seats: Iterable[SeatRow]) -> GameView:
+def game_view(row: GameRow, seats: Iterable[SeatRow]) -> GameView:
+    """A stored game as the rest of the bot sees it (public so tools and tests read rows the same way)."""
     return GameView(
         id=row.id,
         guild_id=row.guild_id,
@@ -262,7 +263,7 @@ class GameService:
         found = await self.store.game_and_seats(session, game_id)
         if found is None:
             raise NoGame()
-        return _view(*found)
+        return game_view(*found)
 
     async def get(self, game_id: int) -> GameView:
         async with self.store.transaction() as session:
@@ -271,13 +272,13 @@ class GameService:
     async def get_active(self, channel_id: int) -> GameView | None:
         async with self.store.transaction() as session:
             row = await self.store.active_game(session, channel_id)
-            return None if row is None else _view(row, await self.store.seats(session, row.id))
+            return None if row is None else game_view(row, await self.store.seats(session, row.id))
 
     async def active_games(self, guild_ids: Iterable[int] | None = None) -> list[GameView]:
         async with self.store.transaction() as session:
             rows = await self.store.active_games(session, guild_ids)
             seats = await self.store.seats_of(session, [row.id for row in rows])
-            return [_view(row, seats[row.id]) for row in rows]
+            return [game_view(row, seats[row.id]) for row in rows]
 
     # --- writing ------------------------------------------------------------------------
 
@@ -357,7 +358,7 @@ class GameService:
             for s in rules.seats
         ]
         await self.store.add_game(session, row, seats)
-        return _view(row, seats)
+        return game_view(row, seats)
 
     async def join(self, game_id: int, user_id: int, seat: int | None) -> GameView:
         """Take a computer's seat (the first free one in turn order when `seat` is None)."""

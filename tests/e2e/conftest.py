@@ -15,7 +15,7 @@ from sqlalchemy import select
 
 from bot.client import PachisiBot
 from bot.config import Settings, load_settings
-from bot.service import GameView, _view
+from bot.service import GameView, game_view
 from bot.store import GameRow, MoveRow, Store
 from engine import Position, parse_move
 from engine.game import Game
@@ -228,7 +228,7 @@ async def stored_games(database_url: str) -> list[StoredGame]:
             rows = (await session.execute(select(GameRow).order_by(GameRow.id))).scalars().all()
             seats = await store.seats_of(session, [row.id for row in rows])
             games = [
-                StoredGame(_view(row, seats.get(row.id, [])), list(await store.moves(session, row.id)))
+                StoredGame(game_view(row, seats.get(row.id, [])), list(await store.moves(session, row.id)))
                 for row in rows
             ]
     finally:
