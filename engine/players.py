@@ -19,8 +19,8 @@ from engine.throws import OUTCOMES
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 DEFAULT_LEVEL = "normal"
 HARD_NODES = 1500
-"""Default node budget of `hard` (positions evaluated per decision): above what a full depth-2 search
-needs in 99 decisions of 100, with a p99 decision time well under 100 ms here (docs/AI.md)."""
+"""Default node budget of `hard` (fresh positions evaluated per decision): enough for depth 2 to
+finish in most decisions, with a p99 decision time well under 100 ms here (bench/ai_bench.py)."""
 
 
 class Player(Protocol):
