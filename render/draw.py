@@ -50,36 +50,36 @@ _FREETYPE = threading.Lock()
 """FreeType faces are not thread-safe: every use of a font (all in cached sprite makers) holds this."""
 
 
+def _letter(
+    draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str, size: int, fill: tuple[int, ...]
+) -> None:
+    """Centred text on a sprite, holding the FreeType lock only while the font is used."""
+    with _FREETYPE:
+        draw.text(centre, text, font=theme.font(size), fill=fill, anchor="mm")
+
+
 @cache
 def piece_sprite(seat: int, size: int) -> Image.Image:
     """An RGBA piece: the seat's colour and shape with its letter, so colour is never the only cue."""
-    with _FREETYPE:
-        big = size * _SCALE
-        image = Image.new("RGBA", (big, big), (0, 0, 0, 0))
-        draw = ImageDraw.Draw(image)
-        edge = max(2, big // 16)
-        centre = big / 2
-        radius = big / 2 - 1
-        sides = theme.SEAT_SIDES[seat]
-        fill, outline = theme.SEAT_COLOURS[seat], theme.SEAT_EDGE[seat]
-        if sides == 0:
-            draw.ellipse((1, 1, big - 2, big - 2), fill=fill, outline=outline, width=edge)
-        else:
-            # Polygons reach the circle only at their corners; enlarge them to look as heavy as the disc.
-            reach = radius * (1.0 if sides >= 6 else 1.06)
-            circle = (centre, centre, reach)
-            draw.regular_polygon(circle, sides, rotation=theme.SEAT_ROTATION[seat], fill=outline)
-            inner = (centre, centre, reach - edge * 1.6)
-            draw.regular_polygon(inner, sides, rotation=theme.SEAT_ROTATION[seat], fill=fill)
-        letter_font = theme.font(int(big * 0.55))
-        draw.text(
-            (centre, centre),
-            theme.SEAT_LETTERS[seat],
-            font=letter_font,
-            fill=theme.SEAT_INK[seat],
-            anchor="mm",
-        )
-        return _smooth(image, (size, size))
+    big = size * _SCALE
+    image = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    edge = max(2, big // 16)
+    centre = big / 2
+    radius = big / 2 - 1
+    sides = theme.SEAT_SIDES[seat]
+    fill, outline = theme.SEAT_COLOURS[seat], theme.SEAT_EDGE[seat]
+    if sides == 0:
+        draw.ellipse((1, 1, big - 2, big - 2), fill=fill, outline=outline, width=edge)
+    else:
+        # Polygons reach the circle only at their corners; enlarge them to look as heavy as the disc.
+        reach = radius * (1.0 if sides >= 6 else 1.06)
+        circle = (centre, centre, reach)
+        draw.regular_polygon(circle, sides, rotation=theme.SEAT_ROTATION[seat], fill=outline)
+        inner = (centre, centre, reach - edge * 1.6)
+        draw.regular_polygon(inner, sides, rotation=theme.SEAT_ROTATION[seat], fill=fill)
+    _letter(draw, (centre, centre), theme.SEAT_LETTERS[seat], int(big * 0.55), theme.SEAT_INK[seat])
+    return _smooth(image, (size, size))
 
 
 @cache
@@ -228,37 +228,29 @@ def _paste(image: Image.Image, sprite: Image.Image, centre: Point) -> None:
 @cache
 def badge_sprite(text: str, size: int) -> Image.Image:
     """A small white disc with a number: how many pieces stand in a stack."""
-    with _FREETYPE:
-        big = size * _SCALE
-        image = Image.new("RGBA", (big, big), (0, 0, 0, 0))
-        draw = ImageDraw.Draw(image)
-        draw.ellipse((1, 1, big - 2, big - 2), fill=(255, 255, 255), outline=(20, 20, 20), width=2 * _SCALE)
-        draw.text((big / 2, big / 2), text, font=theme.font(int(big * 0.7)), fill=(20, 20, 20), anchor="mm")
-        return _smooth(image, (size, size))
+    big = size * _SCALE
+    image = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    draw.ellipse((1, 1, big - 2, big - 2), fill=(255, 255, 255), outline=(20, 20, 20), width=2 * _SCALE)
+    _letter(draw, (big / 2, big / 2), text, int(big * 0.7), (20, 20, 20))
+    return _smooth(image, (size, size))
 
 
 @cache
 def tag_sprite(label: str, size: int) -> Image.Image:
     """A choice's letter on a white tile with a blue edge, the hue no seat uses."""
-    with _FREETYPE:
-        big = size * _SCALE
-        image = Image.new("RGBA", (big, big), (0, 0, 0, 0))
-        draw = ImageDraw.Draw(image)
-        draw.rounded_rectangle(
-            (1, 1, big - 2, big - 2),
-            radius=big // 5,
-            fill=theme.CHOICE_FILL,
-            outline=theme.CHOICE_EDGE,
-            width=3 * _SCALE,
-        )
-        draw.text(
-            (big / 2, big / 2 + _SCALE),
-            label,
-            font=theme.font(int(big * 0.72)),
-            fill=theme.CHOICE_EDGE,
-            anchor="mm",
-        )
-        return _smooth(image, (size, size))
+    big = size * _SCALE
+    image = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    draw.rounded_rectangle(
+        (1, 1, big - 2, big - 2),
+        radius=big // 5,
+        fill=theme.CHOICE_FILL,
+        outline=theme.CHOICE_EDGE,
+        width=3 * _SCALE,
+    )
+    _letter(draw, (big / 2, big / 2 + _SCALE), label, int(big * 0.72), theme.CHOICE_EDGE)
+    return _smooth(image, (size, size))
 
 
 @lru_cache(maxsize=1024)
