@@ -14,13 +14,15 @@ from typing import Protocol
 
 from engine.evaluate import evaluate
 from engine.state import DRAW, Move, Position
-from engine.throws import OUTCOMES
+from engine.throws import OUTCOMES, Outcome
 
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 DEFAULT_LEVEL = "normal"
-HARD_NODES = 1500
-"""Default node budget of `hard` (fresh positions evaluated per decision): enough for depth 2 to
-finish in most decisions, with a p99 decision time well under 100 ms here (bench/ai_bench.py)."""
+HARD_NODES = 3000
+"""Default node budget of `hard` (fresh positions evaluated per decision): enough for the third
+layer on the best two or three moves, with a p99 decision time under 100 ms here (bench/ai_bench.py)."""
+HARD_DEPTH = 3
+"""Default number of chance layers of `hard`."""
 
 
 class Player(Protocol):
@@ -76,19 +78,25 @@ class NormalPlayer:
 class HardPlayer:
     """Expectimax: each move is worth the weighted mean, over the seven throws that follow it, of the
     best reply for whoever throws next (partner, self again after a grace or capture, or an enemy).
-    At depth 1 the replies are judged by the static evaluation; at depth 2 the `beam` best replies
-    of each throw are searched once more the same way.
+    At the last layer the replies are judged by the static evaluation; above it the `beam` best
+    replies of each throw (by that evaluation) are searched once more the same way.
 
-    The search deepens iteratively: every move at depth 1, then moves in order of their last value
-    at the next depth while fewer than `nodes` positions have been evaluated; the choice is the best
-    move at the deepest level reached (moves left out had scored worse one level up). Counting nodes
-    rather than time keeps every decision repeatable for a seed.
+    The search deepens iteratively, one chance layer at a time up to `depth`: every move at one
+    layer, then moves in order of their last value at the next while fewer than `nodes` positions
+    have been evaluated (always at least two: one move alone could not change the choice). The
+    choice is the best move at the deepest level reached; moves left out had scored worse one level
+    up. Counting nodes rather than time keeps every decision repeatable for a seed.
+
+    Two layers search the best two replies of each throw; three layers only the best one, and their
+    last layer looks at the three commonest throws (2, 3, 4: 50 in 64), so that the third layer
+    costs about twice the second. That trade wins more games than two full layers (docs/AI.md).
+    `beam` overrides the width for experiments.
     """
 
     name = "hard"
 
-    def __init__(self, nodes: int = HARD_NODES, depth: int = 2, beam: int = 2) -> None:
-        if nodes < 1 or depth < 1 or beam < 1:
+    def __init__(self, nodes: int = HARD_NODES, depth: int = HARD_DEPTH, beam: int | None = None) -> None:
+        if nodes < 1 or depth < 1 or (beam is not None and beam < 1):
             raise ValueError("nodes, depth and beam must be at least 1")
         self.nodes = nodes
         self.depth = depth
@@ -97,15 +105,16 @@ class HardPlayer:
     def choose(self, position: Position, throw: int, moves: list[Move], rng: Random) -> Move:
         if len(moves) == 1:
             return moves[0]
-        search = _Search(position.side_of(position.turn), self.beam)
+        search = _Search(position.side_of(position.turn))
         children = [(m, position.after(throw, m)) for _, m in _ranked(position, throw, moves, rng)]
         search.nodes = len(moves)
-        for depth in range(1, self.depth + 1):
+        for layers in range(1, self.depth + 1):
+            search.plan(layers, self.beam)
             scored: list[tuple[float, Move, Position]] = []
             for move, child in children:
-                if scored and search.nodes >= self.nodes:
+                if len(scored) >= 2 and search.nodes >= self.nodes:
                     break
-                scored.append((search.expect(child, depth), move, child))
+                scored.append((search.expect(child, layers), move, child))
             scored.sort(key=lambda item: -item[0])  # stable: ties keep the previous order
             children = [(move, child) for _, move, child in scored]
             if search.nodes >= self.nodes:
@@ -113,22 +122,34 @@ class HardPlayer:
         return children[0][0]
 
     def expect(self, position: Position, side: int, depth: int = 1) -> tuple[float, int]:
-        """The chance node after a move, searched alone: (expected score for `side`, positions
-        evaluated)."""
-        search = _Search(side, self.beam)
+        """The chance node after a move, searched alone with `depth` layers: (expected score for
+        `side`, positions evaluated)."""
+        search = _Search(side)
+        search.plan(depth, self.beam)
         return search.expect(position, depth), search.nodes
+
+
+_COMMON: tuple[Outcome, ...] = tuple(o for o in OUTCOMES if o.weight >= 15)
+"""The three commonest throws (2, 3, 4: 50 in 64): the last layer of a three-layer search."""
 
 
 class _Search:
     """One decision's expectimax for `side`, with its caches: a position reached twice (two pieces
     moved in either order, say) is evaluated, and its chance node searched, only once."""
 
-    def __init__(self, side: int, beam: int) -> None:
+    def __init__(self, side: int) -> None:
         self.side = side
-        self.beam = beam
         self.nodes = 0
         """Positions evaluated so far (cache hits are free)."""
         self._scores: dict[tuple[object, ...], float] = {}
+        self.plan(1)
+
+    def plan(self, layers: int, beam: int | None = None) -> None:
+        """Prepare a search of `layers` chance layers. Chance values depend on the plan, so their
+        cache starts afresh; static evaluations do not, and are kept."""
+        self.beam = beam or (2 if layers == 2 else 1)
+        self.last = _COMMON if layers > 2 else OUTCOMES
+        self.last_weight = sum(o.weight for o in self.last)
         self._chances: dict[tuple[object, ...], float] = {}
 
     def score(self, position: Position) -> float:
@@ -141,11 +162,8 @@ class _Search:
         return value
 
     def expect(self, position: Position, depth: int) -> float:
-        """The chance node after a move: the expected score over the seven throws that follow.
-
-        At depth 1 each throw's best reply is judged by the static evaluation; deeper, the best
-        `beam` replies (by that evaluation) are searched again as chance nodes.
-        """
+        """The chance node after a move: the expected score over the throws that follow, `depth`
+        layers deep (the last layer's throws as planned)."""
         key = (position.steps, position.turn, position.captured, depth)
         cached = self._chances.get(key)
         if cached is not None:
@@ -155,7 +173,8 @@ class _Search:
             return 0.0 if result == DRAW else self.score(position)
         sign = 1.0 if position.side_of(position.turn) == self.side else -1.0
         total = 0.0
-        for value, _, weight in OUTCOMES:
+        outcomes = self.last if depth == 1 else OUTCOMES
+        for value, _, weight in outcomes:
             replies = position.legal_moves(value)
             if not replies:
                 lost = position.after(value, None)
@@ -167,7 +186,7 @@ class _Search:
                 order = sorted(range(len(children)), key=lambda i: -scores[i])[: self.beam]
                 scores = [sign * self.expect(children[i], depth - 1) for i in order]
             total += weight * sign * max(scores)
-        total /= 64
+        total /= self.last_weight if depth == 1 else 64
         self._chances[key] = total
         return total
 
