@@ -147,12 +147,18 @@ def test_hard_expectation_counts_nodes_and_respects_the_budget() -> None:
     value, cost = HardPlayer().expect(position.after(4, moves[0]), 0)
     assert cost > 7
     assert -WIN < value < WIN
-    small = HardPlayer(nodes=1)
-    # With a budget of one node only the statically best move is searched: normal's choice.
+    # With a budget of one node, hard still compares the two statically best moves one layer
+    # deep (one move alone could not change the choice), and searches nothing further. Here the
+    # static order (56 -> 60 first, as normal plays) and the one-layer order disagree.
+    position = Position.parse("black:0,25,30,49 yellow:16,16,56,73 turn:yellow captured:- rules:classic")
+    moves = position.legal_moves(4)
+    ranked = sorted(moves, key=lambda m: -evaluate(position.after(4, m), 1))
+    assert ranked[:2] == [Move(2, 56, 60), Move(2, 73, 77)]
+    values = [HardPlayer().expect(position.after(4, m), 1, 1)[0] for m in ranked]
+    assert values[1] > values[0] > values[2]
     for seed in range(5):
-        assert small.choose(position, 4, moves, Random(seed)) == NormalPlayer().choose(
-            position, 4, moves, Random(seed)
-        )
+        assert NormalPlayer().choose(position, 4, moves, Random(seed)) == Move(2, 56, 60)
+        assert HardPlayer(nodes=1).choose(position, 4, moves, Random(seed)) == Move(2, 73, 77)
 
 
 def test_normal_beats_random_as_a_side() -> None:
@@ -189,18 +195,23 @@ def test_hard_scores_a_frozen_position_as_a_draw() -> None:
     assert HardPlayer().expect(frozen, 0) == (0.0, 0)
 
 
-def _plain_expectimax(position: Position, side: int, depth: int, beam: int) -> float:
-    """The search written the slow, obvious way (no caches), to check the real one against."""
+def _plain_expectimax(position: Position, side: int, depth: int, beam: int, last: int) -> float:
+    """The search written the slow, obvious way (no caches), to check the real one against: the
+    `beam` best replies searched again, and the last layer looking only at throws of weight
+    `last` or more."""
     if position.result is not None:
         return 0.0 if position.result == DRAW else evaluate(position, side)
     sign = 1.0 if position.side_of(position.turn) == side else -1.0
+    outcomes = [o for o in OUTCOMES if depth > 1 or o.weight >= last]
     total = 0.0
-    for throw, _, weight in OUTCOMES:
+    for throw, _, weight in outcomes:
         replies = position.legal_moves(throw)
         if not replies:
             lost = position.after(throw, None)
             total += weight * (
-                _plain_expectimax(lost, side, depth - 1, beam) if depth > 1 else evaluate(position, side)
+                _plain_expectimax(lost, side, depth - 1, beam, last)
+                if depth > 1
+                else evaluate(position, side)
             )
             continue
         children = sorted(
@@ -212,9 +223,9 @@ def _plain_expectimax(position: Position, side: int, depth: int, beam: int) -> f
             total += (
                 weight
                 * sign
-                * max(sign * _plain_expectimax(c, side, depth - 1, beam) for c in children[:beam])
+                * max(sign * _plain_expectimax(c, side, depth - 1, beam, last) for c in children[:beam])
             )
-    return total / 64
+    return total / sum(o.weight for o in outcomes)
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -229,9 +240,11 @@ def test_hard_search_with_its_caches_equals_plain_expectimax(players: int) -> No
         if len(moves) > 1 and dice.random() < 0.1:
             child = position.after(throw, moves[0])
             side = position.side_of(position.turn)
-            for depth in (1, 2):
-                value, nodes = HardPlayer(beam=2).expect(child, side, depth)
-                assert value == pytest.approx(_plain_expectimax(child, side, depth, 2))
+            # The default plans: one layer; two with the best two replies searched again; three
+            # with the best reply only, and the last layer on the throws 2, 3, 4 (weight 15 or more).
+            for depth, beam, last in ((1, 1, 0), (2, 2, 0), (3, 1, 15)):
+                value, nodes = HardPlayer().expect(child, side, depth)
+                assert value == pytest.approx(_plain_expectimax(child, side, depth, beam, last))
                 assert nodes > 0
             checked += 1
         position = position.after(
