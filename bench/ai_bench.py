@@ -4,7 +4,8 @@
 
 The decisions are taken from games `normal` plays against itself (seeded), keeping only throws with
 two or more legal moves, so every level answers exactly the same questions. Prints mean, median,
-p99 and max milliseconds per decision for each level (and `hard` at several node budgets).
+p99 and max milliseconds per decision for each level (and `hard` at one and two layers and at
+half its node budget).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from engine.rules import Rules
 from engine.state import Move, Position
 from engine.throws import throw_value
 
-LEVEL_SPECS = ("random", "easy", "normal", "hard:depth=1", "hard:nodes=100", "hard:nodes=400", "hard")
+LEVEL_SPECS = ("random", "easy", "normal", "hard:depth=1", "hard:depth=2", "hard:nodes=1500", "hard")
 
 
 def sample_decisions(rules: Rules, count: int, seed: int) -> list[tuple[Position, int, list[Move]]]:

@@ -21,8 +21,10 @@ DEFAULT_LEVEL = "normal"
 HARD_NODES = 3000
 """Default node budget of `hard` (fresh positions evaluated per decision): enough for the third
 layer on the best two or three moves, with a p99 decision time under 100 ms here (bench/ai_bench.py)."""
-HARD_DEPTH = 3
-"""Default number of chance layers of `hard`."""
+HARD_DEPTH = {2: 3, 4: 2}
+"""Default number of chance layers of `hard`, by player count. A four-player layer costs about twice
+a two-player one (eight pieces a side, two enemy seats), so there a third layer would take `hard`
+past 100 ms at the 99th percentile (bench/ai_bench.py)."""
 
 
 class Player(Protocol):
@@ -81,11 +83,12 @@ class HardPlayer:
     At the last layer the replies are judged by the static evaluation; above it the `beam` best
     replies of each throw (by that evaluation) are searched once more the same way.
 
-    The search deepens iteratively, one chance layer at a time up to `depth`: every move at one
-    layer, then moves in order of their last value at the next while fewer than `nodes` positions
-    have been evaluated (always at least two: one move alone could not change the choice). The
-    choice is the best move at the deepest level reached; moves left out had scored worse one level
-    up. Counting nodes rather than time keeps every decision repeatable for a seed.
+    The search deepens iteratively, one chance layer at a time up to `depth` (by default three in
+    two-player games and two in four-player ones: HARD_DEPTH): every move at one layer, then moves
+    in order of their last value at the next while fewer than `nodes` positions have been evaluated
+    (always at least two: one move alone could not change the choice). The choice is the best move
+    at the deepest level reached; moves left out had scored worse one level up. Counting nodes
+    rather than time keeps every decision repeatable for a seed.
 
     Two layers search the best two replies of each throw; three layers only the best one, and their
     last layer looks at the three commonest throws (2, 3, 4: 50 in 64), so that the third layer
@@ -95,8 +98,8 @@ class HardPlayer:
 
     name = "hard"
 
-    def __init__(self, nodes: int = HARD_NODES, depth: int = HARD_DEPTH, beam: int | None = None) -> None:
-        if nodes < 1 or depth < 1 or (beam is not None and beam < 1):
+    def __init__(self, nodes: int = HARD_NODES, depth: int | None = None, beam: int | None = None) -> None:
+        if nodes < 1 or (depth is not None and depth < 1) or (beam is not None and beam < 1):
             raise ValueError("nodes, depth and beam must be at least 1")
         self.nodes = nodes
         self.depth = depth
@@ -108,7 +111,8 @@ class HardPlayer:
         search = _Search(position.side_of(position.turn))
         children = [(m, position.after(throw, m)) for _, m in _ranked(position, throw, moves, rng)]
         search.nodes = len(moves)
-        for layers in range(1, self.depth + 1):
+        depth = self.depth or HARD_DEPTH[position.rules.players]
+        for layers in range(1, depth + 1):
             search.plan(layers, self.beam)
             scored: list[tuple[float, Move, Position]] = []
             for move, child in children:
