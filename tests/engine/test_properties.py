@@ -83,7 +83,8 @@ def test_random_games_keep_every_invariant(seed: int, rules: Rules) -> None:
             sent_back += 1
         captured = before.captures(move) if move else []
         assert sent_back == len(captured)
-        assert all(before.side_of(s) != before.side_of(move.seat) for s, _ in captured)
+        if move is not None:
+            assert all(before.side_of(s) != before.side_of(move.seat) for s, _ in captured)
     assert game.throws < 10_000 or position.result == DRAW
     if position.result != DRAW:
         winners = [s for s in rules.seats if position.side_of(s) == position.result]
