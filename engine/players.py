@@ -92,8 +92,8 @@ class HardPlayer:
 
     Two layers search the best two replies of each throw; three layers only the best one, and their
     last layer looks at the three commonest throws (2, 3, 4: 50 in 64), so that the third layer
-    costs about twice the second. That trade wins more games than two full layers (docs/AI.md).
-    `beam` overrides the width for experiments.
+    costs about twice the second. Against `normal` in two-player games it measured 63.6 % where two
+    full layers measured 62.0 % (docs/AI.md). `beam` overrides the width for experiments.
     """
 
     name = "hard"
