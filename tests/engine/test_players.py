@@ -300,3 +300,29 @@ def test_a_side_that_has_not_captured_values_an_exposed_enemy_piece_more() -> No
 
     # The same threat is worth more while Black's side still needs its capture to come home.
     assert threat("-") > threat("black+yellow") > 0
+
+
+@pytest.mark.parametrize(
+    ("notation", "throw", "layers", "other_layers"),
+    [
+        # Two players: three layers by default; two would play black:4-6.
+        ("black:0,4,8,13 yellow:0,1,1,25 turn:black captured:- rules:classic", 2, 3, 2),
+        # Four players: two layers by default; three would play red:27-30 (and take too long).
+        (
+            "black:0,0,26,37 red:0,0,12,27 yellow:4,4,12,34 green:0,0,0,16 turn:red "
+            "captured:black+yellow rules:classic",
+            3,
+            2,
+            3,
+        ),
+    ],
+)
+def test_hard_searches_as_many_layers_as_its_player_count_allows(
+    notation: str, throw: int, layers: int, other_layers: int
+) -> None:
+    position = Position.parse(notation)
+    moves = position.legal_moves(throw)
+    for seed in range(3):
+        default = HardPlayer().choose(position, throw, moves, Random(seed))
+        assert default == HardPlayer(depth=layers).choose(position, throw, moves, Random(seed))
+        assert default != HardPlayer(depth=other_layers).choose(position, throw, moves, Random(seed))
