@@ -19,12 +19,12 @@ from engine.throws import OUTCOMES, Outcome
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 DEFAULT_LEVEL = "normal"
 HARD_NODES = 3000
-"""Default node budget of `hard` (fresh positions evaluated per decision): enough for the third
-layer on the best two or three moves, with a p99 decision time under 100 ms here (bench/ai_bench.py)."""
+"""Default node budget of `hard` (fresh positions evaluated per decision): the budget measured in
+docs/AI.md, with a p99 decision time under 100 ms here (bench/ai_bench.py)."""
 HARD_DEPTH = {2: 3, 4: 2}
-"""Default number of chance layers of `hard`, by player count. A four-player layer costs about twice
-a two-player one (eight pieces a side, two enemy seats), so there a third layer would take `hard`
-past 100 ms at the 99th percentile (bench/ai_bench.py)."""
+"""Default number of chance layers of `hard`, by player count. A four-player position takes nearly
+twice as long to evaluate (eight pieces a side, two enemy seats), and a third layer there takes
+`hard` past 100 ms at the 99th percentile (bench/ai_bench.py)."""
 
 
 class Player(Protocol):
@@ -108,12 +108,13 @@ class HardPlayer:
     def choose(self, position: Position, throw: int, moves: list[Move], rng: Random) -> Move:
         if len(moves) == 1:
             return moves[0]
-        search = _Search(position.side_of(position.turn))
+        search = _Search(position.side_of(position.turn), 1, self.beam)
         children = [(m, position.after(throw, m)) for _, m in _ranked(position, throw, moves, rng)]
         search.nodes = len(moves)
         depth = self.depth or HARD_DEPTH[position.rules.players]
         for layers in range(1, depth + 1):
-            search.plan(layers, self.beam)
+            if layers > 1:
+                search.plan(layers, self.beam)
             scored: list[tuple[float, Move, Position]] = []
             for move, child in children:
                 if len(scored) >= 2 and search.nodes >= self.nodes:
@@ -128,8 +129,7 @@ class HardPlayer:
     def expect(self, position: Position, side: int, depth: int = 1) -> tuple[float, int]:
         """The chance node after a move, searched alone with `depth` layers: (expected score for
         `side`, positions evaluated)."""
-        search = _Search(side)
-        search.plan(depth, self.beam)
+        search = _Search(side, depth, self.beam)
         return search.expect(position, depth), search.nodes
 
 
@@ -141,14 +141,14 @@ class _Search:
     """One decision's expectimax for `side`, with its caches: a position reached twice (two pieces
     moved in either order, say) is evaluated, and its chance node searched, only once."""
 
-    def __init__(self, side: int) -> None:
+    def __init__(self, side: int, layers: int, beam: int | None) -> None:
         self.side = side
         self.nodes = 0
         """Positions evaluated so far (cache hits are free)."""
         self._scores: dict[tuple[object, ...], float] = {}
-        self.plan(1)
+        self.plan(layers, beam)
 
-    def plan(self, layers: int, beam: int | None = None) -> None:
+    def plan(self, layers: int, beam: int | None) -> None:
         """Prepare a search of `layers` chance layers. Chance values depend on the plan, so their
         cache starts afresh; static evaluations do not, and are kept."""
         self.beam = beam or (2 if layers == 2 else 1)
