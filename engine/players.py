@@ -14,7 +14,7 @@ from typing import Protocol
 
 from engine.evaluate import evaluate
 from engine.state import DRAW, Move, Position
-from engine.throws import OUTCOMES, Outcome
+from engine.throws import OUTCOMES
 
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 DEFAULT_LEVEL = "normal"
@@ -90,10 +90,8 @@ class HardPlayer:
     at the deepest level reached; moves left out had scored worse one level up. Counting nodes
     rather than time keeps every decision repeatable for a seed.
 
-    Two layers search the best two replies of each throw; three layers only the best one, and their
-    last layer looks at the three commonest throws (2, 3, 4: 50 in 64), so that the third layer
-    costs about twice the second. Against `normal` in two-player games it measured 63.6 % where two
-    full layers measured 62.0 % (docs/AI.md). `beam` overrides the width for experiments.
+    Two layers search the best two replies of each throw again; three layers only the best one,
+    which keeps the third layer within the time budget. `beam` overrides the width for experiments.
     """
 
     name = "hard"
@@ -133,10 +131,6 @@ class HardPlayer:
         return search.expect(position, depth), search.nodes
 
 
-_COMMON: tuple[Outcome, ...] = tuple(o for o in OUTCOMES if o.weight >= 15)
-"""The three commonest throws (2, 3, 4: 50 in 64): the last layer of a three-layer search."""
-
-
 class _Search:
     """One decision's expectimax for `side`, with its caches: a position reached twice (two pieces
     moved in either order, say) is evaluated, and its chance node searched, only once."""
@@ -152,8 +146,6 @@ class _Search:
         """Prepare a search of `layers` chance layers. Chance values depend on the plan, so their
         cache starts afresh; static evaluations do not, and are kept."""
         self.beam = beam or (2 if layers == 2 else 1)
-        self.last = _COMMON if layers > 2 else OUTCOMES
-        self.last_weight = sum(o.weight for o in self.last)
         self._chances: dict[tuple[object, ...], float] = {}
 
     def score(self, position: Position) -> float:
@@ -167,7 +159,7 @@ class _Search:
 
     def expect(self, position: Position, depth: int) -> float:
         """The chance node after a move: the expected score over the throws that follow, `depth`
-        layers deep (the last layer's throws as planned)."""
+        layers deep."""
         key = (position.steps, position.turn, position.captured, depth)
         cached = self._chances.get(key)
         if cached is not None:
@@ -177,8 +169,7 @@ class _Search:
             return 0.0 if result == DRAW else self.score(position)
         sign = 1.0 if position.side_of(position.turn) == self.side else -1.0
         total = 0.0
-        outcomes = self.last if depth == 1 else OUTCOMES
-        for value, _, weight in outcomes:
+        for value, _, weight in OUTCOMES:
             replies = position.legal_moves(value)
             if not replies:
                 lost = position.after(value, None)
@@ -190,7 +181,7 @@ class _Search:
                 order = sorted(range(len(children)), key=lambda i: -scores[i])[: self.beam]
                 scores = [sign * self.expect(children[i], depth - 1) for i in order]
             total += weight * sign * max(scores)
-        total /= self.last_weight if depth == 1 else 64
+        total /= 64
         self._chances[key] = total
         return total
 
