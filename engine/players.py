@@ -14,17 +14,22 @@ from typing import Protocol
 
 from engine.evaluate import evaluate
 from engine.state import DRAW, Move, Position
-from engine.throws import OUTCOMES
+from engine.throws import OUTCOMES, Outcome
 
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 DEFAULT_LEVEL = "normal"
 HARD_NODES = 3000
 """Default node budget of `hard` (fresh positions evaluated per decision): the budget measured in
 docs/AI.md, with a p99 decision time under 100 ms here (bench/ai_bench.py)."""
-HARD_DEPTH = {2: 3, 4: 2}
-"""Default number of chance layers of `hard`, by player count. A four-player position takes nearly
-twice as long to evaluate (eight pieces a side, two enemy seats), and a third layer there takes
-`hard` past 100 ms at the 99th percentile (bench/ai_bench.py)."""
+HARD_DEPTH = 3
+"""Default number of chance layers of `hard`."""
+_COMMON: tuple[Outcome, ...] = tuple(o for o in OUTCOMES if o.weight >= 15)
+"""The three commonest throws, 2, 3 and 4 (50 in 64)."""
+LAST_LAYER_THROWS: dict[int, tuple[Outcome, ...]] = {2: OUTCOMES, 4: _COMMON}
+"""The throws the last layer of a three-layer search looks at, by player count: all seven in
+two-player games; the three commonest in four-player ones, whose positions take about 1.8 times as
+long to evaluate (eight pieces a side, two enemy seats), so that `hard` stays under 100 ms at the
+99th percentile (bench/ai_bench.py)."""
 
 
 class Player(Protocol):
@@ -83,15 +88,16 @@ class HardPlayer:
     At the last layer the replies are judged by the static evaluation; above it the `beam` best
     replies of each throw (by that evaluation) are searched once more the same way.
 
-    The search deepens iteratively, one chance layer at a time up to `depth` (by default three in
-    two-player games and two in four-player ones: HARD_DEPTH): every move at one layer, then moves
+    The search deepens iteratively, one chance layer at a time up to `depth` (HARD_DEPTH, three, by
+    default): every move at one layer, then moves
     in order of their last value at the next while fewer than `nodes` positions have been evaluated
     (always at least two: one move alone could not change the choice). The choice is the best move
     at the deepest level reached; moves left out had scored worse one level up. Counting nodes
     rather than time keeps every decision repeatable for a seed.
 
     Two layers search the best two replies of each throw again; three layers only the best one,
-    which keeps the third layer within the time budget. `beam` overrides the width for experiments.
+    and their last layer looks at the throws of LAST_LAYER_THROWS, which keeps the third layer
+    within the time budget. `beam` overrides the width for experiments.
     """
 
     name = "hard"
@@ -106,10 +112,10 @@ class HardPlayer:
     def choose(self, position: Position, throw: int, moves: list[Move], rng: Random) -> Move:
         if len(moves) == 1:
             return moves[0]
-        search = _Search(position.side_of(position.turn), 1, self.beam)
+        search = _Search(position.side_of(position.turn), position.rules.players, 1, self.beam)
         children = [(m, position.after(throw, m)) for _, m in _ranked(position, throw, moves, rng)]
         search.nodes = len(moves)
-        depth = self.depth or HARD_DEPTH[position.rules.players]
+        depth = self.depth or HARD_DEPTH
         for layers in range(1, depth + 1):
             if layers > 1:
                 search.plan(layers, self.beam)
@@ -127,7 +133,7 @@ class HardPlayer:
     def expect(self, position: Position, side: int, depth: int = 1) -> tuple[float, int]:
         """The chance node after a move, searched alone with `depth` layers: (expected score for
         `side`, positions evaluated)."""
-        search = _Search(side, depth, self.beam)
+        search = _Search(side, position.rules.players, depth, self.beam)
         return search.expect(position, depth), search.nodes
 
 
@@ -135,8 +141,9 @@ class _Search:
     """One decision's expectimax for `side`, with its caches: a position reached twice (two pieces
     moved in either order, say) is evaluated, and its chance node searched, only once."""
 
-    def __init__(self, side: int, layers: int, beam: int | None) -> None:
+    def __init__(self, side: int, players: int, layers: int, beam: int | None) -> None:
         self.side = side
+        self.players = players
         self.nodes = 0
         """Positions evaluated so far (cache hits are free)."""
         self._scores: dict[tuple[object, ...], float] = {}
@@ -146,6 +153,8 @@ class _Search:
         """Prepare a search of `layers` chance layers. Chance values depend on the plan, so their
         cache starts afresh; static evaluations do not, and are kept."""
         self.beam = beam or (2 if layers == 2 else 1)
+        self.last = LAST_LAYER_THROWS[self.players] if layers > 2 else OUTCOMES
+        self.last_weight = sum(o.weight for o in self.last)
         self._chances: dict[tuple[object, ...], float] = {}
 
     def score(self, position: Position) -> float:
@@ -159,7 +168,7 @@ class _Search:
 
     def expect(self, position: Position, depth: int) -> float:
         """The chance node after a move: the expected score over the throws that follow, `depth`
-        layers deep."""
+        layers deep (the last layer's throws as planned)."""
         key = (position.steps, position.turn, position.captured, depth)
         cached = self._chances.get(key)
         if cached is not None:
@@ -169,7 +178,8 @@ class _Search:
             return 0.0 if result == DRAW else self.score(position)
         sign = 1.0 if position.side_of(position.turn) == self.side else -1.0
         total = 0.0
-        for value, _, weight in OUTCOMES:
+        outcomes = self.last if depth == 1 else OUTCOMES
+        for value, _, weight in outcomes:
             replies = position.legal_moves(value)
             if not replies:
                 lost = position.after(value, None)
@@ -181,7 +191,7 @@ class _Search:
                 order = sorted(range(len(children)), key=lambda i: -scores[i])[: self.beam]
                 scores = [sign * self.expect(children[i], depth - 1) for i in order]
             total += weight * sign * max(scores)
-        total /= 64
+        total /= self.last_weight if depth == 1 else 64
         self._chances[key] = total
         return total
 

@@ -195,19 +195,23 @@ def test_hard_scores_a_frozen_position_as_a_draw() -> None:
     assert HardPlayer().expect(frozen, 0) == (0.0, 0)
 
 
-def _plain_expectimax(position: Position, side: int, depth: int, beam: int) -> float:
+def _plain_expectimax(position: Position, side: int, depth: int, beam: int, last: int) -> float:
     """The search written the slow, obvious way (no caches), to check the real one against: the
-    `beam` best replies of each throw searched again."""
+    `beam` best replies of each throw searched again, and the last layer looking only at throws
+    of weight `last` or more."""
     if position.result is not None:
         return 0.0 if position.result == DRAW else evaluate(position, side)
     sign = 1.0 if position.side_of(position.turn) == side else -1.0
+    outcomes = [o for o in OUTCOMES if depth > 1 or o.weight >= last]
     total = 0.0
-    for throw, _, weight in OUTCOMES:
+    for throw, _, weight in outcomes:
         replies = position.legal_moves(throw)
         if not replies:
             lost = position.after(throw, None)
             total += weight * (
-                _plain_expectimax(lost, side, depth - 1, beam) if depth > 1 else evaluate(position, side)
+                _plain_expectimax(lost, side, depth - 1, beam, last)
+                if depth > 1
+                else evaluate(position, side)
             )
             continue
         children = sorted(
@@ -219,9 +223,9 @@ def _plain_expectimax(position: Position, side: int, depth: int, beam: int) -> f
             total += (
                 weight
                 * sign
-                * max(sign * _plain_expectimax(c, side, depth - 1, beam) for c in children[:beam])
+                * max(sign * _plain_expectimax(c, side, depth - 1, beam, last) for c in children[:beam])
             )
-    return total / 64
+    return total / sum(o.weight for o in outcomes)
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -237,10 +241,12 @@ def test_hard_search_with_its_caches_equals_plain_expectimax(players: int) -> No
             child = position.after(throw, moves[0])
             side = position.side_of(position.turn)
             # The default plans: one layer; two with the best two replies searched again; three
-            # with the best reply only.
-            for depth, beam in ((1, 1), (2, 2), (3, 1)):
+            # with the best reply only, whose last layer looks at every throw in two-player games
+            # and at 2, 3 and 4 only (weight 15 or more) in four-player ones.
+            third_last = 0 if players == 2 else 15
+            for depth, beam, last in ((1, 1, 0), (2, 2, 0), (3, 1, third_last)):
                 value, nodes = HardPlayer().expect(child, side, depth)
-                assert value == pytest.approx(_plain_expectimax(child, side, depth, beam))
+                assert value == pytest.approx(_plain_expectimax(child, side, depth, beam, last))
                 assert nodes > 0
             checked += 1
         position = position.after(
@@ -299,26 +305,22 @@ def test_a_side_that_has_not_captured_values_an_exposed_enemy_piece_more() -> No
 
 
 @pytest.mark.parametrize(
-    ("notation", "throw", "layers", "other_layers"),
+    ("notation", "throw"),
     [
-        # Two players: three layers by default; two would play black:4-6.
-        ("black:0,4,8,13 yellow:0,1,1,25 turn:black captured:- rules:classic", 2, 3, 2),
-        # Four players: two layers by default; three would play red:27-30 (and take too long).
+        # Two players: three layers play black:13-15, two would play black:4-6.
+        ("black:0,4,8,13 yellow:0,1,1,25 turn:black captured:- rules:classic", 2),
+        # Four players: three layers play red:27-30, two would play red:12-15.
         (
             "black:0,0,26,37 red:0,0,12,27 yellow:4,4,12,34 green:0,0,0,16 turn:red "
             "captured:black+yellow rules:classic",
             3,
-            2,
-            3,
         ),
     ],
 )
-def test_hard_searches_as_many_layers_as_its_player_count_allows(
-    notation: str, throw: int, layers: int, other_layers: int
-) -> None:
+def test_hard_searches_three_layers_by_default(notation: str, throw: int) -> None:
     position = Position.parse(notation)
     moves = position.legal_moves(throw)
     for seed in range(3):
         default = HardPlayer().choose(position, throw, moves, Random(seed))
-        assert default == HardPlayer(depth=layers).choose(position, throw, moves, Random(seed))
-        assert default != HardPlayer(depth=other_layers).choose(position, throw, moves, Random(seed))
+        assert default == HardPlayer(depth=3).choose(position, throw, moves, Random(seed))
+        assert default != HardPlayer(depth=2).choose(position, throw, moves, Random(seed))
