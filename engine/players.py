@@ -27,9 +27,9 @@ _COMMON: tuple[Outcome, ...] = tuple(o for o in OUTCOMES if o.weight >= 15)
 """The three commonest throws, 2, 3 and 4 (50 in 64)."""
 LAST_LAYER_THROWS: dict[int, tuple[Outcome, ...]] = {2: OUTCOMES, 4: _COMMON}
 """The throws the last layer of a three-layer search looks at, by player count: all seven in
-two-player games; the three commonest in four-player ones, whose positions take about 1.8 times as
-long to evaluate (eight pieces a side, two enemy seats), so that `hard` stays under 100 ms at the
-99th percentile (bench/ai_bench.py)."""
+two-player games; the three commonest in four-player ones, whose positions take longer to evaluate
+(eight pieces a side, two enemy seats) and offer more replies, so that `hard` stays under 100 ms
+at the 99th percentile (bench/ai_bench.py)."""
 
 
 class Player(Protocol):
