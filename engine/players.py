@@ -88,12 +88,12 @@ class HardPlayer:
     At the last layer the replies are judged by the static evaluation; above it the `beam` best
     replies of each throw (by that evaluation) are searched once more the same way.
 
-    The search deepens iteratively, one chance layer at a time up to `depth` (HARD_DEPTH, three, by
-    default): every move at one layer, then moves
-    in order of their last value at the next while fewer than `nodes` positions have been evaluated
-    (always at least two: one move alone could not change the choice). The choice is the best move
-    at the deepest level reached; moves left out had scored worse one level up. Counting nodes
-    rather than time keeps every decision repeatable for a seed.
+    The search deepens iteratively, one chance layer at a time up to `depth` (by default
+    HARD_DEPTH, three): every move at one layer, then moves in order of their last value at the
+    next while fewer than `nodes` positions have been evaluated (always at least two: one move
+    alone could not change the choice). The choice is the best move at the deepest level reached;
+    moves left out had scored worse one level up. Counting nodes rather than time keeps every
+    decision repeatable for a seed.
 
     Two layers search the best two replies of each throw again; three layers only the best one,
     and their last layer looks at the throws of LAST_LAYER_THROWS, which keeps the third layer
