@@ -88,12 +88,11 @@ class HardPlayer:
     At the last layer the replies are judged by the static evaluation; above it the `beam` best
     replies of each throw (by that evaluation) are searched once more the same way.
 
-    The search deepens iteratively, one chance layer at a time up to `depth` (by default
-    HARD_DEPTH, three): every move at one layer, then moves in order of their last value at the
-    next while fewer than `nodes` positions have been evaluated (always at least two: one move
-    alone could not change the choice). The choice is the best move at the deepest level reached;
-    moves left out had scored worse one level up. Counting nodes rather than time keeps every
-    decision repeatable for a seed.
+    The search deepens iteratively, one chance layer at a time up to `depth`: every move at one
+    layer, then moves in order of their last value at the next while fewer than `nodes` positions
+    have been evaluated (always at least two: one move alone could not change the choice). The
+    choice is the best move at the deepest level reached; moves left out had scored worse one level
+    up. Counting nodes rather than time keeps every decision repeatable for a seed.
 
     Two layers search the best two replies of each throw again; three layers only the best one,
     and their last layer looks at the throws of LAST_LAYER_THROWS, which keeps the third layer
@@ -102,8 +101,8 @@ class HardPlayer:
 
     name = "hard"
 
-    def __init__(self, nodes: int = HARD_NODES, depth: int | None = None, beam: int | None = None) -> None:
-        if nodes < 1 or (depth is not None and depth < 1) or (beam is not None and beam < 1):
+    def __init__(self, nodes: int = HARD_NODES, depth: int = HARD_DEPTH, beam: int | None = None) -> None:
+        if nodes < 1 or depth < 1 or (beam is not None and beam < 1):
             raise ValueError("nodes, depth and beam must be at least 1")
         self.nodes = nodes
         self.depth = depth
@@ -115,8 +114,7 @@ class HardPlayer:
         search = _Search(position.side_of(position.turn), position.rules.players, 1, self.beam)
         children = [(m, position.after(throw, m)) for _, m in _ranked(position, throw, moves, rng)]
         search.nodes = len(moves)
-        depth = self.depth or HARD_DEPTH
-        for layers in range(1, depth + 1):
+        for layers in range(1, self.depth + 1):
             if layers > 1:
                 search.plan(layers, self.beam)
             scored: list[tuple[float, Move, Position]] = []
