@@ -23,13 +23,15 @@ HARD_NODES = 3000
 docs/AI.md, with a p99 decision time under 100 ms here (bench/ai_bench.py)."""
 HARD_DEPTH = 3
 """Default number of chance layers of `hard`."""
-_COMMON: tuple[Outcome, ...] = tuple(o for o in OUTCOMES if o.weight >= 15)
-"""The three commonest throws, 2, 3 and 4 (50 in 64)."""
-LAST_LAYER_THROWS: dict[int, tuple[Outcome, ...]] = {2: OUTCOMES, 4: _COMMON}
-"""The throws the last layer of a three-layer search looks at, by player count: all seven in
-two-player games; the three commonest in four-player ones, whose positions take longer to evaluate
-(eight pieces a side, two enemy seats) and offer more replies, so that `hard` stays under 100 ms
-at the 99th percentile (bench/ai_bench.py)."""
+_LIKELY: tuple[Outcome, ...] = tuple(o for o in OUTCOMES if o.weight >= 6)
+"""The five throws 2, 3, 4, 5 and 10 (62 in 64): all but the rare 6 and 25 (1 in 64 each)."""
+THREE_LAYER_THROWS: dict[int, tuple[Outcome, ...]] = {2: OUTCOMES, 4: _LIKELY}
+"""The throws each layer of a search three or more layers deep looks at, by player count: all seven
+in two-player games; in four-player ones, whose positions take longer to evaluate (eight pieces a
+side, two enemy seats) and offer more replies, all but 6 and 25. Every throw left out of a layer
+removes its whole subtree, so leaving out the two rarest at every layer costs no more than looking
+only at 2, 3 and 4 at the last layer, and covers 62 in 64 of the chance instead of 50 in 64
+there: `hard` stays under 100 ms at the 99th percentile (bench/ai_bench.py)."""
 
 
 class Player(Protocol):
@@ -95,8 +97,8 @@ class HardPlayer:
     up. Counting nodes rather than time keeps every decision repeatable for a seed.
 
     Two layers search the best two replies of each throw again; three layers only the best one,
-    and their last layer looks at the throws of LAST_LAYER_THROWS, which keeps the third layer
-    within the time budget. `beam` overrides the width for experiments.
+    and look at the throws of THREE_LAYER_THROWS at every layer, which keeps the third layer within
+    the time budget. `beam` overrides the width for experiments.
     """
 
     name = "hard"
@@ -151,8 +153,8 @@ class _Search:
         """Prepare a search of `layers` chance layers. Chance values depend on the plan, so their
         cache starts afresh; static evaluations do not, and are kept."""
         self.beam = beam or (2 if layers == 2 else 1)
-        self.last = LAST_LAYER_THROWS[self.players] if layers > 2 else OUTCOMES
-        self.last_weight = sum(o.weight for o in self.last)
+        self.throws = THREE_LAYER_THROWS[self.players] if layers > 2 else OUTCOMES
+        self.throw_weight = sum(o.weight for o in self.throws)
         self._chances: dict[tuple[object, ...], float] = {}
 
     def score(self, position: Position) -> float:
@@ -165,8 +167,8 @@ class _Search:
         return value
 
     def expect(self, position: Position, depth: int) -> float:
-        """The chance node after a move: the expected score over the throws that follow, `depth`
-        layers deep (the last layer's throws as planned)."""
+        """The chance node after a move: the expected score over the throws that follow (those of
+        the plan), `depth` layers deep."""
         key = (position.steps, position.turn, position.captured, depth)
         cached = self._chances.get(key)
         if cached is not None:
@@ -176,8 +178,7 @@ class _Search:
             return 0.0 if result == DRAW else self.score(position)
         sign = 1.0 if position.side_of(position.turn) == self.side else -1.0
         total = 0.0
-        outcomes = self.last if depth == 1 else OUTCOMES
-        for value, _, weight in outcomes:
+        for value, _, weight in self.throws:
             replies = position.legal_moves(value)
             if not replies:
                 lost = position.after(value, None)
@@ -189,7 +190,7 @@ class _Search:
                 order = sorted(range(len(children)), key=lambda i: -scores[i])[: self.beam]
                 scores = [sign * self.expect(children[i], depth - 1) for i in order]
             total += weight * sign * max(scores)
-        total /= self.last_weight if depth == 1 else 64
+        total /= self.throw_weight
         self._chances[key] = total
         return total
 
