@@ -29,9 +29,9 @@ THREE_LAYER_THROWS: dict[int, tuple[Outcome, ...]] = {2: OUTCOMES, 4: _LIKELY}
 """The throws each layer of a search three or more layers deep looks at, by player count: all seven
 in two-player games; in four-player ones, whose positions take longer to evaluate (eight pieces a
 side, two enemy seats) and offer more replies, all but 6 and 25. Every throw left out of a layer
-removes its whole subtree, so leaving out the two rarest at every layer costs no more than looking
-only at 2, 3 and 4 at the last layer, and covers 62 in 64 of the chance instead of 50 in 64
-there: `hard` stays under 100 ms at the 99th percentile (bench/ai_bench.py)."""
+removes its whole subtree, so leaving out the two rarest at every layer costs about what looking
+only at 2, 3 and 4 at the last layer did, and covers 62 in 64 of the chance there instead of 50:
+`hard` stays under 100 ms at the 99th percentile (bench/ai_bench.py)."""
 
 
 class Player(Protocol):
@@ -85,7 +85,7 @@ class NormalPlayer:
 
 
 class HardPlayer:
-    """Expectimax: each move is worth the weighted mean, over the seven throws that follow it, of the
+    """Expectimax: each move is worth the weighted mean, over the throws that may follow it, of the
     best reply for whoever throws next (partner, self again after a grace or capture, or an enemy).
     At the last layer the replies are judged by the static evaluation; above it the `beam` best
     replies of each throw (by that evaluation) are searched once more the same way.
