@@ -23,15 +23,13 @@ HARD_NODES = 3000
 docs/AI.md, with a p99 decision time under 100 ms here (bench/ai_bench.py)."""
 HARD_DEPTH = 3
 """Default number of chance layers of `hard`."""
-_LIKELY: tuple[Outcome, ...] = tuple(o for o in OUTCOMES if o.weight >= 6)
-"""The five throws 2, 3, 4, 5 and 10 (62 in 64): all but the rare 6 and 25 (1 in 64 each)."""
-THREE_LAYER_THROWS: dict[int, tuple[Outcome, ...]] = {2: OUTCOMES, 4: _LIKELY}
-"""The throws each layer of a search three or more layers deep looks at, by player count: all seven
-in two-player games; in four-player ones, whose positions take longer to evaluate (eight pieces a
-side, two enemy seats) and offer more replies, all but 6 and 25. Every throw left out of a layer
-removes its whole subtree, so leaving out the two rarest at every layer costs about what looking
-only at 2, 3 and 4 at the last layer did, and covers 62 in 64 of the chance there instead of 50:
-`hard` stays under 100 ms at the 99th percentile (bench/ai_bench.py)."""
+_COMMON: tuple[Outcome, ...] = tuple(o for o in OUTCOMES if o.weight >= 15)
+"""The three commonest throws, 2, 3 and 4 (50 in 64)."""
+LAST_LAYER_THROWS: dict[int, tuple[Outcome, ...]] = {2: OUTCOMES, 4: _COMMON}
+"""The throws the last layer of a three-layer search looks at, by player count: all seven in
+two-player games; the three commonest in four-player ones, whose positions take longer to evaluate
+(eight pieces a side, two enemy seats) and offer more replies, so that `hard` stays under 100 ms
+at the 99th percentile (bench/ai_bench.py)."""
 
 
 class Player(Protocol):
@@ -85,7 +83,7 @@ class NormalPlayer:
 
 
 class HardPlayer:
-    """Expectimax: each move is worth the weighted mean, over the throws that may follow it, of the
+    """Expectimax: each move is worth the weighted mean, over the seven throws that follow it, of the
     best reply for whoever throws next (partner, self again after a grace or capture, or an enemy).
     At the last layer the replies are judged by the static evaluation; above it the `beam` best
     replies of each throw (by that evaluation) are searched once more the same way.
@@ -97,8 +95,8 @@ class HardPlayer:
     up. Counting nodes rather than time keeps every decision repeatable for a seed.
 
     Two layers search the best two replies of each throw again; three layers only the best one,
-    and look at the throws of THREE_LAYER_THROWS at every layer, which keeps the third layer within
-    the time budget. `beam` overrides the width for experiments.
+    and their last layer looks at the throws of LAST_LAYER_THROWS, which keeps the third layer
+    within the time budget. `beam` overrides the width for experiments.
     """
 
     name = "hard"
@@ -153,8 +151,8 @@ class _Search:
         """Prepare a search of `layers` chance layers. Chance values depend on the plan, so their
         cache starts afresh; static evaluations do not, and are kept."""
         self.beam = beam or (2 if layers == 2 else 1)
-        self.throws = THREE_LAYER_THROWS[self.players] if layers > 2 else OUTCOMES
-        self.throw_weight = sum(o.weight for o in self.throws)
+        self.last = LAST_LAYER_THROWS[self.players] if layers > 2 else OUTCOMES
+        self.last_weight = sum(o.weight for o in self.last)
         self._chances: dict[tuple[object, ...], float] = {}
 
     def score(self, position: Position) -> float:
@@ -167,8 +165,8 @@ class _Search:
         return value
 
     def expect(self, position: Position, depth: int) -> float:
-        """The chance node after a move: the expected score over the throws that follow (those of
-        the plan), `depth` layers deep."""
+        """The chance node after a move: the expected score over the throws that follow, `depth`
+        layers deep (the last layer's throws as planned)."""
         key = (position.steps, position.turn, position.captured, depth)
         cached = self._chances.get(key)
         if cached is not None:
@@ -178,7 +176,8 @@ class _Search:
             return 0.0 if result == DRAW else self.score(position)
         sign = 1.0 if position.side_of(position.turn) == self.side else -1.0
         total = 0.0
-        for value, _, weight in self.throws:
+        outcomes = self.last if depth == 1 else OUTCOMES
+        for value, _, weight in outcomes:
             replies = position.legal_moves(value)
             if not replies:
                 lost = position.after(value, None)
@@ -190,7 +189,7 @@ class _Search:
                 order = sorted(range(len(children)), key=lambda i: -scores[i])[: self.beam]
                 scores = [sign * self.expect(children[i], depth - 1) for i in order]
             total += weight * sign * max(scores)
-        total /= self.throw_weight
+        total /= self.last_weight if depth == 1 else 64
         self._chances[key] = total
         return total
 

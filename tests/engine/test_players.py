@@ -195,21 +195,21 @@ def test_hard_scores_a_frozen_position_as_a_draw() -> None:
     assert HardPlayer().expect(frozen, 0) == (0.0, 0)
 
 
-def _plain_expectimax(position: Position, side: int, depth: int, beam: int, least: int) -> float:
+def _plain_expectimax(position: Position, side: int, depth: int, beam: int, last: int) -> float:
     """The search written the slow, obvious way (no caches), to check the real one against: the
-    `beam` best replies of each throw searched again, every layer looking only at the throws of
-    weight `least` or more."""
+    `beam` best replies of each throw searched again, and the last layer looking only at throws
+    of weight `last` or more."""
     if position.result is not None:
         return 0.0 if position.result == DRAW else evaluate(position, side)
     sign = 1.0 if position.side_of(position.turn) == side else -1.0
-    outcomes = [o for o in OUTCOMES if o.weight >= least]
+    outcomes = [o for o in OUTCOMES if depth > 1 or o.weight >= last]
     total = 0.0
     for throw, _, weight in outcomes:
         replies = position.legal_moves(throw)
         if not replies:
             lost = position.after(throw, None)
             total += weight * (
-                _plain_expectimax(lost, side, depth - 1, beam, least)
+                _plain_expectimax(lost, side, depth - 1, beam, last)
                 if depth > 1
                 else evaluate(position, side)
             )
@@ -223,7 +223,7 @@ def _plain_expectimax(position: Position, side: int, depth: int, beam: int, leas
             total += (
                 weight
                 * sign
-                * max(sign * _plain_expectimax(c, side, depth - 1, beam, least) for c in children[:beam])
+                * max(sign * _plain_expectimax(c, side, depth - 1, beam, last) for c in children[:beam])
             )
     return total / sum(o.weight for o in outcomes)
 
@@ -241,12 +241,12 @@ def test_hard_search_with_its_caches_equals_plain_expectimax(players: int) -> No
             child = position.after(throw, moves[0])
             side = position.side_of(position.turn)
             # The default plans: one layer; two with the best two replies searched again; three
-            # with the best reply only, every layer looking at every throw in two-player games and
-            # at all but 6 and 25 (weight 6 or more: 2, 3, 4, 5, 10) in four-player ones.
-            third_least = 0 if players == 2 else 6
-            for depth, beam, least in ((1, 1, 0), (2, 2, 0), (3, 1, third_least)):
+            # with the best reply only, whose last layer looks at every throw in two-player games
+            # and at 2, 3 and 4 only (weight 15 or more) in four-player ones.
+            third_last = 0 if players == 2 else 15
+            for depth, beam, last in ((1, 1, 0), (2, 2, 0), (3, 1, third_last)):
                 value, nodes = HardPlayer().expect(child, side, depth)
-                assert value == pytest.approx(_plain_expectimax(child, side, depth, beam, least))
+                assert value == pytest.approx(_plain_expectimax(child, side, depth, beam, last))
                 assert nodes > 0
             checked += 1
         position = position.after(
