@@ -305,22 +305,27 @@ def test_a_side_that_has_not_captured_values_an_exposed_enemy_piece_more() -> No
 
 
 @pytest.mark.parametrize(
-    ("notation", "throw"),
+    ("notation", "throw", "three_layers", "two_layers"),
     [
         # Two players: three layers play black:13-15, two would play black:4-6.
-        ("black:0,4,8,13 yellow:0,1,1,25 turn:black captured:- rules:classic", 2),
+        ("black:0,4,8,13 yellow:0,1,1,25 turn:black captured:- rules:classic", 2, "black:13-15", "black:4-6"),
         # Four players: three layers play red:27-30, two would play red:12-15.
         (
             "black:0,0,26,37 red:0,0,12,27 yellow:4,4,12,34 green:0,0,0,16 turn:red "
             "captured:black+yellow rules:classic",
             3,
+            "red:27-30",
+            "red:12-15",
         ),
     ],
 )
-def test_hard_searches_three_layers_by_default(notation: str, throw: int) -> None:
+def test_hard_searches_three_layers_by_default(
+    notation: str, throw: int, three_layers: str, two_layers: str
+) -> None:
     position = Position.parse(notation)
     moves = position.legal_moves(throw)
     for seed in range(3):
         default = HardPlayer().choose(position, throw, moves, Random(seed))
         assert default == HardPlayer(depth=3).choose(position, throw, moves, Random(seed))
-        assert default != HardPlayer(depth=2).choose(position, throw, moves, Random(seed))
+        assert str(default) == three_layers
+        assert str(HardPlayer(depth=2).choose(position, throw, moves, Random(seed))) == two_layers
