@@ -4,8 +4,8 @@
 
 The decisions are taken from games `normal` plays against itself (seeded), keeping only throws with
 two or more legal moves, so every level answers exactly the same questions. Prints mean, median,
-p99 and max milliseconds per decision for each level (`hard` at one, two and three chance layers:
-its default is three).
+p99 and max milliseconds per decision for each level (`hard` at one to four chance layers: its
+default is three in two-player games, four in four-player ones).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from engine.rules import Rules
 from engine.state import Move, Position
 from engine.throws import throw_value
 
-LEVEL_SPECS = ("random", "easy", "normal", "hard:depth=1", "hard:depth=2", "hard:depth=3")
+LEVEL_SPECS = ("random", "easy", "normal", "hard:depth=1", "hard:depth=2", "hard:depth=3", "hard:depth=4")
 
 
 def sample_decisions(rules: Rules, count: int, seed: int) -> list[tuple[Position, int, list[Move]]]:

@@ -22,14 +22,24 @@ HARD_NODES = 3000
 """Default node budget of `hard` (fresh positions evaluated per decision): the budget measured in
 docs/AI.md, with a p99 decision time under 100 ms here (bench/ai_bench.py)."""
 HARD_DEPTH = 3
-"""Default number of chance layers of `hard`."""
+"""Default number of chance layers of `hard` (see PLANS)."""
+MAX_DEPTH = 4
 _COMMON: tuple[Outcome, ...] = tuple(o for o in OUTCOMES if o.weight >= 15)
 """The three commonest throws, 2, 3 and 4 (50 in 64)."""
-LAST_LAYER_THROWS: dict[int, tuple[Outcome, ...]] = {2: OUTCOMES, 4: _COMMON}
-"""The throws the last layer of a three-layer search looks at, by player count: all seven in
-two-player games; the three commonest in four-player ones, whose positions take longer to evaluate
-(eight pieces a side, two enemy seats) and offer more replies, so that `hard` stays under 100 ms
-at the 99th percentile (bench/ai_bench.py)."""
+_COMMON_AND_TEN: tuple[Outcome, ...] = tuple(o for o in OUTCOMES if o.weight >= 15 or o.value == 10)
+"""2, 3, 4 and the commonest grace, 10 (56 in 64)."""
+_FOUR_LAYERS = (_COMMON_AND_TEN, _COMMON, _COMMON, _COMMON)
+PLANS: dict[int, dict[int, tuple[tuple[Outcome, ...], ...]]] = {
+    2: {1: (OUTCOMES,), 2: (OUTCOMES,) * 2, 3: (OUTCOMES,) * 3, 4: _FOUR_LAYERS},
+    4: {1: (OUTCOMES,), 2: (OUTCOMES,) * 2, 3: (OUTCOMES, OUTCOMES, _COMMON), 4: _FOUR_LAYERS},
+}
+"""PLANS[players][layers]: the throws each chance layer of a search looks at, the layer right after
+the move first. Every throw while the search is shallow. With three layers (the default) the last
+looks only at 2, 3 and 4 in four-player games, whose positions take longer to evaluate (eight
+pieces a side, two enemy seats) and offer more replies, so that `hard` stays under 100 ms at the
+99th percentile (bench/ai_bench.py). Four layers (an option: in four-player games they reach the
+seat's own next throw) fit the same time only by thinning every layer, and won no more games
+(docs/AI.md)."""
 
 
 class Player(Protocol):
@@ -83,27 +93,30 @@ class NormalPlayer:
 
 
 class HardPlayer:
-    """Expectimax: each move is worth the weighted mean, over the seven throws that follow it, of the
+    """Expectimax: each move is worth the weighted mean, over the throws that follow it, of the
     best reply for whoever throws next (partner, self again after a grace or capture, or an enemy).
     At the last layer the replies are judged by the static evaluation; above it the `beam` best
     replies of each throw (by that evaluation) are searched once more the same way.
 
-    The search deepens iteratively, one chance layer at a time up to `depth`: every move at one
-    layer, then moves in order of their last value at the next while fewer than `nodes` positions
-    have been evaluated (always at least two: one move alone could not change the choice). The
-    choice is the best move at the deepest level reached; moves left out had scored worse one level
-    up. Counting nodes rather than time keeps every decision repeatable for a seed.
+    The search deepens iteratively: every move at one layer, then at two, then at `depth` (three
+    by default; four skips three, whose values it could not reuse), moves in order of their last
+    value while fewer than `nodes` positions have been evaluated (always at least two: one move
+    alone could not change the choice). The choice is the best move at the deepest level reached;
+    moves left out had scored worse one level up. Counting nodes rather than time keeps every
+    decision repeatable for a seed.
 
-    Two layers search the best two replies of each throw again; three layers only the best one,
-    and their last layer looks at the throws of LAST_LAYER_THROWS, which keeps the third layer
-    within the time budget. `beam` overrides the width for experiments.
+    Two layers search the best two replies of each throw again, deeper searches only the best one
+    (against `normal`, exactly the reply it plays), looking at the throws of PLANS. `beam`
+    overrides the width for experiments.
     """
 
     name = "hard"
 
     def __init__(self, nodes: int = HARD_NODES, depth: int = HARD_DEPTH, beam: int | None = None) -> None:
-        if nodes < 1 or depth < 1 or (beam is not None and beam < 1):
-            raise ValueError("nodes, depth and beam must be at least 1")
+        if nodes < 1 or (beam is not None and beam < 1):
+            raise ValueError("nodes and beam must be at least 1")
+        if not 1 <= depth <= MAX_DEPTH:
+            raise ValueError(f"depth must be 1 to {MAX_DEPTH}")
         self.nodes = nodes
         self.depth = depth
         self.beam = beam
@@ -114,7 +127,7 @@ class HardPlayer:
         search = _Search(position.side_of(position.turn), position.rules.players, 1, self.beam)
         children = [(m, position.after(throw, m)) for _, m in _ranked(position, throw, moves, rng)]
         search.nodes = len(moves)
-        for layers in range(1, self.depth + 1):
+        for layers in sorted({1, min(2, self.depth), self.depth}):
             if layers > 1:
                 search.plan(layers, self.beam)
             scored: list[tuple[float, Move, Position]] = []
@@ -151,8 +164,9 @@ class _Search:
         """Prepare a search of `layers` chance layers. Chance values depend on the plan, so their
         cache starts afresh; static evaluations do not, and are kept."""
         self.beam = beam or (2 if layers == 2 else 1)
-        self.last = LAST_LAYER_THROWS[self.players] if layers > 2 else OUTCOMES
-        self.last_weight = sum(o.weight for o in self.last)
+        throws = PLANS[self.players][layers]
+        self.throws = {layers - i: (t, sum(o.weight for o in t)) for i, t in enumerate(throws)}
+        """self.throws[depth]: the throws of the layer `depth` layers above the leaves, and their weight."""
         self._chances: dict[tuple[object, ...], float] = {}
 
     def score(self, position: Position) -> float:
@@ -166,7 +180,7 @@ class _Search:
 
     def expect(self, position: Position, depth: int) -> float:
         """The chance node after a move: the expected score over the throws that follow, `depth`
-        layers deep (the last layer's throws as planned)."""
+        layers deep (each layer's throws as planned)."""
         key = (position.steps, position.turn, position.captured, depth)
         cached = self._chances.get(key)
         if cached is not None:
@@ -176,7 +190,7 @@ class _Search:
             return 0.0 if result == DRAW else self.score(position)
         sign = 1.0 if position.side_of(position.turn) == self.side else -1.0
         total = 0.0
-        outcomes = self.last if depth == 1 else OUTCOMES
+        outcomes, weight_sum = self.throws[depth]
         for value, _, weight in outcomes:
             replies = position.legal_moves(value)
             if not replies:
@@ -189,7 +203,7 @@ class _Search:
                 order = sorted(range(len(children)), key=lambda i: -scores[i])[: self.beam]
                 scores = [sign * self.expect(children[i], depth - 1) for i in order]
             total += weight * sign * max(scores)
-        total /= self.last_weight if depth == 1 else 64
+        total /= weight_sum
         self._chances[key] = total
         return total
 

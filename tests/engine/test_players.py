@@ -64,6 +64,9 @@ def test_get_player_levels_and_budget() -> None:
         get_player("normal", nodes=10)
     with pytest.raises(ValueError):
         get_player("hard", nodes=0)
+    for depth in (0, 5):
+        with pytest.raises(ValueError):
+            get_player("hard", depth=depth)
 
 
 def _position(
@@ -195,37 +198,50 @@ def test_hard_scores_a_frozen_position_as_a_draw() -> None:
     assert HardPlayer().expect(frozen, 0) == (0.0, 0)
 
 
-def _plain_expectimax(position: Position, side: int, depth: int, beam: int, last: int) -> float:
-    """The search written the slow, obvious way (no caches), to check the real one against: the
-    `beam` best replies of each throw searched again, and the last layer looking only at throws
-    of weight `last` or more."""
+def _plain_expectimax(position: Position, side: int, layers: list[tuple[int, ...]], beam: int) -> float:
+    """The search written the slow, obvious way (no caches), to check the real one against:
+    `layers` holds the throws each chance layer looks at (the first layer first), and the `beam`
+    best replies of each throw are searched again."""
     if position.result is not None:
         return 0.0 if position.result == DRAW else evaluate(position, side)
     sign = 1.0 if position.side_of(position.turn) == side else -1.0
-    outcomes = [o for o in OUTCOMES if depth > 1 or o.weight >= last]
+    outcomes = [o for o in OUTCOMES if o.value in layers[0]]
+    deeper = layers[1:]
     total = 0.0
     for throw, _, weight in outcomes:
         replies = position.legal_moves(throw)
         if not replies:
             lost = position.after(throw, None)
             total += weight * (
-                _plain_expectimax(lost, side, depth - 1, beam, last)
-                if depth > 1
-                else evaluate(position, side)
+                _plain_expectimax(lost, side, deeper, beam) if deeper else evaluate(position, side)
             )
             continue
         children = sorted(
             (position.after(throw, r) for r in replies), key=lambda c: -sign * evaluate(c, side)
         )
-        if depth == 1:
+        if not deeper:
             total += weight * evaluate(children[0], side)
         else:
             total += (
-                weight
-                * sign
-                * max(sign * _plain_expectimax(c, side, depth - 1, beam, last) for c in children[:beam])
+                weight * sign * max(sign * _plain_expectimax(c, side, deeper, beam) for c in children[:beam])
             )
     return total / sum(o.weight for o in outcomes)
+
+
+EVERY = (2, 3, 4, 5, 6, 10, 25)
+COMMON = (2, 3, 4)
+Plan = list[tuple[int, ...]]
+PLAIN_PLANS: dict[int, tuple[Plan, Plan, int]] = {
+    # layers: (two-player plan, four-player plan, beam)
+    1: ([EVERY], [EVERY], 1),
+    2: ([EVERY] * 2, [EVERY] * 2, 2),
+    3: ([EVERY] * 3, [EVERY, EVERY, COMMON], 1),
+    4: ([(2, 3, 4, 10), COMMON, COMMON, COMMON], [(2, 3, 4, 10), COMMON, COMMON, COMMON], 1),
+}
+"""The plans of each depth, written out by hand: one layer; two with the best two replies searched
+again; three (the default) with the best reply only, whose last layer looks at every throw in
+two-player games and at 2, 3 and 4 only in four-player ones; four (an option), 2, 3, 4 and 10 at
+the first layer and 2, 3, 4 below it."""
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -240,13 +256,10 @@ def test_hard_search_with_its_caches_equals_plain_expectimax(players: int) -> No
         if len(moves) > 1 and dice.random() < 0.1:
             child = position.after(throw, moves[0])
             side = position.side_of(position.turn)
-            # The default plans: one layer; two with the best two replies searched again; three
-            # with the best reply only, whose last layer looks at every throw in two-player games
-            # and at 2, 3 and 4 only (weight 15 or more) in four-player ones.
-            third_last = 0 if players == 2 else 15
-            for depth, beam, last in ((1, 1, 0), (2, 2, 0), (3, 1, third_last)):
+            for depth, (two, four, beam) in PLAIN_PLANS.items():
                 value, nodes = HardPlayer().expect(child, side, depth)
-                assert value == pytest.approx(_plain_expectimax(child, side, depth, beam, last))
+                layers = two if players == 2 else four
+                assert value == pytest.approx(_plain_expectimax(child, side, layers, beam))
                 assert nodes > 0
             checked += 1
         position = position.after(
@@ -305,27 +318,34 @@ def test_a_side_that_has_not_captured_values_an_exposed_enemy_piece_more() -> No
 
 
 @pytest.mark.parametrize(
-    ("notation", "throw", "three_layers", "two_layers"),
+    ("notation", "throw", "by_depth"),
     [
-        # Two players: three layers play black:13-15, two would play black:4-6.
-        ("black:0,4,8,13 yellow:0,1,1,25 turn:black captured:- rules:classic", 2, "black:13-15", "black:4-6"),
+        # Two players: three layers (the default) play black:13-15, two would play black:4-6.
+        (
+            "black:0,4,8,13 yellow:0,1,1,25 turn:black captured:- rules:classic",
+            2,
+            {3: "black:13-15", 2: "black:4-6"},
+        ),
+        # Four players: three layers (the default) play black:6-10, four would play black:1-5.
+        (
+            "black:0,0,1,6 red:0,0,0,4 yellow:0,0,0,5 green:0,0,0,4 turn:black captured:- rules:classic",
+            4,
+            {3: "black:6-10", 4: "black:1-5"},
+        ),
         # Four players: three layers play red:27-30, two would play red:12-15.
         (
             "black:0,0,26,37 red:0,0,12,27 yellow:4,4,12,34 green:0,0,0,16 turn:red "
             "captured:black+yellow rules:classic",
             3,
-            "red:27-30",
-            "red:12-15",
+            {3: "red:27-30", 2: "red:12-15"},
         ),
     ],
 )
-def test_hard_searches_three_layers_by_default(
-    notation: str, throw: int, three_layers: str, two_layers: str
-) -> None:
+def test_hard_searches_three_layers_by_default(notation: str, throw: int, by_depth: dict[int, str]) -> None:
     position = Position.parse(notation)
     moves = position.legal_moves(throw)
     for seed in range(3):
         default = HardPlayer().choose(position, throw, moves, Random(seed))
         assert default == HardPlayer(depth=3).choose(position, throw, moves, Random(seed))
-        assert str(default) == three_layers
-        assert str(HardPlayer(depth=2).choose(position, throw, moves, Random(seed))) == two_layers
+        for depth, expected in by_depth.items():
+            assert str(HardPlayer(depth=depth).choose(position, throw, moves, Random(seed))) == expected
