@@ -106,7 +106,7 @@ class HardPlayer:
     decision repeatable for a seed.
 
     Two layers search the best two replies of each throw again, deeper searches only the best one
-    (against `normal`, exactly the reply it plays), looking at the throws of PLANS. `beam`
+    (the reply `normal` plays), looking at the throws of PLANS. `beam`
     overrides the width for experiments.
     """
 
