@@ -28,10 +28,10 @@ _COMMON: tuple[Outcome, ...] = tuple(o for o in OUTCOMES if o.weight >= 15)
 """The three commonest throws, 2, 3 and 4 (50 in 64)."""
 _COMMON_AND_TEN: tuple[Outcome, ...] = tuple(o for o in OUTCOMES if o.weight >= 15 or o.value == 10)
 """2, 3, 4 and the commonest grace, 10 (56 in 64)."""
-_FOUR_LAYERS = (_COMMON_AND_TEN, _COMMON, _COMMON, _COMMON)
+_EITHER_COUNT = {1: (OUTCOMES,), 2: (OUTCOMES,) * 2, 4: (_COMMON_AND_TEN, _COMMON, _COMMON, _COMMON)}
 PLANS: dict[int, dict[int, tuple[tuple[Outcome, ...], ...]]] = {
-    2: {1: (OUTCOMES,), 2: (OUTCOMES,) * 2, 3: (OUTCOMES,) * 3, 4: _FOUR_LAYERS},
-    4: {1: (OUTCOMES,), 2: (OUTCOMES,) * 2, 3: (OUTCOMES, OUTCOMES, _COMMON), 4: _FOUR_LAYERS},
+    2: {**_EITHER_COUNT, 3: (OUTCOMES,) * 3},
+    4: {**_EITHER_COUNT, 3: (OUTCOMES, OUTCOMES, _COMMON)},
 }
 """PLANS[players][layers]: the throws each chance layer of a search looks at, the layer right after
 the move first. Every throw while the search is shallow. With three layers (the default) the last
@@ -106,8 +106,8 @@ class HardPlayer:
     decision repeatable for a seed.
 
     Two layers search the best two replies of each throw again, deeper searches only the best one
-    (the reply `normal` plays), looking at the throws of PLANS. `beam`
-    overrides the width for experiments.
+    (the reply `normal` plays), looking at the throws of PLANS. `beam` overrides the width for
+    experiments.
     """
 
     name = "hard"
