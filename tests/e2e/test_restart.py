@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy import select
+
+from bot.store import GameRow, Store
 from tests.e2e.conftest import (
     REPO_ROOT,
     Table,
@@ -71,17 +74,21 @@ async def test_killed_while_the_computers_play(fake: FakeDiscord, database_url: 
     table = subprocess_table(fake, database_url)
     env = bot_env(fake, database_url)
     async with fake.process(bot_argv(), env=env, cwd=str(REPO_ROOT)) as bot:
-        await table.alice.slash(table.channel, "pachisi start", players=4, pieces=2, level="easy")
+        # Four pieces a seat: the longer game leaves a wide window for the kill below.
+        await table.alice.slash(table.channel, "pachisi start", players=4, pieces=4, level="easy")
         await wait_for_turn_or_end(table)
         await table.alice.slash(table.channel, "pachisi leave")  # four computers play on, fast
 
-        async def throws_stored() -> int:
-            return (await stored_games(database_url))[0].view.turn_number
-
-        while (played := await throws_stored()) < 10:
-            pass
-        await bot.kill()
-        killed_at = await throws_stored()
+        # One open store and a one-column read keep the polls quick: the computers play a whole
+        # game in a few seconds, and a slow poll could first look after the game has ended.
+        store = Store(database_url)
+        try:
+            while (played := await throws_stored(store)) < 10:
+                pass
+            await bot.kill()
+            killed_at = await throws_stored(store)
+        finally:
+            await store.close()
         assert killed_at >= played
         [game] = await stored_games(database_url)
         assert game.view.status == "active", "the computers finished before the kill"
@@ -96,6 +103,12 @@ async def test_killed_while_the_computers_play(fake: FakeDiscord, database_url: 
     assert game.view.status == "finished"
     assert game.view.turn_number > killed_at
     assert "Throws: " + str(game.view.turn_number) in final.content
+
+
+async def throws_stored(store: Store) -> int:
+    """The stored throw count of the only game."""
+    async with store.transaction() as session:
+        return (await session.execute(select(GameRow.turn_number))).scalar_one()
 
 
 async def two_members_to_a_choice(table: Table) -> tuple[Message, list[str]]:
