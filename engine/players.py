@@ -23,7 +23,6 @@ HARD_NODES = 3000
 docs/AI.md, with a p99 decision time under 100 ms here (bench/ai_bench.py)."""
 HARD_DEPTH = 3
 """Default number of chance layers of `hard` (see PLANS)."""
-MAX_DEPTH = 4
 _COMMON: tuple[Outcome, ...] = tuple(o for o in OUTCOMES if o.weight >= 15)
 """The three commonest throws, 2, 3 and 4 (50 in 64)."""
 _COMMON_AND_TEN: tuple[Outcome, ...] = tuple(o for o in OUTCOMES if o.weight >= 15 or o.value == 10)
@@ -40,6 +39,8 @@ pieces a side, two enemy seats) and offer more replies, so that `hard` stays und
 99th percentile (bench/ai_bench.py). Four layers (an option: in four-player games they reach the
 seat's own next throw) fit the same time only by thinning every layer, and won no more games
 (docs/AI.md)."""
+MAX_DEPTH = max(_EITHER_COUNT)
+"""The deepest search PLANS has a plan for (the same for both player counts)."""
 
 
 class Player(Protocol):
