@@ -27,20 +27,23 @@ _COMMON: tuple[Outcome, ...] = tuple(o for o in OUTCOMES if o.weight >= 15)
 """The three commonest throws, 2, 3 and 4 (50 in 64)."""
 _COMMON_AND_TEN: tuple[Outcome, ...] = tuple(o for o in OUTCOMES if o.weight >= 15 or o.value == 10)
 """2, 3, 4 and the commonest grace, 10 (56 in 64)."""
-_EITHER_COUNT = {1: (OUTCOMES,), 2: (OUTCOMES,) * 2, 4: (_COMMON_AND_TEN, _COMMON, _COMMON, _COMMON)}
+_EITHER_COUNT = {1: (OUTCOMES,), 2: (OUTCOMES,) * 2}
 PLANS: dict[int, dict[int, tuple[tuple[Outcome, ...], ...]]] = {
-    2: {**_EITHER_COUNT, 3: (OUTCOMES,) * 3},
-    4: {**_EITHER_COUNT, 3: (OUTCOMES, OUTCOMES, _COMMON)},
+    2: {**_EITHER_COUNT, 3: (OUTCOMES,) * 3, 4: (_COMMON_AND_TEN, _COMMON, _COMMON, _COMMON)},
+    4: {**_EITHER_COUNT, 3: (OUTCOMES, OUTCOMES, _COMMON), 4: (OUTCOMES, _COMMON, _COMMON, OUTCOMES)},
 }
 """PLANS[players][layers]: the throws each chance layer of a search looks at, the layer right after
 the move first. Every throw while the search is shallow. With three layers (the default) the last
 looks only at 2, 3 and 4 in four-player games, whose positions take longer to evaluate (eight
 pieces a side, two enemy seats) and offer more replies, so that `hard` stays under 100 ms at the
-99th percentile (bench/ai_bench.py). Four layers (an option: in four-player games they reach the
-seat's own next throw) fit the same time only by thinning every layer, and won no more games
-(docs/AI.md)."""
-MAX_DEPTH = max(_EITHER_COUNT)
-"""The deepest search PLANS has a plan for (the same for both player counts)."""
+99th percentile (bench/ai_bench.py). Four layers are an option. In four-player games they reach
+the seat's own next throw (enemy, partner, enemy, self), and look at every throw there, graces
+included (they bring pieces out), and at the enemy's throw right after the move; 2, 3 and 4 at the
+two between. Without a node budget that search won more four-player games than three layers
+(docs/AI.md), but it takes about twice their time. In two-player games four layers look at 2, 3,
+4 and 10 first and 2, 3 and 4 below."""
+MAX_DEPTH = min(max(plans) for plans in PLANS.values())
+"""The deepest search PLANS has a plan for in games of either player count."""
 
 
 class Player(Protocol):

@@ -236,12 +236,13 @@ PLAIN_PLANS: dict[int, tuple[Plan, Plan, int]] = {
     1: ([EVERY], [EVERY], 1),
     2: ([EVERY] * 2, [EVERY] * 2, 2),
     3: ([EVERY] * 3, [EVERY, EVERY, COMMON], 1),
-    4: ([(2, 3, 4, 10), COMMON, COMMON, COMMON], [(2, 3, 4, 10), COMMON, COMMON, COMMON], 1),
+    4: ([(2, 3, 4, 10), COMMON, COMMON, COMMON], [EVERY, COMMON, COMMON, EVERY], 1),
 }
 """The plans of each depth, written out by hand: one layer; two with the best two replies searched
 again; three (the default) with the best reply only, whose last layer looks at every throw in
-two-player games and at 2, 3 and 4 only in four-player ones; four (an option), 2, 3, 4 and 10 at
-the first layer and 2, 3, 4 below it."""
+two-player games and at 2, 3 and 4 only in four-player ones; four (an option), in two-player games
+2, 3, 4 and 10 at the first layer and 2, 3, 4 below it, in four-player games every throw at the
+first layer and the last (the seat's own next throw), 2, 3, 4 at the two between."""
 
 
 @pytest.mark.parametrize("players", [2, 4])
