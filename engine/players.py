@@ -21,30 +21,27 @@ DEFAULT_LEVEL = "normal"
 HARD_NODES = 3000
 """Default node budget of `hard` (fresh positions evaluated per decision): the budget measured in
 docs/AI.md, with a p99 decision time under 100 ms here (bench/ai_bench.py)."""
-HARD_DEPTH: dict[int, int] = {2: 3, 4: 4}
-"""Default number of chance layers of `hard` by player count (see PLANS): in four-player games the
-fourth layer reaches the seat's own next throw."""
+HARD_DEPTH = 3
+"""Default number of chance layers of `hard` (see PLANS)."""
 _COMMON: tuple[Outcome, ...] = tuple(o for o in OUTCOMES if o.weight >= 15)
 """The three commonest throws, 2, 3 and 4 (50 in 64)."""
 _COMMON_AND_TEN: tuple[Outcome, ...] = tuple(o for o in OUTCOMES if o.weight >= 15 or o.value == 10)
 """2, 3, 4 and the commonest grace, 10 (56 in 64)."""
-_LIKELY: tuple[Outcome, ...] = tuple(o for o in OUTCOMES if o.weight >= 6)
-"""Every throw but the two rarest, 25 and 6 (62 in 64)."""
 _EITHER_COUNT = {1: (OUTCOMES,), 2: (OUTCOMES,) * 2}
 PLANS: dict[int, dict[int, tuple[tuple[Outcome, ...], ...]]] = {
     2: {**_EITHER_COUNT, 3: (OUTCOMES,) * 3, 4: (_COMMON_AND_TEN, _COMMON, _COMMON, _COMMON)},
-    4: {**_EITHER_COUNT, 3: (OUTCOMES, OUTCOMES, _COMMON), 4: (_LIKELY, _COMMON, _COMMON, _LIKELY)},
+    4: {**_EITHER_COUNT, 3: (OUTCOMES, OUTCOMES, _COMMON), 4: (OUTCOMES, _COMMON, _COMMON, OUTCOMES)},
 }
 """PLANS[players][layers]: the throws each chance layer of a search looks at, the layer right after
-the move first. Every throw while the search is shallow. Two-player games search three layers by
-default, every throw at each; four layers there are an option (2, 3, 4 and 10 first, then 2, 3, 4).
-Four-player positions take longer to evaluate (eight pieces a side, two enemy seats) and offer more
-replies. Their default, four layers, reaches the seat's own next throw (enemy, partner, enemy,
-self): it looks at every throw but 25 and 6 there, graces included (they bring pieces out), and at
-the enemy's throw right after the move; 2, 3 and 4 at the two between. Leaving out the two rarest
-throws (2 in 64 at each of two layers) halves the search and keeps `hard` under 100 ms at the 99th
-percentile (bench/ai_bench.py). Three layers in four-player games are an option: every throw at
-the first two, 2, 3 and 4 at the last (docs/AI.md compares them)."""
+the move first. Every throw while the search is shallow. With three layers (the default) the last
+looks only at 2, 3 and 4 in four-player games, whose positions take longer to evaluate (eight
+pieces a side, two enemy seats) and offer more replies, so that `hard` stays under 100 ms at the
+99th percentile (bench/ai_bench.py). Four layers are an option. In four-player games they reach
+the seat's own next throw (enemy, partner, enemy, self), and look at every throw there, graces
+included (they bring pieces out), and at the enemy's throw right after the move; 2, 3 and 4 at the
+two between. Without a node budget that search won more four-player games than three layers
+(docs/AI.md), but it takes about twice their time. In two-player games four layers look at 2, 3,
+4 and 10 first and 2, 3 and 4 below."""
 MAX_DEPTH = min(max(plans) for plans in PLANS.values())
 """The deepest search PLANS has a plan for in games of either player count."""
 
@@ -105,12 +102,12 @@ class HardPlayer:
     At the last layer the replies are judged by the static evaluation; above it the `beam` best
     replies of each throw (by that evaluation) are searched once more the same way.
 
-    The search deepens iteratively: every move at one layer, then at two, then at `depth` (by
-    default three in two-player games, four in four-player ones, see PLANS; four skips three, whose
-    values it could not reuse), moves in order of their last value while fewer than `nodes`
-    positions have been evaluated (always at least two: one move alone could not change the
-    choice). The choice is the best move at the deepest level reached; moves left out had scored
-    worse one level up. Counting nodes rather than time keeps every decision repeatable for a seed.
+    The search deepens iteratively: every move at one layer, then at two, then at `depth` (three
+    by default; four skips three, whose values it could not reuse), moves in order of their last
+    value while fewer than `nodes` positions have been evaluated (always at least two: one move
+    alone could not change the choice). The choice is the best move at the deepest level reached;
+    moves left out had scored worse one level up. Counting nodes rather than time keeps every
+    decision repeatable for a seed.
 
     Two layers search the best two replies of each throw again, deeper searches only the best one
     (the reply `normal` plays), looking at the throws of PLANS. `beam` overrides the width for
@@ -119,10 +116,10 @@ class HardPlayer:
 
     name = "hard"
 
-    def __init__(self, nodes: int = HARD_NODES, depth: int | None = None, beam: int | None = None) -> None:
+    def __init__(self, nodes: int = HARD_NODES, depth: int = HARD_DEPTH, beam: int | None = None) -> None:
         if nodes < 1 or (beam is not None and beam < 1):
             raise ValueError("nodes and beam must be at least 1")
-        if depth is not None and not 1 <= depth <= MAX_DEPTH:
+        if not 1 <= depth <= MAX_DEPTH:
             raise ValueError(f"depth must be 1 to {MAX_DEPTH}")
         self.nodes = nodes
         self.depth = depth
@@ -131,12 +128,10 @@ class HardPlayer:
     def choose(self, position: Position, throw: int, moves: list[Move], rng: Random) -> Move:
         if len(moves) == 1:
             return moves[0]
-        players = position.rules.players
-        depth = self.depth or HARD_DEPTH[players]
-        search = _Search(position.side_of(position.turn), players, 1, self.beam)
+        search = _Search(position.side_of(position.turn), position.rules.players, 1, self.beam)
         children = [(m, position.after(throw, m)) for _, m in _ranked(position, throw, moves, rng)]
         search.nodes = len(moves)
-        for layers in sorted({1, min(2, depth), depth}):
+        for layers in sorted({1, min(2, self.depth), self.depth}):
             if layers > 1:
                 search.plan(layers, self.beam)
             scored: list[tuple[float, Move, Position]] = []

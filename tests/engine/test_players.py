@@ -8,7 +8,7 @@ import pytest
 
 from engine.board import IS_CASTLE, ROUTES, STEP_OF
 from engine.evaluate import WIN, evaluate
-from engine.players import HARD_DEPTH, LEVELS, EasyPlayer, HardPlayer, NormalPlayer, RandomPlayer, get_player
+from engine.players import LEVELS, EasyPlayer, HardPlayer, NormalPlayer, RandomPlayer, get_player
 from engine.rules import Rules
 from engine.state import DRAW, Move, Position
 from engine.throws import OUTCOMES, throw_value
@@ -229,7 +229,6 @@ def _plain_expectimax(position: Position, side: int, layers: list[tuple[int, ...
 
 
 EVERY = (2, 3, 4, 5, 6, 10, 25)
-LIKELY = (2, 3, 4, 5, 10)
 COMMON = (2, 3, 4)
 Plan = list[tuple[int, ...]]
 PLAIN_PLANS: dict[int, tuple[Plan, Plan, int]] = {
@@ -237,7 +236,7 @@ PLAIN_PLANS: dict[int, tuple[Plan, Plan, int]] = {
     1: ([EVERY], [EVERY], 1),
     2: ([EVERY] * 2, [EVERY] * 2, 2),
     3: ([EVERY] * 3, [EVERY, EVERY, COMMON], 1),
-    4: ([(2, 3, 4, 10), COMMON, COMMON, COMMON], [LIKELY, COMMON, COMMON, LIKELY], 1),
+    4: ([(2, 3, 4, 10), COMMON, COMMON, COMMON], [EVERY, COMMON, COMMON, EVERY], 1),
 }
 """The plans of each depth, written out by hand: one layer; two with the best two replies searched
 again; three (the default) with the best reply only, whose last layer looks at every throw in
@@ -328,28 +327,26 @@ def test_a_side_that_has_not_captured_values_an_exposed_enemy_piece_more() -> No
             2,
             {3: "black:13-15", 2: "black:4-6"},
         ),
-        # Four players: four layers (the default) play black:1-5, three would play black:6-10.
+        # Four players: three layers (the default) play black:6-10, four would play black:1-5.
         (
             "black:0,0,1,6 red:0,0,0,4 yellow:0,0,0,5 green:0,0,0,4 turn:black captured:- rules:classic",
             4,
-            {4: "black:1-5", 3: "black:6-10"},
+            {3: "black:6-10", 4: "black:1-5"},
         ),
-        # Four players: four layers (the default) play red:12-15, as two would; three play red:27-30.
+        # Four players: three layers play red:27-30, two would play red:12-15.
         (
             "black:0,0,26,37 red:0,0,12,27 yellow:4,4,12,34 green:0,0,0,16 turn:red "
             "captured:black+yellow rules:classic",
             3,
-            {4: "red:12-15", 3: "red:27-30", 2: "red:12-15"},
+            {3: "red:27-30", 2: "red:12-15"},
         ),
     ],
 )
-def test_hard_searches_its_default_layers(notation: str, throw: int, by_depth: dict[int, str]) -> None:
+def test_hard_searches_three_layers_by_default(notation: str, throw: int, by_depth: dict[int, str]) -> None:
     position = Position.parse(notation)
     moves = position.legal_moves(throw)
-    default_depth = HARD_DEPTH[position.rules.players]
-    assert default_depth == max(by_depth)
     for seed in range(3):
         default = HardPlayer().choose(position, throw, moves, Random(seed))
-        assert default == HardPlayer(depth=default_depth).choose(position, throw, moves, Random(seed))
+        assert default == HardPlayer(depth=3).choose(position, throw, moves, Random(seed))
         for depth, expected in by_depth.items():
             assert str(HardPlayer(depth=depth).choose(position, throw, moves, Random(seed))) == expected
