@@ -39,9 +39,9 @@ pieces a side, two enemy seats) and offer more replies, so that `hard` stays und
 99th percentile (bench/ai_bench.py). Four layers are an option. In four-player games they reach
 the seat's own next throw (enemy, partner, enemy, self), and look at every throw there, graces
 included (they bring pieces out), and at the enemy's throw right after the move; 2, 3 and 4 at the
-two between. Without a node budget that search won more four-player games than three layers
-(docs/AI.md), but it takes about twice their time. In two-player games four layers look at 2, 3,
-4 and 10 first and 2, 3 and 4 below."""
+two between. Without a node budget that search won a few more four-player games than three
+layers, within chance (docs/AI.md), and it takes about twice their time. In two-player games four
+layers look at 2, 3, 4 and 10 first and 2, 3 and 4 below."""
 MAX_DEPTH = min(max(plans) for plans in PLANS.values())
 """The deepest search PLANS has a plan for in games of either player count."""
 
