@@ -13,6 +13,7 @@ from random import Random
 from typing import Protocol
 
 from engine.evaluate import evaluate
+from engine.rules import Rules
 from engine.state import DRAW, Move, Position
 from engine.throws import OUTCOMES, Outcome
 
@@ -30,18 +31,15 @@ _COMMON_AND_TEN: tuple[Outcome, ...] = tuple(o for o in OUTCOMES if o.weight >= 
 _EITHER_COUNT = {1: (OUTCOMES,), 2: (OUTCOMES,) * 2}
 PLANS: dict[int, dict[int, tuple[tuple[Outcome, ...], ...]]] = {
     2: {**_EITHER_COUNT, 3: (OUTCOMES,) * 3, 4: (_COMMON_AND_TEN, _COMMON, _COMMON, _COMMON)},
-    4: {**_EITHER_COUNT, 3: (OUTCOMES, OUTCOMES, _COMMON), 4: (OUTCOMES, _COMMON, _COMMON, OUTCOMES)},
+    4: {**_EITHER_COUNT, 3: (OUTCOMES,) * 3, 4: (OUTCOMES, OUTCOMES, OUTCOMES, _COMMON)},
 }
 """PLANS[players][layers]: the throws each chance layer of a search looks at, the layer right after
-the move first. Every throw while the search is shallow. With three layers (the default) the last
-looks only at 2, 3 and 4 in four-player games, whose positions take longer to evaluate (eight
-pieces a side, two enemy seats) and offer more replies, so that `hard` stays under 100 ms at the
-99th percentile (bench/ai_bench.py). Four layers are an option. In four-player games they reach
-the seat's own next throw (enemy, partner, enemy, self), and look at every throw there, graces
-included (they bring pieces out), and at the enemy's throw right after the move; 2, 3 and 4 at the
-two between. Without a node budget that search won a few more four-player games than three
-layers, within chance (docs/AI.md), and it takes about twice their time. In two-player games four
-layers look at 2, 3, 4 and 10 first and 2, 3 and 4 below."""
+the move first. A four-player search passes over the partner's throws (see HardPlayer), so its
+layers are the two enemies' and the seat's own: three layers (the default) reach the seat's own
+next throw, every throw at each, graces included (they bring pieces out), as three layers do in
+two-player games (enemy, self, enemy). Four layers are an option, over the time budget: in
+four-player games the enemy's reply to that throw on 2, 3 and 4; in two-player games 2, 3, 4 and
+10 first and 2, 3 and 4 below."""
 MAX_DEPTH = min(max(plans) for plans in PLANS.values())
 """The deepest search PLANS has a plan for in games of either player count."""
 
@@ -98,9 +96,14 @@ class NormalPlayer:
 
 class HardPlayer:
     """Expectimax: each move is worth the weighted mean, over the throws that follow it, of the
-    best reply for whoever throws next (partner, self again after a grace or capture, or an enemy).
+    best reply for whoever throws next (self again after a grace or capture, or an enemy).
     At the last layer the replies are judged by the static evaluation; above it the `beam` best
     replies of each throw (by that evaluation) are searched once more the same way.
+
+    In four-player games the partner's throws are passed over, as if each were lost: a layer spent
+    on the partner would leave the seat's own next throw out of reach of the time budget, and that
+    throw (with its graces) decides more. The partner plays for the side too, so leaving its move
+    out undervalues every line alike.
 
     The search deepens iteratively: every move at one layer, then at two, then at `depth` (three
     by default; four skips three, whose values it could not reuse), moves in order of their last
@@ -128,7 +131,7 @@ class HardPlayer:
     def choose(self, position: Position, throw: int, moves: list[Move], rng: Random) -> Move:
         if len(moves) == 1:
             return moves[0]
-        search = _Search(position.side_of(position.turn), position.rules.players, 1, self.beam)
+        search = _Search(position.side_of(position.turn), position.turn, position.rules, 1, self.beam)
         children = [(m, position.after(throw, m)) for _, m in _ranked(position, throw, moves, rng)]
         search.nodes = len(moves)
         for layers in sorted({1, min(2, self.depth), self.depth}):
@@ -146,19 +149,29 @@ class HardPlayer:
         return children[0][0]
 
     def expect(self, position: Position, side: int, depth: int = 1) -> tuple[float, int]:
-        """The chance node after a move, searched alone with `depth` layers: (expected score for
-        `side`, positions evaluated)."""
-        search = _Search(side, position.rules.players, depth, self.beam)
+        """The chance node after a move by a seat of `side`, searched alone with `depth` layers:
+        (expected score for `side`, positions evaluated)."""
+        turn = position.turn
+        mover = turn if position.side_of(turn) == side else _PREVIOUS_SEAT[position.rules.players][turn]
+        search = _Search(side, mover, position.rules, depth, self.beam)
         return search.expect(position, depth), search.nodes
+
+
+_PREVIOUS_SEAT = {4: (3, 0, 1, 2), 2: (2, 2, 0, 0)}
+"""The seat that threw before a seat: when the turn has passed to an enemy, the one that moved."""
+_PASSING_THROW = 2
+"""Not a grace: played with no move, it passes the turn on (how a partner's throw is passed over)."""
 
 
 class _Search:
     """One decision's expectimax for `side`, with its caches: a position reached twice (two pieces
     moved in either order, say) is evaluated, and its chance node searched, only once."""
 
-    def __init__(self, side: int, players: int, layers: int, beam: int | None) -> None:
+    def __init__(self, side: int, mover: int, rules: Rules, layers: int, beam: int | None) -> None:
         self.side = side
-        self.players = players
+        self.players = rules.players
+        self.passed_over = (mover + 2) % 4 if rules.players == 4 else None
+        """The mover's partner, whose throws the search passes over (HardPlayer)."""
         self.nodes = 0
         """Positions evaluated so far (cache hits are free)."""
         self._scores: dict[tuple[object, ...], float] = {}
@@ -192,6 +205,9 @@ class _Search:
         result = position.result
         if result is not None:
             return 0.0 if result == DRAW else self.score(position)
+        if position.turn == self.passed_over:
+            total = self._chances[key] = self.expect(position.after(_PASSING_THROW, None), depth)
+            return total
         sign = 1.0 if position.side_of(position.turn) == self.side else -1.0
         total = 0.0
         outcomes, weight_sum = self.throws[depth]

@@ -198,12 +198,16 @@ def test_hard_scores_a_frozen_position_as_a_draw() -> None:
     assert HardPlayer().expect(frozen, 0) == (0.0, 0)
 
 
-def _plain_expectimax(position: Position, side: int, layers: list[tuple[int, ...]], beam: int) -> float:
+def _plain_expectimax(
+    position: Position, side: int, layers: list[tuple[int, ...]], beam: int, passed_over: int | None
+) -> float:
     """The search written the slow, obvious way (no caches), to check the real one against:
-    `layers` holds the throws each chance layer looks at (the first layer first), and the `beam`
-    best replies of each throw are searched again."""
+    `layers` holds the throws each chance layer looks at (the first layer first), the `beam`
+    best replies of each throw are searched again, and the seat `passed_over` loses every throw."""
     if position.result is not None:
         return 0.0 if position.result == DRAW else evaluate(position, side)
+    if position.turn == passed_over:
+        return _plain_expectimax(position.after(2, None), side, layers, beam, passed_over)
     sign = 1.0 if position.side_of(position.turn) == side else -1.0
     outcomes = [o for o in OUTCOMES if o.value in layers[0]]
     deeper = layers[1:]
@@ -213,7 +217,9 @@ def _plain_expectimax(position: Position, side: int, layers: list[tuple[int, ...
         if not replies:
             lost = position.after(throw, None)
             total += weight * (
-                _plain_expectimax(lost, side, deeper, beam) if deeper else evaluate(position, side)
+                _plain_expectimax(lost, side, deeper, beam, passed_over)
+                if deeper
+                else evaluate(position, side)
             )
             continue
         children = sorted(
@@ -223,7 +229,9 @@ def _plain_expectimax(position: Position, side: int, layers: list[tuple[int, ...
             total += weight * evaluate(children[0], side)
         else:
             total += (
-                weight * sign * max(sign * _plain_expectimax(c, side, deeper, beam) for c in children[:beam])
+                weight
+                * sign
+                * max(sign * _plain_expectimax(c, side, deeper, beam, passed_over) for c in children[:beam])
             )
     return total / sum(o.weight for o in outcomes)
 
@@ -235,14 +243,14 @@ PLAIN_PLANS: dict[int, tuple[Plan, Plan, int]] = {
     # layers: (two-player plan, four-player plan, beam)
     1: ([EVERY], [EVERY], 1),
     2: ([EVERY] * 2, [EVERY] * 2, 2),
-    3: ([EVERY] * 3, [EVERY, EVERY, COMMON], 1),
-    4: ([(2, 3, 4, 10), COMMON, COMMON, COMMON], [EVERY, COMMON, COMMON, EVERY], 1),
+    3: ([EVERY] * 3, [EVERY] * 3, 1),
+    4: ([(2, 3, 4, 10), COMMON, COMMON, COMMON], [EVERY, EVERY, EVERY, COMMON], 1),
 }
 """The plans of each depth, written out by hand: one layer; two with the best two replies searched
-again; three (the default) with the best reply only, whose last layer looks at every throw in
-two-player games and at 2, 3 and 4 only in four-player ones; four (an option), in two-player games
-2, 3, 4 and 10 at the first layer and 2, 3, 4 below it, in four-player games every throw at the
-first layer and the last (the seat's own next throw), 2, 3, 4 at the two between."""
+again; three (the default) with the best reply only, every throw at each layer; four (an option),
+in two-player games 2, 3, 4 and 10 at the first layer and 2, 3, 4 below it, in four-player games
+every throw at the first three layers (the partner's throws passed over, these reach the seat's
+own next throw) and 2, 3, 4 at the last."""
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -257,10 +265,11 @@ def test_hard_search_with_its_caches_equals_plain_expectimax(players: int) -> No
         if len(moves) > 1 and dice.random() < 0.1:
             child = position.after(throw, moves[0])
             side = position.side_of(position.turn)
+            partner = (position.turn + 2) % 4 if players == 4 else None
             for depth, (two, four, beam) in PLAIN_PLANS.items():
                 value, nodes = HardPlayer().expect(child, side, depth)
                 layers = two if players == 2 else four
-                assert value == pytest.approx(_plain_expectimax(child, side, layers, beam))
+                assert value == pytest.approx(_plain_expectimax(child, side, layers, beam, partner))
                 assert nodes > 0
             checked += 1
         position = position.after(
@@ -327,18 +336,19 @@ def test_a_side_that_has_not_captured_values_an_exposed_enemy_piece_more() -> No
             2,
             {3: "black:13-15", 2: "black:4-6"},
         ),
-        # Four players: three layers (the default) play black:6-10, four would play black:1-5.
+        # Four players: three layers (the default, reaching Black's own next throw) play black:1-5,
+        # two (the enemies' throws only) would play black:6-10.
         (
             "black:0,0,1,6 red:0,0,0,4 yellow:0,0,0,5 green:0,0,0,4 turn:black captured:- rules:classic",
             4,
-            {3: "black:6-10", 4: "black:1-5"},
+            {3: "black:1-5", 2: "black:6-10"},
         ),
-        # Four players: three layers play red:27-30, two would play red:12-15.
+        # Four players: three layers play red:12-15, two would play red:27-30.
         (
             "black:0,0,26,37 red:0,0,12,27 yellow:4,4,12,34 green:0,0,0,16 turn:red "
             "captured:black+yellow rules:classic",
             3,
-            {3: "red:27-30", 2: "red:12-15"},
+            {3: "red:12-15", 2: "red:27-30"},
         ),
     ],
 )
