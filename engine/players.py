@@ -101,9 +101,9 @@ class HardPlayer:
     replies of each throw (by that evaluation) are searched once more the same way.
 
     In four-player games the partner's throws are passed over, as if each were lost: a layer spent
-    on the partner would leave the seat's own next throw out of reach of the time budget, and that
-    throw (with its graces) decides more. The partner plays for the side too, so leaving its move
-    out undervalues every line alike.
+    on the partner would leave the seat's own next throw (with its graces) out of reach of the time
+    budget. The partner plays for the side too, so leaving its move out undervalues every line
+    about alike. Measured against the search through the partner's throw in docs/AI.md.
 
     The search deepens iteratively: every move at one layer, then at two, then at `depth` (three
     by default; four skips three, whose values it could not reuse), moves in order of their last
