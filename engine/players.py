@@ -13,7 +13,6 @@ from random import Random
 from typing import Protocol
 
 from engine.evaluate import evaluate
-from engine.rules import Rules
 from engine.state import DRAW, Move, Position
 from engine.throws import OUTCOMES, Outcome
 
@@ -131,7 +130,9 @@ class HardPlayer:
     def choose(self, position: Position, throw: int, moves: list[Move], rng: Random) -> Move:
         if len(moves) == 1:
             return moves[0]
-        search = _Search(position.side_of(position.turn), position.turn, position.rules, 1, self.beam)
+        players = position.rules.players
+        partner = (position.turn + 2) % 4 if players == 4 else None
+        search = _Search(position.side_of(position.turn), players, partner, 1, self.beam)
         children = [(m, position.after(throw, m)) for _, m in _ranked(position, throw, moves, rng)]
         search.nodes = len(moves)
         for layers in sorted({1, min(2, self.depth), self.depth}):
@@ -151,14 +152,14 @@ class HardPlayer:
     def expect(self, position: Position, side: int, depth: int = 1) -> tuple[float, int]:
         """The chance node after a move by a seat of `side`, searched alone with `depth` layers:
         (expected score for `side`, positions evaluated)."""
-        turn = position.turn
-        mover = turn if position.side_of(turn) == side else _PREVIOUS_SEAT[position.rules.players][turn]
-        search = _Search(side, mover, position.rules, depth, self.beam)
+        players, turn = position.rules.players, position.turn
+        # The mover's partner sits across from a mover about to throw again, or just after the
+        # enemy seat the turn has passed to.
+        partner = (turn + (2 if position.side_of(turn) == side else 1)) % 4 if players == 4 else None
+        search = _Search(side, players, partner, depth, self.beam)
         return search.expect(position, depth), search.nodes
 
 
-_PREVIOUS_SEAT = {4: (3, 0, 1, 2), 2: (2, 2, 0, 0)}
-"""The seat that threw before a seat: when the turn has passed to an enemy, the one that moved."""
 _PASSING_THROW = 2
 """Not a grace: played with no move, it passes the turn on (how a partner's throw is passed over)."""
 
@@ -167,11 +168,13 @@ class _Search:
     """One decision's expectimax for `side`, with its caches: a position reached twice (two pieces
     moved in either order, say) is evaluated, and its chance node searched, only once."""
 
-    def __init__(self, side: int, mover: int, rules: Rules, layers: int, beam: int | None) -> None:
+    def __init__(
+        self, side: int, players: int, passed_over: int | None, layers: int, beam: int | None
+    ) -> None:
         self.side = side
-        self.players = rules.players
-        self.passed_over = (mover + 2) % 4 if rules.players == 4 else None
-        """The mover's partner, whose throws the search passes over (HardPlayer)."""
+        self.players = players
+        self.passed_over = passed_over
+        """The mover's partner in four-player games, whose throws the search passes over (HardPlayer)."""
         self.nodes = 0
         """Positions evaluated so far (cache hits are free)."""
         self._scores: dict[tuple[object, ...], float] = {}
