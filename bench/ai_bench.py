@@ -19,6 +19,7 @@ from random import Random
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from engine import build
 from engine.arena import parse_level, percentile
 from engine.evaluate import evaluate
 from engine.players import get_player
@@ -77,10 +78,14 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    stale = build.stale_message()
+    if stale:
+        sys.exit(f"error: {stale}")
     rules = Rules().with_options(players=args.players)
     decisions = sample_decisions(rules, args.positions, args.seed)
     report = {
         "players": args.players,
+        "engine": build.describe(),
         "positions": len(decisions),
         "evaluations_per_s": round(evaluations_per_second(decisions)),
         "decision_ms": {spec: time_level(spec, decisions, args.seed) for spec in LEVEL_SPECS},
@@ -89,6 +94,7 @@ def main(argv: list[str]) -> int:
         print(json.dumps(report))
         return 0
     print(f"{report['positions']} decisions with a choice, {args.players} players, seed {args.seed}")
+    print(f"engine: {report['engine']}")
     print(f"static evaluation: {report['evaluations_per_s']:,} positions/s")
     for spec, ms in report["decision_ms"].items():
         figures = "  ".join(f"{key} {ms[key]:.3f}" for key in ("mean", "p50", "p99", "max"))

@@ -17,7 +17,7 @@ from random import Random
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import Position, Rules
+from engine import Position, Rules, build
 from engine.throws import throw_value
 
 
@@ -68,12 +68,16 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    stale = build.stale_message()
+    if stale:
+        sys.exit(f"error: {stale}")
     results: dict[str, int | float | str] = {}
     for label, rules in (("classic4", Rules()), ("classic2", Rules(players=2))):
         throws, seconds = playouts(args.games, rules, args.seed)
         results[f"{label}_throws_per_s"] = round(throws / seconds)
     results["movegen_us"] = round(movegen_us(sample_positions(20_000, args.seed)), 2)
     results["python"] = sys.version.split()[0]
+    results["engine"] = build.describe()
     if args.json:
         print(json.dumps(results))
     else:

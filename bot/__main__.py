@@ -11,6 +11,7 @@ import discord
 
 from bot.client import PachisiBot, point_discord_at
 from bot.config import Settings, load_settings
+from engine import build
 
 TOKEN_HELP = (
     "DISCORD_TOKEN is not set. Create an application at https://discord.com/developers/applications, "
@@ -41,7 +42,12 @@ def main() -> None:
     if not settings.discord_token:
         print(TOKEN_HELP, file=sys.stderr)
         raise SystemExit(2)
+    stale = build.stale_message()
+    if stale:
+        print(stale, file=sys.stderr)
+        raise SystemExit(2)
     configure_logging(settings.log_level)
+    logging.getLogger("bot").info("engine: %s", build.describe())
     point_discord_at(settings.discord_api_base, settings.discord_gateway_url)
     try:
         asyncio.run(run(settings))

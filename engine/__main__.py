@@ -8,6 +8,7 @@ import sys
 from collections.abc import Callable, Iterable
 from typing import TextIO
 
+from engine import build
 from engine.errors import PachisiError
 from engine.notation import format_position, parse_move, parse_position
 from engine.rules import Rules
@@ -107,6 +108,10 @@ def _percent(part: int, whole: int) -> str:
 
 def main(argv: list[str] | None = None, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    stale = build.stale_message()
+    if stale:
+        print(f"error: {stale}", file=err)
+        return 2
     if argv and argv[0] == "arena":
         from engine.arena import main as arena_main
 

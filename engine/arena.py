@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
+from engine import build
 from engine.game import MAX_THROWS
 from engine.players import LEVELS, Player, get_player
 from engine.rules import Rules
@@ -186,6 +187,7 @@ def main(argv: list[str]) -> int:
         parser.error(str(error))
     if args.games < 1:
         parser.error("--games must be at least 1")
+    print(f"engine: {build.describe()}", file=sys.stderr)  # the decision times depend on it
     results: list[GameResult] = []
     step = max(1, args.games // 20)
     for i, result in run(args.side_a, args.side_b, args.games, rules, args.seed, args.jobs):

@@ -1,4 +1,5 @@
-"""Database fixtures: a fresh SQLite file per test, and a real PostgreSQL server when one is reachable.
+"""Database fixtures: a fresh SQLite file per test, and a real PostgreSQL server when one is reachable;
+and a check that a compiled engine is no older than its source (engine/build.py).
 
 Store and service tests take `db_url` (or `store`), which runs them once on each database. PostgreSQL
 comes from PACHISI_TEST_POSTGRES_URL (`source scripts/postgres-up` starts one); without it those
@@ -13,8 +14,20 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.store import Store, make_engine, upgrade
+from engine import build
 
 POSTGRES_ENV = "PACHISI_TEST_POSTGRES_URL"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Refuse to test a compiled engine older than its source: the tests would run the old code."""
+    message = build.stale_message()
+    if message:
+        pytest.exit(message, returncode=2)
+
+
+def pytest_report_header() -> str:
+    return f"engine: {build.describe()}"
 
 
 @pytest.fixture

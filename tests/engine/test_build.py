@@ -1,0 +1,100 @@
+"""The compiled engine: it plays exactly as its source does, and a stale build is caught."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from importlib.machinery import EXTENSION_SUFFIXES
+from pathlib import Path
+
+import pytest
+
+from engine import build
+
+ENGINE = Path(build.__file__).resolve().parent
+
+# Prints, for seeded decisions of games `normal` plays against itself, the evaluation of a position
+# for both sides (exact floats) and `hard`'s choice at two and three layers (four in four-player
+# games, where it is the default's reach), first checking that it runs from plain source.
+PROBE = """
+import sys
+from random import Random
+import engine.evaluate, engine.players, engine.state
+from engine.evaluate import evaluate
+from engine.players import HardPlayer, NormalPlayer
+from engine.rules import Rules
+from engine.state import Position
+from engine.throws import throw_value
+
+sources = [m.__file__.endswith(".py") for m in (engine.evaluate, engine.players, engine.state)]
+print("source" if all(sources) else "compiled" if not any(sources) else "mixed")
+normal = NormalPlayer()
+for players, depths in ((2, (2, 3)), (4, (2, 3, 4))):
+    hard = {depth: HardPlayer(depth=depth) for depth in depths}
+    dice, rng, position, asked = Random(players), Random(7), Position.initial(Rules(players=players)), 0
+    while asked < 25:
+        if position.result is not None:
+            position = Position.initial(position.rules)
+        throw = throw_value(dice)
+        moves = position.legal_moves(throw)
+        print(repr(evaluate(position, 0)), repr(evaluate(position, 1)))
+        if len(moves) > 1:
+            asked += 1
+            print(*(hard[depth].choose(position, throw, moves, Random(asked)) for depth in depths))
+        position = position.after(throw, normal.choose(position, throw, moves, rng) if moves else None)
+"""
+
+
+def _probe(cwd: Path) -> list[str]:
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE], cwd=cwd, capture_output=True, text=True, check=True, timeout=600
+    )
+    return done.stdout.splitlines()
+
+
+@pytest.mark.skipif(not build.compiled_modules(), reason="the engine is not compiled here (no C compiler?)")
+def test_the_compiled_engine_plays_exactly_as_its_source(tmp_path: Path) -> None:
+    shutil.copytree(ENGINE, tmp_path / "engine", ignore=shutil.ignore_patterns("*.so", "__pycache__"))
+    compiled = _probe(ENGINE.parent)
+    source = _probe(tmp_path)
+    assert compiled[0] == "compiled" and source[0] == "source"
+    assert len(compiled) > 100
+    assert compiled[1:] == source[1:]
+
+
+def _touch(path: Path, mtime: int) -> None:
+    path.write_text("")
+    os.utime(path, (mtime, mtime))
+
+
+def test_a_compiled_module_older_than_its_source_is_stale(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    suffix = EXTENSION_SUFFIXES[0]
+    monkeypatch.setattr(build, "_PACKAGE", tmp_path)
+    assert build.compiled_modules() == [] and build.describe() == "pure Python"
+    _touch(tmp_path / "state.py", 100)
+    _touch(tmp_path / f"state{suffix}", 200)
+    _touch(tmp_path / "rules.py", 300)  # not compiled: never stale
+    _touch(tmp_path / f"hot__mypyc{suffix}", 50)  # the shared library: no source of its own
+    assert build.compiled_modules() == ["state"]
+    assert build.describe() == "compiled with mypyc (state)"
+    assert build.stale_message() is None
+    _touch(tmp_path / "state.py", 250)
+    assert build.stale_modules() == ["state"]
+    message = build.stale_message()
+    assert message is not None and "engine/state.py" in message and "pip install -e ." in message
+
+
+def test_the_command_line_refuses_a_stale_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from engine.__main__ import main
+
+    monkeypatch.setattr(build, "_PACKAGE", tmp_path)
+    _touch(tmp_path / f"players{EXTENSION_SUFFIXES[0]}", 100)
+    _touch(tmp_path / "players.py", 200)
+    err = tmp_path / "err.txt"
+    with err.open("w") as stream:
+        assert main(["arena", "--side-a", "easy", "--side-b", "random", "--games", "1"], err=stream) == 2
+    assert "engine/players.py changed after the engine was compiled" in err.read_text()
