@@ -36,9 +36,9 @@ PLANS: dict[int, dict[int, tuple[tuple[Outcome, ...], ...]]] = {
 the move first. A four-player search passes over the partner's throws (see HardPlayer), so its
 layers are the two enemies' and the seat's own: three layers (the default) reach the seat's own
 next throw, every throw at each, graces included (they bring pieces out), as three layers do in
-two-player games (enemy, self, enemy). Four layers are an option, over the time budget: in
-four-player games the enemy's reply to that throw on 2, 3 and 4; in two-player games 2, 3, 4 and
-10 first and 2, 3 and 4 below."""
+two-player games (enemy, self, enemy). Four layers are an option: in four-player games the
+enemy's reply to that throw on 2, 3 and 4 (within the time budget compiled, but it won no more:
+docs/AI.md); in two-player games 2, 3, 4 and 10 first and 2, 3 and 4 below."""
 MAX_DEPTH = min(max(plans) for plans in PLANS.values())
 """The deepest search PLANS has a plan for in games of either player count."""
 
@@ -100,9 +100,9 @@ class HardPlayer:
     replies of each throw (by that evaluation) are searched once more the same way.
 
     In four-player games the partner's throws are passed over, as if each were lost: a layer spent
-    on the partner would leave the seat's own next throw (with its graces) out of reach of the time
-    budget. The partner plays for the side too, so leaving its move out undervalues every line
-    about alike. Measured against the search through the partner's throw in docs/AI.md.
+    on the partner would leave the seat's own next throw (with its graces) beyond the default's
+    three layers. The partner plays for the side too, so leaving its move out undervalues every
+    line about alike. Measured against the search through the partner's throw in docs/AI.md.
 
     The search deepens iteratively: every move at one layer, then at two, then at `depth` (three
     by default; four skips three, whose values it could not reuse), moves in order of their last
