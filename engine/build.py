@@ -1,8 +1,9 @@
 """Which build of the engine runs: setup.py compiles the hot modules with mypyc when it can.
 
 Python loads a compiled module in preference to its source, even after the source is edited, so a
-compiled module older than its source is stale: the tests, the command line and the benchmarks
-refuse to run on one (`pip install -e .` rebuilds). Outside the pure core: it reads file times.
+compiled module older than its source is stale: the tests, the command line, the engine and AI
+benchmarks and the bot refuse to run on one (`pip install -e .` rebuilds). Outside the pure core:
+it reads file times.
 """
 
 from __future__ import annotations
