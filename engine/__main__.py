@@ -108,14 +108,14 @@ def _percent(part: int, whole: int) -> str:
 
 def main(argv: list[str] | None = None, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    stale = build.stale_message()
-    if stale:
-        print(f"error: {stale}", file=err)
-        return 2
     if argv and argv[0] == "arena":
         from engine.arena import main as arena_main
 
         return arena_main(argv[1:])
+    stale = build.stale_message()
+    if stale:
+        print(f"error: {stale}", file=err)
+        return 2
     parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("moves", help="lines '<throw> <position>' -> the legal moves, or pass")

@@ -187,6 +187,10 @@ def main(argv: list[str]) -> int:
         parser.error(str(error))
     if args.games < 1:
         parser.error("--games must be at least 1")
+    stale = build.stale_message()
+    if stale:
+        print(f"error: {stale}", file=sys.stderr)
+        return 2
     print(f"engine: {build.describe()}", file=sys.stderr)  # the decision times depend on it
     results: list[GameResult] = []
     step = max(1, args.games // 20)

@@ -88,13 +88,19 @@ def test_a_compiled_module_older_than_its_source_is_stale(
     assert message is not None and "engine/state.py" in message and "pip install -e ." in message
 
 
-def test_the_command_line_refuses_a_stale_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_command_line_refuses_a_stale_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     from engine.__main__ import main
+    from engine.arena import main as arena_main
 
     monkeypatch.setattr(build, "_PACKAGE", tmp_path)
     _touch(tmp_path / f"players{EXTENSION_SUFFIXES[0]}", 100)
     _touch(tmp_path / "players.py", 200)
     err = tmp_path / "err.txt"
     with err.open("w") as stream:
-        assert main(["arena", "--side-a", "easy", "--side-b", "random", "--games", "1"], err=stream) == 2
+        assert main(["simulate", "--games", "1"], err=stream) == 2
     assert "engine/players.py changed after the engine was compiled" in err.read_text()
+    # The arena (`python -m engine arena` or `python -m engine.arena`) checks for itself.
+    assert arena_main(["--side-a", "easy", "--side-b", "random", "--games", "1"]) == 2
+    assert "engine/players.py changed after the engine was compiled" in capsys.readouterr().err
