@@ -1,8 +1,9 @@
 """Build hook: compile the engine's hot modules with mypyc, which makes the search about twice as fast.
 
 `pip install -e .` (both README commands run it) compiles them into `engine/*.so`, next to their
-source. Without a C compiler, or with PACHISI_PURE_PYTHON=1 set, the engine stays plain Python and
-plays exactly the same moves, only slower. Everything else about the package is in pyproject.toml.
+source. Without a C compiler, or with PACHISI_PURE_PYTHON=1 set (and no engine/*.so left from an
+earlier build), the engine stays plain Python and plays exactly the same moves, only slower.
+Everything else about the package is in pyproject.toml.
 """
 
 import os
