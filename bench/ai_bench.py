@@ -78,9 +78,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    stale = build.stale_message()
-    if stale:
-        sys.exit(f"error: {stale}")
+    build.exit_if_stale()
     rules = Rules().with_options(players=args.players)
     decisions = sample_decisions(rules, args.positions, args.seed)
     report = {

@@ -68,9 +68,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    stale = build.stale_message()
-    if stale:
-        sys.exit(f"error: {stale}")
+    build.exit_if_stale()
     results: dict[str, int | float | str] = {}
     for label, rules in (("classic4", Rules()), ("classic2", Rules(players=2))):
         throws, seconds = playouts(args.games, rules, args.seed)

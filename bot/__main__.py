@@ -42,10 +42,7 @@ def main() -> None:
     if not settings.discord_token:
         print(TOKEN_HELP, file=sys.stderr)
         raise SystemExit(2)
-    stale = build.stale_message()
-    if stale:
-        print(stale, file=sys.stderr)
-        raise SystemExit(2)
+    build.exit_if_stale()
     configure_logging(settings.log_level)
     logging.getLogger("bot").info("engine: %s", build.describe())
     point_discord_at(settings.discord_api_base, settings.discord_gateway_url)

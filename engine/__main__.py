@@ -112,10 +112,7 @@ def main(argv: list[str] | None = None, out: TextIO = sys.stdout, err: TextIO = 
         from engine.arena import main as arena_main
 
         return arena_main(argv[1:])
-    stale = build.stale_message()
-    if stale:
-        print(f"error: {stale}", file=err)
-        return 2
+    build.exit_if_stale()
     parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("moves", help="lines '<throw> <position>' -> the legal moves, or pass")

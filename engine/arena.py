@@ -187,10 +187,7 @@ def main(argv: list[str]) -> int:
         parser.error(str(error))
     if args.games < 1:
         parser.error("--games must be at least 1")
-    stale = build.stale_message()
-    if stale:
-        print(f"error: {stale}", file=sys.stderr)
-        return 2
+    build.exit_if_stale()
     print(f"engine: {build.describe()}", file=sys.stderr)  # the decision times depend on it
     results: list[GameResult] = []
     step = max(1, args.games // 20)

@@ -8,6 +8,7 @@ it reads file times.
 
 from __future__ import annotations
 
+import sys
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
@@ -43,6 +44,14 @@ def describe() -> str:
     """One line for reports and logs, since every timing depends on it."""
     names = compiled_modules()
     return f"compiled with mypyc ({', '.join(names)})" if names else "pure Python"
+
+
+def exit_if_stale() -> None:
+    """Stop a program before it runs (or times) stale code: the reason on stderr, exit status 2."""
+    message = stale_message()
+    if message:
+        print(f"error: {message}", file=sys.stderr)
+        raise SystemExit(2)
 
 
 def stale_message() -> str | None:

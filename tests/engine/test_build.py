@@ -97,10 +97,12 @@ def test_the_command_line_refuses_a_stale_build(
     monkeypatch.setattr(build, "_PACKAGE", tmp_path)
     _touch(tmp_path / f"players{EXTENSION_SUFFIXES[0]}", 100)
     _touch(tmp_path / "players.py", 200)
-    err = tmp_path / "err.txt"
-    with err.open("w") as stream:
-        assert main(["simulate", "--games", "1"], err=stream) == 2
-    assert "engine/players.py changed after the engine was compiled" in err.read_text()
+    with pytest.raises(SystemExit) as stopped:
+        main(["simulate", "--games", "1"])
+    assert stopped.value.code == 2
+    assert "engine/players.py changed after the engine was compiled" in capsys.readouterr().err
     # The arena (`python -m engine arena` or `python -m engine.arena`) checks for itself.
-    assert arena_main(["--side-a", "easy", "--side-b", "random", "--games", "1"]) == 2
+    with pytest.raises(SystemExit) as stopped:
+        arena_main(["--side-a", "easy", "--side-b", "random", "--games", "1"])
+    assert stopped.value.code == 2
     assert "engine/players.py changed after the engine was compiled" in capsys.readouterr().err
