@@ -274,9 +274,12 @@ class GameService:
             row = await self.store.active_game(session, channel_id)
             return None if row is None else game_view(row, await self.store.seats(session, row.id))
 
-    async def active_games(self, guild_ids: Iterable[int] | None = None) -> list[GameView]:
+    async def active_games(
+        self, guild_ids: Iterable[int] | None = None, *, unannounced: bool = False
+    ) -> list[GameView]:
+        """See `Store.active_games`: `unannounced` adds finished games whose result is not posted yet."""
         async with self.store.transaction() as session:
-            rows = await self.store.active_games(session, guild_ids)
+            rows = await self.store.active_games(session, guild_ids, unannounced=unannounced)
             seats = await self.store.seats_of(session, [row.id for row in rows])
             return [game_view(row, seats[row.id]) for row in rows]
 

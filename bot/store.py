@@ -25,9 +25,11 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    and_,
     event,
     func,
     insert,
+    or_,
     select,
     text,
     update,
@@ -237,8 +239,15 @@ class Store:
         query = select(GameRow).where(GameRow.channel_id == channel_id, GameRow.status == "active")
         return (await session.scalars(query)).first()
 
-    async def active_games(self, session: AsyncSession, guild_ids: Iterable[int] | None) -> list[GameRow]:
-        query = select(GameRow).where(GameRow.status == "active").order_by(GameRow.id)
+    async def active_games(
+        self, session: AsyncSession, guild_ids: Iterable[int] | None, *, unannounced: bool = False
+    ) -> list[GameRow]:
+        """Active games by id; with `unannounced`, also finished games whose turn message is still
+        stored: the process died after the last move and before the result was posted."""
+        wanted = GameRow.status == "active"
+        if unannounced:
+            wanted = or_(wanted, and_(GameRow.status == "finished", GameRow.message_id.is_not(None)))
+        query = select(GameRow).where(wanted).order_by(GameRow.id)
         if guild_ids is not None:
             query = query.where(GameRow.guild_id.in_(list(guild_ids)))
         return list(await session.scalars(query))

@@ -485,6 +485,24 @@ async def test_abandoned_messages_and_listing(store: Store) -> None:
     assert (await games.stats(GUILD + 1, BOB)).games == 1
 
 
+async def test_a_finished_game_is_listed_for_resuming_until_its_result_is_posted(store: Store) -> None:
+    games = service(store)
+    done = await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)
+    ended = await games.start(GUILD, CHANNEL + 1, BOB, TWO, "normal", None)
+    for view in (done, ended):
+        await games.set_message(view.id, 555)
+    await games.end(ended.id, BOB, can_manage=False)
+    await force_position(store, done, done.position.notation(), turn_number=MAX_THROWS - 1)
+    view, _ = await games.throw(done.id, ALICE, MAX_THROWS - 1)
+    view, _ = await games.move(done.id, ALICE, MAX_THROWS - 1, view.legal_moves()[0])
+    assert view.status == "finished" and view.message_id == 555
+    assert await games.active_games() == []
+    assert [g.id for g in await games.active_games(unannounced=True)] == [done.id]
+    assert await games.active_games([GUILD + 1], unannounced=True) == []
+    await games.set_message(done.id, None)  # the result was posted
+    assert await games.active_games(unannounced=True) == []
+
+
 async def test_tallies_count_throws_turns_and_captures_from_the_log(store: Store) -> None:
     games = service(store, seed=9)
     view = await games.start(1, 77, 500, Rules(players=2, pieces=2), "easy", None)

@@ -514,11 +514,15 @@ class PachisiCog(commands.Cog, name="Pachisi"):
     # --- start-up -------------------------------------------------------------------------
 
     async def resume(self, guild_ids: list[int]) -> None:
-        """After a (re)start: finish computer turns left half-played, rearm timers, say nothing else."""
-        for view in await self.service.active_games(guild_ids):
+        """After a (re)start: finish computer turns left half-played, post a result or a turn that a
+        crash kept from the channel, rearm timers, say nothing else."""
+        views = await self.service.active_games(guild_ids, unannounced=True)
+        for view in views:
             try:
                 async with self.locks[view.id]:
                     current = await self.service.get(view.id)
+                    if current.status == "finished" and current.message_id is not None:
+                        await self.post_turn(current, [])  # the last move is stored, its result not shown
                     if current.status != "active":
                         continue
                     if not current.is_human_turn() or current.message_id is None:
@@ -529,6 +533,7 @@ class PachisiCog(commands.Cog, name="Pachisi"):
                         await self.post_turn(current, [])
             except Exception:
                 log.exception("game=%s could not be resumed", view.id)
+        log.info("resumed games=%d", len(views))
 
     async def turn_is_shown(self, view: GameView) -> bool:
         """Whether the stored turn message offers this turn's buttons: a process killed between

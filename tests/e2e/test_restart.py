@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from sqlalchemy import select
@@ -15,6 +16,7 @@ from tests.e2e.conftest import (
     check_move_log,
     choices_shown,
     final_message,
+    is_final,
     live_buttons,
     play_out,
     player_to_move,
@@ -187,6 +189,65 @@ async def test_killed_after_a_throw_is_stored_before_its_choices_are_shown(
         assert (game.view.pending_throw, game.view.turn_number) == pending
         final = await play_out(table, members, by="buttons")
         assert "Throws:" in final.content
+    [game] = await stored_games(database_url)
+    check_move_log(game)
+
+
+async def test_killed_after_the_last_move_is_stored_before_the_result_is_posted(
+    fake: FakeDiscord, database_url: str
+) -> None:
+    table = subprocess_table(fake, database_url)
+    env = bot_env(fake, database_url)
+    members = [table.alice, table.bob]
+    async with fake.process(bot_argv(), env=env, cwd=str(REPO_ROOT)) as bot:
+        message, labels = await two_members_to_a_choice(table)
+        # Play (first choice, or the winning one) until a move wins; Discord holds back the post
+        # that follows that move (a long 429) and the bot dies waiting.
+        for _ in range(500):
+            before = turn_state(table.channel)
+            member = player_to_move(message, members)
+            if labels == ["Throw"]:
+                await member.click(message, "Throw")
+            else:
+                [game] = await stored_games(database_url)
+                position, throw = game.view.position, game.view.pending_throw
+                assert throw is not None
+                moves = position.legal_moves(throw)
+                wins = [i for i, move in enumerate(moves) if position.play(throw, move).result is not None]
+                if wins:
+                    fake.fail_next("POST", "/channels/{c}/messages", status=429, retry_after=60)
+                    await member.click(message, labels[wins[0]], wait=False)
+                    await fake.wait_until(
+                        lambda: any(r.status == 429 for r in fake.server.requests), what="the 429"
+                    )
+                    break
+                await member.click(message, labels[0])
+            message = await wait_for_turn_or_end(table, after=before)
+            labels = [b.label or "" for b in live_buttons(message)]
+        else:
+            raise AssertionError("no move won the game")
+        await bot.kill()
+        fake.server.faults.clear()
+        [game] = await stored_games(database_url)
+        assert game.view.status == "finished" and final_message(table.channel) is None
+        await bot.start()
+        final = await fake.wait_until(
+            lambda: final_message(table.channel), timeout=30, what="the result after the restart"
+        )
+        assert "Throws: " + str(game.view.turn_number) in final.content
+        assert not any(live_buttons(m) for m in table.channel.messages), "a finished game offers a move"
+        for _ in range(100):  # the result's post is followed by clearing the stored turn message
+            [game] = await stored_games(database_url)
+            if game.view.message_id is None:
+                break
+            await asyncio.sleep(0.05)
+        else:
+            raise AssertionError("the stored turn message was never cleared")
+        resumed = bot.output().count("msg=resumed games=")
+        await bot.kill()
+        await bot.start()
+        await fake.wait_until(lambda: bot.output().count("msg=resumed games=") > resumed, what="the resume")
+    assert len([m for m in table.channel.messages if is_final(m)]) == 1, "the result was posted twice"
     [game] = await stored_games(database_url)
     check_move_log(game)
 
