@@ -21,26 +21,24 @@ DEFAULT_LEVEL = "normal"
 HARD_NODES = 3000
 """Default node budget of `hard` (fresh positions evaluated per decision): the budget measured in
 docs/AI.md, with a p99 decision time under 100 ms here (bench/ai_bench.py)."""
-HARD_DEPTH = 3
-"""Default number of chance layers of `hard` (see PLANS)."""
+HARD_DEPTH: dict[int, int] = {2: 4, 4: 3}
+"""Default number of chance layers of `hard` by player count (see PLANS): four in two-player
+games (enemy, self, enemy, self), three in four-player ones (the two enemies and the seat itself,
+the partner passed over); both within the time budget (docs/AI.md)."""
 _COMMON: tuple[Outcome, ...] = tuple(o for o in OUTCOMES if o.weight >= 15)
 """The three commonest throws, 2, 3 and 4 (50 in 64)."""
-_COMMON_AND_TEN: tuple[Outcome, ...] = tuple(o for o in OUTCOMES if o.weight >= 15 or o.value == 10)
-"""2, 3, 4 and the commonest grace, 10 (56 in 64)."""
-_EITHER_COUNT = {1: (OUTCOMES,), 2: (OUTCOMES,) * 2}
-PLANS: dict[int, dict[int, tuple[tuple[Outcome, ...], ...]]] = {
-    2: {**_EITHER_COUNT, 3: (OUTCOMES,) * 3, 4: (_COMMON_AND_TEN, _COMMON, _COMMON, _COMMON)},
-    4: {**_EITHER_COUNT, 3: (OUTCOMES,) * 3, 4: (OUTCOMES, OUTCOMES, OUTCOMES, _COMMON)},
+PLANS: dict[int, tuple[tuple[Outcome, ...], ...]] = {
+    1: (OUTCOMES,),
+    2: (OUTCOMES,) * 2,
+    3: (OUTCOMES,) * 3,
+    4: (OUTCOMES, OUTCOMES, OUTCOMES, _COMMON),
 }
-"""PLANS[players][layers]: the throws each chance layer of a search looks at, the layer right after
-the move first. A four-player search passes over the partner's throws (see HardPlayer), so its
-layers are the two enemies' and the seat's own: three layers (the default) reach the seat's own
-next throw, every throw at each, graces included (they bring pieces out), as three layers do in
-two-player games (enemy, self, enemy). Four layers are an option: in four-player games the
-enemy's reply to that throw on 2, 3 and 4 (within the time budget compiled, but it won no more:
-docs/AI.md); in two-player games 2, 3, 4 and 10 first and 2, 3 and 4 below."""
-MAX_DEPTH = min(max(plans) for plans in PLANS.values())
-"""The deepest search PLANS has a plan for in games of either player count."""
+"""PLANS[layers]: the throws each chance layer of a search looks at, the layer right after the move
+first: every throw, graces included (they bring pieces out), at every layer but a fourth, which
+looks at 2, 3 and 4 to keep the search within the time budget. A four-player search passes over
+the partner's throws (see HardPlayer), so its three layers (the default there) reach the seat's
+own next throw, and a fourth (an option: it won no more, docs/AI.md) the next enemy's reply to it."""
+MAX_DEPTH = max(PLANS)
 
 
 class Player(Protocol):
@@ -100,14 +98,14 @@ class HardPlayer:
     replies of each throw (by that evaluation) are searched once more the same way.
 
     In four-player games the partner's throws are passed over, as if each were lost: a layer spent
-    on the partner would leave the seat's own next throw (with its graces) beyond the default's
-    three layers. The partner plays for the side too, so leaving its move out undervalues every
-    line about alike. Measured against the search through the partner's throw in docs/AI.md.
+    on the partner would leave the seat's own next throw (with its graces) beyond the three layers
+    of the default there. The partner plays for the side too, so leaving its move out undervalues
+    every line about alike. Measured against the search through the partner's throw in docs/AI.md.
 
-    The search deepens iteratively: every move at one layer, then at two, then at `depth` (three
-    by default; four skips three, whose values it could not reuse), moves in order of their last
-    value while fewer than `nodes` positions have been evaluated (always at least two: one move
-    alone could not change the choice). The choice is the best move at the deepest level reached;
+    The search deepens iteratively: every move at one layer, then at two, then at `depth`
+    (HARD_DEPTH by default; four skips three, whose values it could not reuse), moves in order of
+    their last value while fewer than `nodes` positions have been evaluated (always at least two:
+    one move alone could not change the choice). The choice is the best move at the deepest level reached;
     moves left out had scored worse one level up. Counting nodes rather than time keeps every
     decision repeatable for a seed.
 
@@ -118,10 +116,11 @@ class HardPlayer:
 
     name = "hard"
 
-    def __init__(self, nodes: int = HARD_NODES, depth: int = HARD_DEPTH, beam: int | None = None) -> None:
+    def __init__(self, nodes: int = HARD_NODES, depth: int | None = None, beam: int | None = None) -> None:
+        """`depth` None: HARD_DEPTH for the game's player count."""
         if nodes < 1 or (beam is not None and beam < 1):
             raise ValueError("nodes and beam must be at least 1")
-        if not 1 <= depth <= MAX_DEPTH:
+        if depth is not None and not 1 <= depth <= MAX_DEPTH:
             raise ValueError(f"depth must be 1 to {MAX_DEPTH}")
         self.nodes = nodes
         self.depth = depth
@@ -131,11 +130,12 @@ class HardPlayer:
         if len(moves) == 1:
             return moves[0]
         players = position.rules.players
+        depth = self.depth or HARD_DEPTH[players]
         partner = (position.turn + 2) % 4 if players == 4 else None
-        search = _Search(position.side_of(position.turn), players, partner, 1, self.beam)
+        search = _Search(position.side_of(position.turn), partner, 1, self.beam)
         children = [(m, position.after(throw, m)) for _, m in _ranked(position, throw, moves, rng)]
         search.nodes = len(moves)
-        for layers in sorted({1, min(2, self.depth), self.depth}):
+        for layers in sorted({1, min(2, depth), depth}):
             if layers > 1:
                 search.plan(layers, self.beam)
             scored: list[tuple[float, Move, Position]] = []
@@ -156,7 +156,7 @@ class HardPlayer:
         # The mover's partner sits across from a mover about to throw again, or just after the
         # enemy seat the turn has passed to.
         partner = (turn + (2 if position.side_of(turn) == side else 1)) % 4 if players == 4 else None
-        search = _Search(side, players, partner, depth, self.beam)
+        search = _Search(side, partner, depth, self.beam)
         return search.expect(position, depth), search.nodes
 
 
@@ -168,11 +168,8 @@ class _Search:
     """One decision's expectimax for `side`, with its caches: a position reached twice (two pieces
     moved in either order, say) is evaluated, and its chance node searched, only once."""
 
-    def __init__(
-        self, side: int, players: int, passed_over: int | None, layers: int, beam: int | None
-    ) -> None:
+    def __init__(self, side: int, passed_over: int | None, layers: int, beam: int | None) -> None:
         self.side = side
-        self.players = players
         self.passed_over = passed_over
         """The mover's partner in four-player games, whose throws the search passes over (HardPlayer)."""
         self.nodes = 0
@@ -184,7 +181,7 @@ class _Search:
         """Prepare a search of `layers` chance layers. Chance values depend on the plan, so their
         cache starts afresh; static evaluations do not, and are kept."""
         self.beam = beam or (2 if layers == 2 else 1)
-        throws = PLANS[self.players][layers]
+        throws = PLANS[layers]
         self.throws = {layers - i: (t, sum(o.weight for o in t)) for i, t in enumerate(throws)}
         """self.throws[depth]: the throws of the layer `depth` layers above the leaves, and their weight."""
         self._chances: dict[tuple[object, ...], float] = {}

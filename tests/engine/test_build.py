@@ -31,8 +31,9 @@ from engine.throws import throw_value
 sources = [m.__file__.endswith(".py") for m in (engine.evaluate, engine.players, engine.state)]
 print("source" if all(sources) else "compiled" if not any(sources) else "mixed")
 normal = NormalPlayer()
-for players, depths in ((2, (2, 3)), (4, (2, 3, 4))):
-    hard = {depth: HardPlayer(depth=depth) for depth in depths}
+depths = (2, 3, 4)
+hard = {depth: HardPlayer(depth=depth) for depth in depths}
+for players in (2, 4):
     dice, rng, position, asked = Random(players), Random(7), Position.initial(Rules(players=players)), 0
     while asked < 25:
         if position.result is not None:

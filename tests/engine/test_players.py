@@ -8,7 +8,15 @@ import pytest
 
 from engine.board import IS_CASTLE, ROUTES, STEP_OF
 from engine.evaluate import WIN, evaluate
-from engine.players import LEVELS, EasyPlayer, HardPlayer, NormalPlayer, RandomPlayer, get_player
+from engine.players import (
+    HARD_DEPTH,
+    LEVELS,
+    EasyPlayer,
+    HardPlayer,
+    NormalPlayer,
+    RandomPlayer,
+    get_player,
+)
 from engine.rules import Rules
 from engine.state import DRAW, Move, Position
 from engine.throws import OUTCOMES, throw_value
@@ -239,18 +247,17 @@ def _plain_expectimax(
 EVERY = (2, 3, 4, 5, 6, 10, 25)
 COMMON = (2, 3, 4)
 Plan = list[tuple[int, ...]]
-PLAIN_PLANS: dict[int, tuple[Plan, Plan, int]] = {
-    # layers: (two-player plan, four-player plan, beam)
-    1: ([EVERY], [EVERY], 1),
-    2: ([EVERY] * 2, [EVERY] * 2, 2),
-    3: ([EVERY] * 3, [EVERY] * 3, 1),
-    4: ([(2, 3, 4, 10), COMMON, COMMON, COMMON], [EVERY, EVERY, EVERY, COMMON], 1),
+PLAIN_PLANS: dict[int, tuple[Plan, int]] = {
+    # layers: (plan, beam)
+    1: ([EVERY], 1),
+    2: ([EVERY] * 2, 2),
+    3: ([EVERY] * 3, 1),
+    4: ([EVERY, EVERY, EVERY, COMMON], 1),
 }
 """The plans of each depth, written out by hand: one layer; two with the best two replies searched
-again; three (the default) with the best reply only, every throw at each layer; four (an option),
-in two-player games 2, 3, 4 and 10 at the first layer and 2, 3, 4 below it, in four-player games
-every throw at the first three layers (the partner's throws passed over, these reach the seat's
-own next throw) and 2, 3, 4 at the last."""
+again; three and four with the best reply only, every throw at each layer but the fourth, which
+looks at 2, 3 and 4 (in four-player games the partner's throws are passed over, so three layers
+reach the seat's own next throw)."""
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -266,9 +273,8 @@ def test_hard_search_with_its_caches_equals_plain_expectimax(players: int) -> No
             child = position.after(throw, moves[0])
             side = position.side_of(position.turn)
             partner = (position.turn + 2) % 4 if players == 4 else None
-            for depth, (two, four, beam) in PLAIN_PLANS.items():
+            for depth, (layers, beam) in PLAIN_PLANS.items():
                 value, nodes = HardPlayer().expect(child, side, depth)
-                layers = two if players == 2 else four
                 assert value == pytest.approx(_plain_expectimax(child, side, layers, beam, partner))
                 assert nodes > 0
             checked += 1
@@ -330,11 +336,18 @@ def test_a_side_that_has_not_captured_values_an_exposed_enemy_piece_more() -> No
 @pytest.mark.parametrize(
     ("notation", "throw", "by_depth"),
     [
-        # Two players: three layers (the default) play black:13-15, two would play black:4-6.
+        # Two players: three layers play black:13-15, two would play black:4-6.
         (
             "black:0,4,8,13 yellow:0,1,1,25 turn:black captured:- rules:classic",
             2,
             {3: "black:13-15", 2: "black:4-6"},
+        ),
+        # Two players: four layers (the default, reaching Black's own throw after the enemy's
+        # reply to it) play black:1-6, three would play black:21-26.
+        (
+            "black:0,1,1,21 yellow:0,0,0,19 turn:black captured:- rules:classic",
+            5,
+            {4: "black:1-6", 3: "black:21-26"},
         ),
         # Four players: three layers (the default, reaching Black's own next throw) play black:1-5,
         # two (the enemies' throws only) would play black:6-10.
@@ -352,11 +365,13 @@ def test_a_side_that_has_not_captured_values_an_exposed_enemy_piece_more() -> No
         ),
     ],
 )
-def test_hard_searches_three_layers_by_default(notation: str, throw: int, by_depth: dict[int, str]) -> None:
+def test_hard_searches_its_default_layers(notation: str, throw: int, by_depth: dict[int, str]) -> None:
     position = Position.parse(notation)
     moves = position.legal_moves(throw)
+    layers = HARD_DEPTH[position.rules.players]
+    assert (position.rules.players, layers) in ((2, 4), (4, 3))
     for seed in range(3):
         default = HardPlayer().choose(position, throw, moves, Random(seed))
-        assert default == HardPlayer(depth=3).choose(position, throw, moves, Random(seed))
+        assert default == HardPlayer(depth=layers).choose(position, throw, moves, Random(seed))
         for depth, expected in by_depth.items():
             assert str(HardPlayer(depth=depth).choose(position, throw, moves, Random(seed))) == expected
