@@ -5,7 +5,7 @@
 The decisions are taken from games `normal` plays against itself (seeded), keeping only throws with
 two or more legal moves, so every level answers exactly the same questions. Prints mean, median,
 p99 and max milliseconds per decision for each level (`hard` at one to four chance layers: its
-default is four in two-player games, three in four-player ones).
+default is three).
 """
 
 from __future__ import annotations

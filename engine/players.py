@@ -21,10 +21,10 @@ DEFAULT_LEVEL = "normal"
 HARD_NODES = 3000
 """Default node budget of `hard` (fresh positions evaluated per decision): the budget measured in
 docs/AI.md, with a p99 decision time under 100 ms here (bench/ai_bench.py)."""
-HARD_DEPTH: dict[int, int] = {2: 4, 4: 3}
-"""Default number of chance layers of `hard` by player count (see PLANS): four in two-player
-games (enemy, self, enemy, self), three in four-player ones (the two enemies and the seat itself,
-the partner passed over); both within the time budget (docs/AI.md)."""
+HARD_DEPTH = 3
+"""Default number of chance layers of `hard` (see PLANS): enemy, self, enemy in two-player games;
+the two enemies and the seat itself in four-player ones (the partner passed over). A fourth layer
+fits the time budget but won no more for either player count (docs/AI.md)."""
 _COMMON: tuple[Outcome, ...] = tuple(o for o in OUTCOMES if o.weight >= 15)
 """The three commonest throws, 2, 3 and 4 (50 in 64)."""
 PLANS: dict[int, tuple[tuple[Outcome, ...], ...]] = {
@@ -36,8 +36,9 @@ PLANS: dict[int, tuple[tuple[Outcome, ...], ...]] = {
 """PLANS[layers]: the throws each chance layer of a search looks at, the layer right after the move
 first: every throw, graces included (they bring pieces out), at every layer but a fourth, which
 looks at 2, 3 and 4 to keep the search within the time budget. A four-player search passes over
-the partner's throws (see HardPlayer), so its three layers (the default there) reach the seat's
-own next throw, and a fourth (an option: it won no more, docs/AI.md) the next enemy's reply to it."""
+the partner's throws (see HardPlayer), so its three layers reach the seat's own next throw, and a
+fourth the next enemy's reply to it; in two-player games a fourth is the seat's own throw after the
+enemy's reply."""
 MAX_DEPTH = max(PLANS)
 
 
@@ -98,16 +99,16 @@ class HardPlayer:
     replies of each throw (by that evaluation) are searched once more the same way.
 
     In four-player games the partner's throws are passed over, as if each were lost: a layer spent
-    on the partner would leave the seat's own next throw (with its graces) beyond the three layers
-    of the default there. The partner plays for the side too, so leaving its move out undervalues
-    every line about alike. Measured against the search through the partner's throw in docs/AI.md.
+    on the partner would leave the seat's own next throw (with its graces) beyond the default's
+    three layers. The partner plays for the side too, so leaving its move out undervalues every
+    line about alike. Measured against the search through the partner's throw in docs/AI.md.
 
     The search deepens iteratively: every move at one layer, then at two, then at `depth`
-    (HARD_DEPTH by default; four skips three, whose values it could not reuse), moves in order of
+    (three by default; four skips three, whose values it could not reuse), moves in order of
     their last value while fewer than `nodes` positions have been evaluated (always at least two:
-    one move alone could not change the choice). The choice is the best move at the deepest level reached;
-    moves left out had scored worse one level up. Counting nodes rather than time keeps every
-    decision repeatable for a seed.
+    one move alone could not change the choice). The choice is the best move at the deepest level
+    reached; moves left out had scored worse one level up. Counting nodes rather than time keeps
+    every decision repeatable for a seed.
 
     Two layers search the best two replies of each throw again, deeper searches only the best one
     (the reply `normal` plays), looking at the throws of PLANS. `beam` overrides the width for
@@ -116,11 +117,10 @@ class HardPlayer:
 
     name = "hard"
 
-    def __init__(self, nodes: int = HARD_NODES, depth: int | None = None, beam: int | None = None) -> None:
-        """`depth` None: HARD_DEPTH for the game's player count."""
+    def __init__(self, nodes: int = HARD_NODES, depth: int = HARD_DEPTH, beam: int | None = None) -> None:
         if nodes < 1 or (beam is not None and beam < 1):
             raise ValueError("nodes and beam must be at least 1")
-        if depth is not None and not 1 <= depth <= MAX_DEPTH:
+        if not 1 <= depth <= MAX_DEPTH:
             raise ValueError(f"depth must be 1 to {MAX_DEPTH}")
         self.nodes = nodes
         self.depth = depth
@@ -129,13 +129,11 @@ class HardPlayer:
     def choose(self, position: Position, throw: int, moves: list[Move], rng: Random) -> Move:
         if len(moves) == 1:
             return moves[0]
-        players = position.rules.players
-        depth = self.depth or HARD_DEPTH[players]
-        partner = (position.turn + 2) % 4 if players == 4 else None
+        partner = (position.turn + 2) % 4 if position.rules.players == 4 else None
         search = _Search(position.side_of(position.turn), partner, 1, self.beam)
         children = [(m, position.after(throw, m)) for _, m in _ranked(position, throw, moves, rng)]
         search.nodes = len(moves)
-        for layers in sorted({1, min(2, depth), depth}):
+        for layers in sorted({1, min(2, self.depth), self.depth}):
             if layers > 1:
                 search.plan(layers, self.beam)
             scored: list[tuple[float, Move, Position]] = []

@@ -342,12 +342,12 @@ def test_a_side_that_has_not_captured_values_an_exposed_enemy_piece_more() -> No
             2,
             {3: "black:13-15", 2: "black:4-6"},
         ),
-        # Two players: four layers (the default, reaching Black's own throw after the enemy's
-        # reply to it) play black:1-6, three would play black:21-26.
+        # Two players: three layers play black:21-26, four (reaching Black's own throw after the
+        # enemy's reply to it) would play black:1-6.
         (
             "black:0,1,1,21 yellow:0,0,0,19 turn:black captured:- rules:classic",
             5,
-            {4: "black:1-6", 3: "black:21-26"},
+            {3: "black:21-26", 4: "black:1-6"},
         ),
         # Four players: three layers (the default, reaching Black's own next throw) play black:1-5,
         # two (the enemies' throws only) would play black:6-10.
@@ -365,13 +365,12 @@ def test_a_side_that_has_not_captured_values_an_exposed_enemy_piece_more() -> No
         ),
     ],
 )
-def test_hard_searches_its_default_layers(notation: str, throw: int, by_depth: dict[int, str]) -> None:
+def test_hard_searches_three_layers_by_default(notation: str, throw: int, by_depth: dict[int, str]) -> None:
     position = Position.parse(notation)
     moves = position.legal_moves(throw)
-    layers = HARD_DEPTH[position.rules.players]
-    assert (position.rules.players, layers) in ((2, 4), (4, 3))
+    assert HARD_DEPTH == 3
     for seed in range(3):
         default = HardPlayer().choose(position, throw, moves, Random(seed))
-        assert default == HardPlayer(depth=layers).choose(position, throw, moves, Random(seed))
+        assert default == HardPlayer(depth=3).choose(position, throw, moves, Random(seed))
         for depth, expected in by_depth.items():
             assert str(HardPlayer(depth=depth).choose(position, throw, moves, Random(seed))) == expected
