@@ -103,12 +103,12 @@ class HardPlayer:
     three layers. The partner plays for the side too, so leaving its move out undervalues every
     line about alike. Measured against the search through the partner's throw in docs/AI.md.
 
-    The search deepens iteratively: every move at one layer, then at two, then at `depth`
-    (three by default; four skips three, whose values it could not reuse), moves in order of
-    their last value while fewer than `nodes` positions have been evaluated (always at least two:
-    one move alone could not change the choice). The choice is the best move at the deepest level
-    reached; moves left out had scored worse one level up. Counting nodes rather than time keeps
-    every decision repeatable for a seed.
+    The search deepens iteratively: every move at one layer, then at two, then at `depth` (three
+    by default; four skips three, whose values it could not reuse), moves in order of their last
+    value while fewer than `nodes` positions have been evaluated (always at least two: one move
+    alone could not change the choice). The choice is the best move at the deepest level reached;
+    moves left out had scored worse one level up. Counting nodes rather than time keeps every
+    decision repeatable for a seed.
 
     Two layers search the best two replies of each throw again, deeper searches only the best one
     (the reply `normal` plays), looking at the throws of PLANS. `beam` overrides the width for
