@@ -16,8 +16,8 @@ from engine import build
 ENGINE = Path(build.__file__).resolve().parent
 
 # Prints, for seeded decisions of games `normal` plays against itself, the evaluation of a position
-# for both sides (exact floats) and `hard`'s choice at two and three layers (four in four-player
-# games, where it is the default's reach), first checking that it runs from plain source.
+# for both sides (exact floats) and `hard`'s choice at two, three and four layers, in two- and
+# four-player games, first checking that it runs from plain source.
 PROBE = """
 import sys
 from random import Random
