@@ -3,7 +3,8 @@
 Four levels, weakest first: `random` (the baseline), `easy` (random, but never misses a capture or
 a piece coming home), `normal` (the move whose result `engine.evaluate` scores best for the side)
 and `hard` (expectimax over the seven throw outcomes that follow each move, with their real
-weights, on top of the `normal` evaluation; a node budget keeps it fast and repeatable).
+weights, on top of the `normal` evaluation, which it uses with a piece on the board worth more; a
+node budget keeps it fast and repeatable).
 Every player plays for its side: the evaluation counts the partner's pieces as its own.
 """
 
@@ -12,7 +13,7 @@ from __future__ import annotations
 from random import Random
 from typing import Protocol
 
-from engine.evaluate import evaluate
+from engine.evaluate import ENTERED, SEARCH_ENTERED, evaluate
 from engine.state import DRAW, Move, Position
 from engine.throws import OUTCOMES, Outcome
 
@@ -71,12 +72,14 @@ class EasyPlayer:
         return pool[rng.randrange(len(pool))]
 
 
-def _ranked(position: Position, throw: int, moves: list[Move], rng: Random) -> list[tuple[float, Move]]:
+def _ranked(
+    position: Position, throw: int, moves: list[Move], rng: Random, entered: float = ENTERED
+) -> list[tuple[float, Move]]:
     """(static score for the mover's side, move), best first; equal scores in a seeded random order."""
     side = position.side_of(position.turn)
     shuffled = list(moves)
     rng.shuffle(shuffled)
-    scored = [(evaluate(position.after(throw, m), side), m) for m in shuffled]
+    scored = [(evaluate(position.after(throw, m), side, entered), m) for m in shuffled]
     scored.sort(key=lambda pair: -pair[0])  # stable: ties keep the shuffled order
     return scored
 
@@ -111,27 +114,41 @@ class HardPlayer:
     decision repeatable for a seed.
 
     Two layers search the best two replies of each throw again, deeper searches only the best one
-    (the reply `normal` plays), looking at the throws of PLANS. `beam` overrides the width for
-    experiments.
+    (the reply the evaluation prefers), looking at the throws of PLANS. `beam` overrides the width
+    for experiments.
+
+    The search judges positions by `normal`'s evaluation with one weight of its own: a piece on the
+    board is worth `entered` (SEARCH_ENTERED) beyond its steps, where `normal` counts ENTERED. Set
+    by play (docs/AI.md); `entered=12` searches with `normal`'s evaluation exactly.
     """
 
     name = "hard"
 
-    def __init__(self, nodes: int = HARD_NODES, depth: int = HARD_DEPTH, beam: int | None = None) -> None:
+    def __init__(
+        self,
+        nodes: int = HARD_NODES,
+        depth: int = HARD_DEPTH,
+        beam: int | None = None,
+        entered: float = SEARCH_ENTERED,
+    ) -> None:
         if nodes < 1 or (beam is not None and beam < 1):
             raise ValueError("nodes and beam must be at least 1")
         if not 1 <= depth <= MAX_DEPTH:
             raise ValueError(f"depth must be 1 to {MAX_DEPTH}")
+        if entered < 0:
+            raise ValueError("entered must not be negative")
         self.nodes = nodes
         self.depth = depth
         self.beam = beam
+        self.entered = float(entered)
 
     def choose(self, position: Position, throw: int, moves: list[Move], rng: Random) -> Move:
         if len(moves) == 1:
             return moves[0]
         partner = (position.turn + 2) % 4 if position.rules.players == 4 else None
-        search = _Search(position.side_of(position.turn), partner, 1, self.beam)
-        children = [(m, position.after(throw, m)) for _, m in _ranked(position, throw, moves, rng)]
+        search = _Search(position.side_of(position.turn), partner, 1, self.beam, self.entered)
+        ranked = _ranked(position, throw, moves, rng, self.entered)
+        children = [(m, position.after(throw, m)) for _, m in ranked]
         search.nodes = len(moves)
         for layers in sorted({1, min(2, self.depth), self.depth}):
             if layers > 1:
@@ -154,7 +171,7 @@ class HardPlayer:
         # The mover's partner sits across from a mover about to throw again, or just after the
         # enemy seat the turn has passed to.
         partner = (turn + (2 if position.side_of(turn) == side else 1)) % 4 if players == 4 else None
-        search = _Search(side, partner, depth, self.beam)
+        search = _Search(side, partner, depth, self.beam, self.entered)
         return search.expect(position, depth), search.nodes
 
 
@@ -166,8 +183,12 @@ class _Search:
     """One decision's expectimax for `side`, with its caches: a position reached twice (two pieces
     moved in either order, say) is evaluated, and its chance node searched, only once."""
 
-    def __init__(self, side: int, passed_over: int | None, layers: int, beam: int | None) -> None:
+    def __init__(
+        self, side: int, passed_over: int | None, layers: int, beam: int | None, entered: float
+    ) -> None:
         self.side = side
+        self.entered = entered
+        """A piece's worth beyond its steps in this search's evaluation (HardPlayer)."""
         self.passed_over = passed_over
         """The mover's partner in four-player games, whose throws the search passes over (HardPlayer)."""
         self.nodes = 0
@@ -189,7 +210,7 @@ class _Search:
         key = (position.steps, position.turn, position.captured)
         value = self._scores.get(key)
         if value is None:
-            value = self._scores[key] = evaluate(position, self.side)
+            value = self._scores[key] = evaluate(position, self.side, self.entered)
             self.nodes += 1
         return value
 
@@ -229,8 +250,8 @@ class _Search:
 def get_player(level: str, **budget: int) -> Player:
     """The computer player for a level name (`random`, `easy`, `normal`, `hard`).
 
-    `budget` tunes `hard` only (`nodes=`, and `depth=` / `beam=` for experiments); the other
-    levels take none.
+    `budget` tunes `hard` only (`nodes=`, and `depth=` / `beam=` / `entered=` for experiments);
+    the other levels take none.
     """
     if level == "hard":
         return HardPlayer(**budget)

@@ -7,7 +7,7 @@ from random import Random
 import pytest
 
 from engine.board import IS_CASTLE, ROUTES, STEP_OF
-from engine.evaluate import WIN, evaluate
+from engine.evaluate import ENTERED, SEARCH_ENTERED, WIN, evaluate
 from engine.players import (
     HARD_DEPTH,
     LEVELS,
@@ -75,6 +75,9 @@ def test_get_player_levels_and_budget() -> None:
     for depth in (0, 5):
         with pytest.raises(ValueError):
             get_player("hard", depth=depth)
+    assert get_player("hard").entered == SEARCH_ENTERED and get_player("hard", entered=12).entered == 12
+    with pytest.raises(ValueError):
+        get_player("hard", entered=-1)
 
 
 def _position(
@@ -196,6 +199,19 @@ def test_a_finished_seat_plays_for_its_partner() -> None:
     assert set(_choices(position, 4).values()) == {capture}
 
 
+def test_hard_brings_out_a_second_piece_early_with_a_grace() -> None:
+    # Seed 000: "bring out a second and third piece early, while there is little on the board to
+    # lose." Yellow throws a 25 with one piece out: hard enters a second one.
+    position = Position.parse(
+        "black:0,1,1,19 red:0,0,0,16 yellow:0,0,0,14 green:0,0,7,8 turn:yellow captured:- rules:classic"
+    )
+    moves = position.legal_moves(25)
+    for seed in range(3):
+        assert str(HardPlayer().choose(position, 25, moves, Random(seed))) == "yellow:0-1"
+        # Searching with normal's worth of a piece on the board, it would run its one piece instead.
+        assert str(HardPlayer(entered=ENTERED).choose(position, 25, moves, Random(seed))) == "yellow:14-39"
+
+
 def test_hard_scores_a_frozen_position_as_a_draw() -> None:
     # Without the last-square rule a piece on 83 can never move: every seat is stuck, a draw.
     frozen = Position.parse(
@@ -211,9 +227,14 @@ def _plain_expectimax(
 ) -> float:
     """The search written the slow, obvious way (no caches), to check the real one against:
     `layers` holds the throws each chance layer looks at (the first layer first), the `beam`
-    best replies of each throw are searched again, and the seat `passed_over` loses every throw."""
+    best replies of each throw are searched again, and the seat `passed_over` loses every throw.
+    Positions are judged as `hard` judges them (a piece on the board worth SEARCH_ENTERED)."""
+
+    def judge(judged: Position) -> float:
+        return evaluate(judged, side, SEARCH_ENTERED)
+
     if position.result is not None:
-        return 0.0 if position.result == DRAW else evaluate(position, side)
+        return 0.0 if position.result == DRAW else judge(position)
     if position.turn == passed_over:
         return _plain_expectimax(position.after(2, None), side, layers, beam, passed_over)
     sign = 1.0 if position.side_of(position.turn) == side else -1.0
@@ -225,16 +246,12 @@ def _plain_expectimax(
         if not replies:
             lost = position.after(throw, None)
             total += weight * (
-                _plain_expectimax(lost, side, deeper, beam, passed_over)
-                if deeper
-                else evaluate(position, side)
+                _plain_expectimax(lost, side, deeper, beam, passed_over) if deeper else judge(position)
             )
             continue
-        children = sorted(
-            (position.after(throw, r) for r in replies), key=lambda c: -sign * evaluate(c, side)
-        )
+        children = sorted((position.after(throw, r) for r in replies), key=lambda c: -sign * judge(c))
         if not deeper:
-            total += weight * evaluate(children[0], side)
+            total += weight * judge(children[0])
         else:
             total += (
                 weight
