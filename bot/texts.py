@@ -3,69 +3,102 @@
 from __future__ import annotations
 
 SOURCES = (
-    "Sources: the player's guide and the Standard variant card this game is built from, settled "
-    "point by point in the project's rule specification (RULES.md)."
+    "Sources: a player's guide to Pachisi (classic) and the Pachisi (Standard) variant card "
+    '(standard), drawing on Wikipedia "Pachisi" (CC BY-SA), jkc33/senior-project (MIT), '
+    "edm00se/awesome-board-games and labforadvancedstudy/books. The full rules, and the choices "
+    "made where the sources disagree, ship with the bot as docs/RULES.md."
 )
 
 RULES: dict[str, tuple[str, str]] = {
     "board": (
         "The board",
-        "A cross of four arms, each 3 columns x 8 squares, around the Charkoni (the centre). "
-        "Black sits at the south arm, Red east, Yellow north, Green west; partners sit opposite "
-        "(Black + Yellow against Red + Green). An arm's middle column is private to its own seat, "
-        "except its tip. Twelve squares marked with a cross are **castles**: the four tips and "
-        "row 5 of every outer column.",
+        "A cross of four arms around the **Charkoni**, the centre where pieces start and finish. "
+        "Each arm is 3 columns of 8 squares: 96 squares in all. Black sits at the south arm, Red "
+        "east, Yellow north, Green west. An arm's middle column is private to its own seat, except "
+        "its tip. Twelve squares are **castles**: the four arm tips, and the fourth square in from "
+        "the tip of every outer column.",
     ),
     "route": (
         "The route",
-        "Every piece walks 84 steps: out down its own middle column (1-8), back in along the "
-        "leading column (9-16), out, across the tip and back in on each of the next three arms "
-        "counter-clockwise (17-67), out along its own trailing column (68-75), and in again down "
-        "its middle column (76-83) to home (84). Castles fall at steps 8, 12, 21, 25, 29, 38, 42, "
-        "46, 55, 59, 63, 72 and 76: spaced 4 - 9 - 4. There is no throw of 9.",
+        "Every piece walks 84 steps, counter-clockwise: out along its own middle column (steps "
+        "1-8), back in along the leading column (9-16), out, across the tip and back in on each of "
+        "the next three arms (17-67), out along its own trailing column (68-75), and in again along"
+        " its middle column (76-83) to home in the Charkoni (84). Castles fall at steps 8, 12, 21, "
+        "25, 29, 38, 42, 46, 55, 59, 63, 72 and 76: spaced 4 - 9 - 4, and no throw is a 9.",
     ),
     "throws": (
         "Throws",
-        "Six cowries are thrown; mouths up give the move: 0 -> 25, 1 -> 10, 2, 3, 4, 5, 6 -> 6. "
-        "Chances in 64: 1, 6, 15, 20, 15, 6, 1. **Graces** are 6, 10 and 25: another throw, and "
-        "the only way to bring out a further piece. A throw moves exactly one piece by its whole "
-        "value; it is never split.",
+        "Six cowries are thrown; the number landing mouth up gives the move: 0 -> 25, 1 -> 10, 2 ->"
+        " 2, 3 -> 3, 4 -> 4, 5 -> 5, 6 -> 6, with chances 1, 6, 15, 20, 15, 6 and 1 in 64. There is"
+        " no 1, 7, 8 or 9. **Graces** are 6, 10 and 25 (8 in 64): another throw, and the only way "
+        "to bring out a further piece. A throw moves exactly one piece by its whole value; it is "
+        "never split.",
     ),
     "moves": (
-        "Moves",
-        "Enter: a piece leaves the Charkoni to step 1 (using the throw) on any throw when none of "
-        "your pieces is on the board, otherwise only on a grace. Advance: a piece moves exactly "
-        "the throw, never past 83 except by an exact throw home; a piece on 83 comes home on any "
-        "throw (the last-square rule). A throw with no move is lost; one with a move must be "
-        "played.",
+        "Entering and moving",
+        "**Entering**: a piece leaves the Charkoni for step 1; that uses up the throw. Any throw "
+        "enters one when none of your pieces is on the board, otherwise only a grace does. "
+        "**Advancing**: a piece moves exactly the throw; it may not overshoot home, nor land on or "
+        "pass an enemy blockade. A throw with no move is lost; a throw with a move must be played: "
+        "there is no passing.",
     ),
     "fight": (
         "Captures and blockades",
-        "Ending on a non-castle square that holds an enemy piece sends it back to the Charkoni "
-        "and earns one more throw (one, even after a grace). Two pieces of one side on a square "
-        "that is not a castle form a **blockade**: enemies can neither land on it nor pass it. "
-        "Castles are safe and shared.",
+        "**Capture**: ending a move on a square that is not a castle and holds an enemy piece sends"
+        " that piece back to the Charkoni, and earns you another throw. **Blockade**: two or more "
+        "pieces of one side (partners count as one side) on a square that is not a castle. Enemy "
+        "pieces can neither land on it nor pass over it; your side's pieces pass freely. "
+        "**Castles** are safe: no capture and no blockade there, and any colours may share one.",
     ),
     "home": (
         "Coming home",
-        "No piece of a side comes home until that side has captured at least once (the capture "
-        "condition). The escape hatch: when every move you could make on every throw would come "
-        "home, you may come home without the capture.",
+        "A piece comes home (step 84) with the exact throw. **Last square**: a piece on step 83 "
+        "comes home on any throw, since no throw is a 1. **Capture condition**: no piece of a side "
+        "comes home until that side has captured at least once. **Escape hatch**: when every move "
+        "your pieces could make, on every throw, would come home, you may come home without a "
+        "capture (never while a piece of yours is still in the Charkoni).",
+    ),
+    "turns": (
+        "Turns",
+        "Turns go counter-clockwise from Black: Black, Red, Yellow, Green. A two-player game uses "
+        "Black and Yellow (opposite arms), Black first, each with its own pieces and no partner. A "
+        "**grace** or a **capture** earns one more throw: one, not two, when a grace captures, and "
+        "a grace earns it even when it has no move. Otherwise the turn passes to the next seat.",
+    ),
+    "partners": (
+        "Partners",
+        "In a four-player game partners sit opposite: Black + Yellow against Red + Green, and win "
+        "or draw together. A side's pieces form blockades together, and a capture by either partner"
+        " opens home for both. When all of a seat's own pieces are home, it keeps its turns and "
+        "plays its partner's pieces with its throws, under the partner's rules.",
     ),
     "end": (
-        "Partners and the end",
-        "A seat whose pieces are all home plays its partner's pieces with its throws. A side "
-        "wins when all its pieces are home (8 in a four-player game, 4 in a two-player game). "
-        "A position where no seat can ever move again is a draw, as is a game of 10,000 throws.",
+        "The end of the game",
+        "A side wins when all its pieces are home: 8 in a four-player game, 4 in a two-player game "
+        "(fewer with the `pieces` option). A **frozen** game, where no seat can ever move again (in"
+        " practice only with `last_square` or `escape_hatch` off), ends at once as a draw, and so "
+        "does a game that reaches 10,000 throws.",
     ),
-    "variants": (
-        "Variants and options",
-        "`classic` (default): all pieces start in the Charkoni; the capture condition is on. "
-        "`standard`: one piece per seat starts on the board; no capture condition. Options: "
-        "players (2 or 4), pieces (1-4), start_on_board, must_capture, escape_hatch, last_square, "
-        "enter_moves (an entering piece moves the throw from step 1).",
+    "options": (
+        "Rule options and presets",
+        "Presets: `classic` (the default): every piece starts in the Charkoni, capture condition "
+        "on. `standard`: one piece per seat starts on step 1, no capture condition. Options, each "
+        "set on its own when a game starts: `players` (2 or 4), `pieces` (1-4 per seat), "
+        "`start_on_board` (pieces that begin on step 1), `must_capture`, `escape_hatch`, "
+        "`last_square` (both on in either preset) and `enter_moves` (off in both; on, an entering "
+        "piece also moves the throw).",
+    ),
+    "notation": (
+        "Notation",
+        "A move is written `seat:from-to`, in steps: `black:12-16`; 0 is entering (`red:0-1`) and "
+        "84 is coming home; a lost throw is `pass`. A position is one line: `black:0,0,12,84 "
+        "red:0,0,0,0 yellow:5,5,0,0 green:0,0,0,0 turn:black captured:- rules:classic`: each seat's"
+        " steps (0 Charkoni, 84 home), who throws next, which sides have captured, the rules, and "
+        "`result:` once the game is over.",
     ),
 }
+"""key -> (title, text): one entry per section of docs/RULES.md, its "In short" paragraph word for
+word (tests/test_rules_doc.py keeps them identical). Discord shows them as the fields of one embed."""
 
 HELP = """**Pachisi**: the ancestor of Ludo and Parcheesi, for 2 or 4 players in partnerships.
 `/pachisi start`: start a game here; the computer fills every empty seat at once.
