@@ -1,4 +1,4 @@
-"""Command line: `python -m engine moves|play|simulate|arena` (contracts other tools read)."""
+"""Command line: `python -m engine moves|play|simulate|arena|replay` (contracts other tools read)."""
 
 from __future__ import annotations
 
@@ -102,6 +102,29 @@ def _simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 0
 
 
+def _replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Check a game record; print the final position, or each position after each throw."""
+    from engine.record import RecordError, read_record
+
+    try:
+        if args.file == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args.file, encoding="utf-8") as handle:
+                text = handle.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        err.write(f"replay: cannot read {args.file}: {exc}\n")
+        return 2
+    try:
+        record = read_record(text)
+    except RecordError as exc:
+        err.write(f"{exc}\n")
+        return 2
+    shown = record.positions[1:] if args.positions else record.positions[-1:]
+    out.writelines(f"{format_position(position)}\n" for position in shown)
+    return 0
+
+
 def _percent(part: int, whole: int) -> str:
     return f"{100 * part / whole:.1f} %" if whole else "-"
 
@@ -126,11 +149,16 @@ def main(argv: list[str] | None = None, out: TextIO = sys.stdout, err: TextIO = 
     sim.add_argument("--rules", default="classic", help="e.g. classic,last_square=off")
     sim.add_argument("--policy", default="random", help="random, easy, normal or hard")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
+    replay = commands.add_parser("replay", help="check a game record and print its final position")
+    replay.add_argument("file", help="the record (docs/RULES.md, Game records); - reads standard input")
+    replay.add_argument("--positions", action="store_true", help="print the position after each throw")
     args = parser.parse_args(argv)
     if args.command == "moves":
         return _each_line(sys.stdin, _moves_line, out, err)
     if args.command == "play":
         return _each_line(sys.stdin, _play_line, out, err)
+    if args.command == "replay":
+        return _replay(args, out, err)
     return _simulate(args, out, err)
 
 
