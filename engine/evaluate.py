@@ -23,7 +23,7 @@ ENTERED = 12.0
 SEARCH_ENTERED = 30.0
 """ENTERED for `hard`'s search: there the worth of a piece beyond its steps (what its capture costs,
 what a grace spent entering it buys) is set by play, not by the cost of a grace. With 30 `hard` wins
-more of its games against `normal` than with 12 (docs/AI.md, "A piece's worth in the search")."""
+more of its games against `normal` than with 12 (docs/AI.md, "The search")."""
 HOME_BONUS = 10.0
 """A piece home is worth HOME + this: it can never be captured again."""
 RISK = 1.0

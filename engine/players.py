@@ -25,7 +25,7 @@ docs/AI.md, with a p99 decision time under 100 ms here (bench/ai_bench.py)."""
 HARD_DEPTH = 3
 """Default number of chance layers of `hard` (see PLANS): enemy, self, enemy in two-player games;
 the two enemies and the seat itself in four-player ones (the partner passed over). A fourth layer
-fits the time budget but won no more for either player count (docs/AI.md)."""
+fits the time budget but won no more games for either player count."""
 _COMMON: tuple[Outcome, ...] = tuple(o for o in OUTCOMES if o.weight >= 15)
 """The three commonest throws, 2, 3 and 4 (50 in 64)."""
 PLANS: dict[int, tuple[tuple[Outcome, ...], ...]] = {
@@ -104,7 +104,7 @@ class HardPlayer:
     In four-player games the partner's throws are passed over, as if each were lost: a layer spent
     on the partner would leave the seat's own next throw (with its graces) beyond the default's
     three layers. The partner plays for the side too, so leaving its move out undervalues every
-    line about alike. Measured against the search through the partner's throw in docs/AI.md.
+    line about alike.
 
     The search deepens iteratively: every move at one layer, then at two, then at `depth` (three
     by default; four skips three, whose values it could not reuse), moves in order of their last
@@ -119,7 +119,7 @@ class HardPlayer:
 
     The search judges positions by `normal`'s evaluation with one weight of its own: a piece on the
     board is worth `entered` (SEARCH_ENTERED) beyond its steps, where `normal` counts ENTERED. Set
-    by play (docs/AI.md); `entered=12` searches with `normal`'s evaluation exactly.
+    by play (docs/AI.md, "The search"); `entered=12` searches with `normal`'s evaluation exactly.
     """
 
     name = "hard"
