@@ -217,3 +217,14 @@ def test_the_cli_names_the_bad_line_and_exits_2(tmp_path: Path) -> None:
     assert done.stderr.startswith("line 9: yellow:1-6 is not legal with a throw of 4")
     missing = run_replay(str(tmp_path / "nothing.txt"))
     assert missing.returncode == 2 and "cannot read" in missing.stderr
+
+
+def test_the_example_in_the_rules_document_reads() -> None:
+    """docs/RULES.md's example, cut at its '...' and marked unfinished, is a legal record."""
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "RULES.md").read_text()
+    section = doc[doc.index("## Game records") :]
+    example = section.split("```\n")[1].split("...")[0]
+    example = example.replace('[Result "black+yellow"]', '[Result "*"]').replace('"win"', '"unfinished"')
+    record = read_record(example)
+    assert len(record.throws) == 4 and record.throws[1].note == "timer"
+    assert record.tags["Yellow"] == "Ravi (user 7730); computer (normal)"
