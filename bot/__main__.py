@@ -29,12 +29,20 @@ def configure_logging(level: str) -> None:
 
 
 async def run(settings: Settings) -> None:
+    """Run until the gateway gives up or SIGINT/SIGTERM arrives, then shut down in order
+    (`PachisiBot.close`), awaited here: nothing is left for `asyncio.run` to cancel halfway."""
     bot = PachisiBot(settings)
     loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))
+        loop.add_signal_handler(sig, stop.set)
     async with bot:
-        await bot.start(settings.discord_token or "")
+        running = asyncio.create_task(bot.start(settings.discord_token or ""))
+        stopping = asyncio.create_task(stop.wait())
+        await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        stopping.cancel()
+        await bot.close()
+        await running  # raises what stopped the bot, if something did (a refused token)
 
 
 def main() -> None:

@@ -22,6 +22,10 @@ from engine import Position
 
 log = logging.getLogger(__name__)
 
+SHUTDOWN_GRACE_SECONDS = 10.0
+EVENT_TASKS = ("discord.py: ", "CommandTree-invoker", "discord-ui-")
+"""Names discord.py gives the tasks it starts for events, commands and component clicks."""
+
 
 def point_discord_at(base_url: str | None, gateway_url: str | None = None) -> None:
     """Send REST calls to `{base_url}/api/v10` and the gateway to `gateway_url` (the tests' fake
@@ -60,6 +64,7 @@ class PachisiBot(commands.AutoShardedBot):
         self.store: Store
         self.service: GameService
         self._resumed_guilds: set[int] = set()
+        self._stopping: asyncio.Task[None] | None = None
         self.render_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="render")
         """Boards are drawn off the event loop; two threads overlap Pillow's GIL-free encoding
         (bench/bot_bench.py: 100 busy games, p99 2.5 s with one thread, 1.9 s with two)."""
@@ -112,8 +117,32 @@ class PachisiBot(commands.AutoShardedBot):
             await interaction.response.send_message(text, ephemeral=True)
 
     async def close(self) -> None:
+        """Shut down in order, once however often called: let the work that Discord events started
+        finish (bounded), disconnect, then close the store and the render threads."""
+        if self._stopping is None:
+            self._stopping = asyncio.create_task(self._stop())
+        await asyncio.shield(self._stopping)
+
+    async def _stop(self) -> None:
+        await self._drain(SHUTDOWN_GRACE_SECONDS)
         await super().close()
         store = getattr(self, "store", None)
         if store is not None:
             await store.close()
-        self.render_pool.shutdown(wait=False)
+        self.render_pool.shutdown(wait=True)
+        log.info("stopped")
+
+    async def _drain(self, timeout: float) -> None:
+        """Wait for the tasks discord.py started for events (commands, clicks, on_ready's resume)."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        caller = asyncio.current_task()
+        while (left := deadline - asyncio.get_running_loop().time()) > 0:
+            busy = [
+                task
+                for task in asyncio.all_tasks()
+                if task is not caller and not task.done() and task.get_name().startswith(EVENT_TASKS)
+            ]
+            if not busy:
+                return
+            await asyncio.wait(busy, timeout=left)
+        log.warning("shutdown: event handlers still running after %.0f s", timeout)

@@ -481,6 +481,13 @@ class BotProcess:
             self.popen.send_signal(signal.SIGKILL)
         return await asyncio.to_thread(self.popen.wait, 10)
 
+    async def terminate(self, timeout: float = 30.0) -> int:
+        """SIGTERM the process (a clean shutdown, as a service manager asks) and reap it."""
+        assert self.popen is not None, "the bot was never started"
+        if self.popen.poll() is None:
+            self.popen.send_signal(signal.SIGTERM)
+        return await asyncio.to_thread(self.popen.wait, timeout)
+
     def output(self) -> str:
         """Everything the process(es) printed so far."""
         fd = self.log.fileno()  # pread: the children share the file offset, leave it alone

@@ -1,0 +1,22 @@
+"""SIGTERM (a deploy, `systemctl stop`) shuts the bot down in order: exit status 0, no error logged."""
+
+from __future__ import annotations
+
+from tests.e2e.conftest import REPO_ROOT, bot_argv, bot_env, live_buttons, turn_state, wait_for_turn_or_end
+from tests.e2e.fakediscord import FakeDiscord
+from tests.e2e.test_restart import subprocess_table
+
+
+async def test_sigterm_after_game_activity_exits_cleanly(fake: FakeDiscord, database_url: str) -> None:
+    table = subprocess_table(fake, database_url)
+    async with fake.process(bot_argv(), env=bot_env(fake, database_url), cwd=str(REPO_ROOT)) as bot:
+        await table.alice.slash(table.channel, "pachisi start", players=2, pieces=1, level="easy")
+        message = await wait_for_turn_or_end(table)
+        before = turn_state(table.channel)
+        await table.alice.click(message, live_buttons(message)[0].label)
+        await wait_for_turn_or_end(table, after=before)
+        status = await bot.terminate()
+        output = bot.output()
+    assert status == 0, output
+    assert "level=ERROR" not in output and "Traceback" not in output, output
+    assert "msg=stopped" in output, output
