@@ -6,7 +6,8 @@ Each sample is a position from a random-policy game with its last move (and capt
 throw's cowries and its legal moves drawn, as the bot draws them after every turn. The first call
 (drawing and caching the static board and sprites) is timed apart as `first_ms`. Wall-clock times
 depend on what else the machine runs, so the CPU time of the rendering thread and the load average
-are printed too.
+are printed too. `replay_ms` / `replay_bytes` time `render.replay.replay_gif` on one whole
+four-player random game (`replay_throws` long).
 """
 
 from __future__ import annotations
@@ -47,6 +48,31 @@ def samples(games: int, every: int) -> list[Sample]:
                 nxt, faces = throw_cowries(rng)
                 found.append((before, position, move, nxt, faces))
     return found
+
+
+def replay_figures(seed: int = 0) -> dict[str, float | int]:
+    """`replay_ms` and `replay_bytes`: the animated replay of one whole four-player random game."""
+    from engine.record import Record, Throw
+    from render.replay import replay_gif
+
+    rng = Random(seed)
+    position = Position.initial()
+    throws = []
+    while position.result is None:
+        throw, _ = throw_cowries(rng)
+        moves = position.legal_moves(throw)
+        move = moves[rng.randrange(len(moves))] if moves else None
+        throws.append(Throw(position.turn, throw, move))
+        position = position.after(throw, move)
+    record = Record.play(position.rules, throws)
+    start, start_cpu = time.perf_counter(), time.thread_time()
+    gif = replay_gif(record)
+    return {
+        "replay_ms": round((time.perf_counter() - start) * 1000, 1),
+        "replay_cpu_ms": round((time.thread_time() - start_cpu) * 1000, 1),
+        "replay_bytes": len(gif),
+        "replay_throws": len(throws),
+    }
 
 
 def main() -> int:
@@ -94,6 +120,7 @@ def main() -> int:
         "bytes_p50": int(statistics.median(sizes)),
         "bytes_max": max(sizes),
         "width": width,
+        **replay_figures(),
         "python": platform.python_version(),
         "load_avg_1m": round(os.getloadavg()[0], 2),
     }

@@ -1,0 +1,129 @@
+"""The animated replay of a whole game: `replay_gif(record)` gives a GIF the bot can post.
+
+One frame per round (from one throw of the first seat in turn order to the next), so a 420-throw
+four-player game makes about 90 frames and lasts about a minute; each frame is the board after the
+round with the round's last move drawn (and its capture marked), captioned with its throws. The
+first frame is the start, the last the final position, held. Frames share the board's fixed
+palette, so the GIF needs no per-frame colour search. Pure: engine records in, bytes out.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from PIL import Image, ImageDraw
+
+from engine.record import SEAT_TAGS, Record
+from engine.state import Move, Position
+from render import layout, theme
+from render.draw import _palette, render
+
+MS_PER_THROW = 60_000 / 420
+"""A 420-throw game lasts about a minute."""
+FRAME_MS = (300, 1500)
+"""Shortest and longest time a round stays on screen."""
+START_MS = 1500
+END_MS = 6000
+MAX_FRAMES = 240
+"""Rounds are merged beyond this many frames, which keeps a 10,000-throw game under 10 MB."""
+
+
+class Stretch(NamedTuple):
+    """The throws one frame shows: numbers `first`..`last` (1-based), and the position after them."""
+
+    first: int
+    last: int
+    position: Position
+    move: Move | None
+    before: Position
+    """The position the stretch's last move was played from (to mark its capture)."""
+
+
+def stretches(record: Record, max_frames: int = MAX_FRAMES) -> list[Stretch]:
+    """The record's throws cut into rounds, merged pairwise until at most `max_frames` remain."""
+    first_seat = record.rules.seats[0]
+    bounds: list[tuple[int, int]] = []
+    start = 1
+    for number, throw in enumerate(record.throws, start=1):
+        if number > start and throw.seat == first_seat and record.throws[number - 2].seat != first_seat:
+            bounds.append((start, number - 1))
+            start = number
+    if record.throws:
+        bounds.append((start, len(record.throws)))
+    while len(bounds) > max_frames:
+        bounds = [(bounds[k][0], bounds[min(k + 1, len(bounds) - 1)][1]) for k in range(0, len(bounds), 2)]
+    found = []
+    for first, last in bounds:
+        played = [k for k in range(last, first - 1, -1) if record.throws[k - 1].move is not None]
+        at = played[0] if played else last
+        found.append(
+            Stretch(first, last, record.positions[last], record.throws[at - 1].move, record.positions[at - 1])
+        )
+    return found
+
+
+def seat_names(record: Record) -> dict[int, str]:
+    """Panel names from the seat tags: `Ravi (user 7730); computer (normal)` -> `Ravi, Computer (normal)`."""
+    names = {}
+    for seat in record.rules.seats:
+        tag = record.tags.get(SEAT_TAGS[seat])
+        if tag:
+            names[seat] = ", ".join(_player_name(part.strip()) for part in tag.split(";"))
+    return names
+
+
+def _player_name(text: str) -> str:
+    name, _, rest = text.partition(" (")
+    return f"Computer ({rest}" if name == "computer" and rest else name
+
+
+def board_image(part: Stretch, names: dict[int, str]) -> Image.Image:
+    """The board after a stretch, with its last move drawn and that move's capture marked."""
+    return render(part.position, names=names, last_move=part.move, last_position=part.before)
+
+
+def _frame(image: Image.Image, caption: str, palette: Image.Image) -> Image.Image:
+    """The image captioned in the top margin and mapped onto the board's palette."""
+    draw = ImageDraw.Draw(image)
+    centre = (layout.WIDTH // 2, layout.MARGIN // 2)
+    draw.text(centre, caption, font=theme.font(16), fill=theme.TEXT, anchor="mm")
+    return image.quantize(palette=palette, dither=Image.Dither.NONE)
+
+
+def replay_gif(record: Record, names: dict[int, str] | None = None) -> bytes:
+    """The whole game as an animated GIF (looping), from its start to its final position."""
+    names = seat_names(record) if names is None else names
+    palette = _palette()
+    total = len(record.throws)
+    frames = [_frame(render(record.positions[0], names=names), f"start: {total} throws", palette)]
+    durations = [START_MS]
+    parts = stretches(record)
+    for index, part in enumerate(parts):
+        final = index == len(parts) - 1
+        span = f"throw {part.first}" if part.first == part.last else f"throws {part.first}-{part.last}"
+        caption = f"{span} of {total}" + (f": {_outcome(record)}" if final else "")
+        frames.append(_frame(board_image(part, names), caption, palette))
+        shown = MS_PER_THROW * (part.last - part.first + 1)
+        durations.append(END_MS if final else round(min(max(shown, FRAME_MS[0]), FRAME_MS[1])))
+    buffer = io.BytesIO()
+    frames[0].save(buffer, format="GIF", save_all=True, append_images=frames[1:], duration=durations, loop=0)
+    return buffer.getvalue()
+
+
+def _outcome(record: Record) -> str:
+    """The caption's last words: who won and how, or why the game stopped."""
+    if record.result == "draw":
+        return "drawn, frozen" if record.termination == "frozen" else "drawn at the throw limit"
+    if record.result == "*":
+        return record.termination
+    return f"{' and '.join(s.capitalize() for s in record.result.split('+'))} win"
+
+
+def frame_count(record: Record) -> int:
+    """Frames `replay_gif` makes: the start, then one per stretch."""
+    return 1 + len(stretches(record))
+
+
+__all__: Sequence[str] = ("board_image", "frame_count", "replay_gif", "seat_names", "stretches")

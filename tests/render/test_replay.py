@@ -1,0 +1,98 @@
+"""The animated replay: rounds cut right, a frame each, about a minute for a long game, under 10 MB."""
+
+from __future__ import annotations
+
+import io
+import itertools
+from functools import cache
+from random import Random
+
+from PIL import Image
+
+from engine.record import Record, Throw
+from engine.rules import Rules
+from engine.state import Position
+from engine.throws import throw_value
+from render import layout
+from render.draw import _palette
+from render.replay import END_MS, START_MS, board_image, frame_count, replay_gif, seat_names, stretches
+
+
+@cache
+def game(rules_text: str = "classic", seed: int = 0) -> Record:
+    rules = Rules.parse(rules_text)
+    rng = Random(seed)
+    position = Position.initial(rules)
+    throws = []
+    while position.result is None:
+        value = throw_value(rng)
+        moves = position.legal_moves(value)
+        move = rng.choice(moves) if moves else None
+        throws.append(Throw(position.turn, value, move))
+        position = position.play(value, move)
+    tags = {"Black": "Asha (user 1)", "Yellow": "Ravi (user 2); computer (normal)"}
+    return Record.play(rules, throws, tags)
+
+
+def test_stretches_are_the_rounds_in_order_covering_every_throw() -> None:
+    for rules_text in ("classic", "classic,players=2"):
+        record = game(rules_text)
+        parts = stretches(record)
+        assert parts[0].first == 1 and parts[-1].last == len(record.throws)
+        for before, after in itertools.pairwise(parts):
+            assert after.first == before.last + 1
+            assert record.throws[after.first - 1].seat == 0  # a round starts with Black's throw
+            assert record.throws[after.first - 2].seat != 0
+        for part in parts:
+            assert part.position == record.positions[part.last]
+            if part.move is not None:
+                played = [t for t in record.throws[part.first - 1 : part.last] if t.move is not None]
+                assert part.move == played[-1].move
+                assert part.before.legal_moves(played[-1].throw).count(part.move) == 1
+        seats = len(record.rules.seats)
+        assert len(record.throws) / len(parts) >= seats  # a round is every seat's turn, graces more
+
+
+def test_a_long_game_is_merged_into_at_most_max_frames() -> None:
+    record = game()
+    parts = stretches(record, max_frames=10)
+    assert len(parts) <= 10
+    assert parts[0].first == 1 and parts[-1].last == len(record.throws)
+    assert all(b.first == a.last + 1 for a, b in itertools.pairwise(parts))
+
+
+def test_the_replay_is_a_looping_gif_of_about_a_minute_per_420_throws() -> None:
+    record = game()
+    data = replay_gif(record)
+    assert len(data) < 10 * 1024 * 1024
+    image = Image.open(io.BytesIO(data))
+    assert image.format == "GIF"
+    assert image.n_frames == frame_count(record) == 1 + len(stretches(record))
+    durations = []
+    for index in range(image.n_frames):
+        image.seek(index)
+        durations.append(image.info["duration"])
+    assert durations[0] == START_MS and durations[-1] == END_MS
+    middle = sum(durations[1:-1]) / 1000
+    expected = 60 * len(record.throws) / 420
+    assert 0.8 * expected < middle < 1.2 * expected, (middle, expected)
+
+
+def test_frames_change_and_the_last_shows_the_final_position() -> None:
+    record = game("classic,players=2", seed=3)
+    image = Image.open(io.BytesIO(replay_gif(record)))
+    image.seek(0)
+    first = image.convert("RGB")
+    image.seek(image.n_frames - 1)
+    last = image.convert("RGB")
+    assert first.size == last.size
+    assert first.tobytes() != last.tobytes()
+    # Below the caption, the last frame is the final position's board, colour for colour.
+    final = board_image(stretches(record)[-1], seat_names(record))
+    final = final.quantize(palette=_palette(), dither=Image.Dither.NONE).convert("RGB")
+    board = (0, layout.MARGIN, layout.WIDTH, layout.HEIGHT)
+    assert last.crop(board).tobytes() == final.crop(board).tobytes()
+
+
+def test_seat_names_come_from_the_seat_tags() -> None:
+    assert seat_names(game()) == {0: "Asha", 2: "Ravi, Computer (normal)"}
