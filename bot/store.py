@@ -42,6 +42,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 ROOT = Path(__file__).resolve().parents[1]
 STATUSES = ("active", "finished", "abandoned")
 SQLITE_BUSY_TIMEOUT_MS = 10_000
+SCHEMA_LOCK_KEY = 0x5041_4348_4953_4931  # "PACHISI1": any fixed bigint shared by every process
 
 NAMING_CONVENTION = {
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",
@@ -197,6 +198,14 @@ def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
 
 def _sqlite_begin(connection: Connection) -> None:
     connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def lock_schema(connection: Connection) -> None:
+    """Hold the one schema lock until this transaction ends: processes starting together take turns
+    to migrate (and to sync the slash commands) instead of racing. On PostgreSQL an advisory lock;
+    SQLite's BEGIN IMMEDIATE already lets one writer in at a time."""
+    if connection.dialect.name == "postgresql":
+        connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({SCHEMA_LOCK_KEY})")
 
 
 class Store:

@@ -8,7 +8,7 @@ from logging.config import fileConfig
 from alembic import context
 from sqlalchemy.engine import Connection
 
-from bot.store import Base, make_engine
+from bot.store import Base, lock_schema, make_engine
 
 config = context.config
 if config.config_file_name is not None and config.attributes.get("connection") is None:
@@ -46,6 +46,7 @@ def do_run_migrations(connection: Connection) -> None:
         render_as_batch=connection.dialect.name == "sqlite",
         compare_type=True,
     )
+    lock_schema(connection)  # another process migrating the same database finishes first
     with context.begin_transaction():
         context.run_migrations()
 
