@@ -1,4 +1,4 @@
-"""The bot subclass: owns the store and the service, builds them in setup_hook, resumes games."""
+"""The bot subclass: owns the store and the service, builds them in setup_hook, loads the cogs."""
 
 from __future__ import annotations
 
@@ -9,15 +9,13 @@ from typing import Any
 
 import discord
 import yarl
-from discord import app_commands
 from discord.ext import commands
 from sqlalchemy import make_url
 
 import render
 from bot.config import Settings
-from bot.service import GameError, GameService
+from bot.service import GameService
 from bot.store import Store, upgrade
-from bot.views import GameButton
 from engine import Position
 
 log = logging.getLogger(__name__)
@@ -25,6 +23,8 @@ log = logging.getLogger(__name__)
 SHUTDOWN_GRACE_SECONDS = 10.0
 EVENT_TASKS = ("discord.py: ", "CommandTree-invoker", "discord-ui-")
 """Names discord.py gives the tasks it starts for events, commands and component clicks."""
+EXTENSIONS = ("bot.cogs.pachisi", "bot.cogs.stats")
+"""The cogs the bot loads; each registers its own commands, buttons and start-up work."""
 
 
 def point_discord_at(base_url: str | None, gateway_url: str | None = None) -> None:
@@ -63,7 +63,6 @@ class PachisiBot(commands.AutoShardedBot):
         self.settings = settings
         self.store: Store
         self.service: GameService
-        self._resumed_guilds: set[int] = set()
         self._stopping: asyncio.Task[None] | None = None
         self.render_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="render")
         """Boards are drawn off the event loop; two threads overlap Pillow's GIL-free encoding
@@ -77,9 +76,8 @@ class PachisiBot(commands.AutoShardedBot):
         )
         self.store = Store(self.settings.database_url, **pool_options(self.settings.database_url))
         self.service = GameService(self.store, turn_timeout=self.settings.turn_timeout_seconds)
-        self.add_dynamic_items(GameButton)
-        await self.load_extension("bot.cogs.pachisi")
-        self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
         if self.settings.dev_guild_id:
             guild = discord.Object(self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -88,33 +86,7 @@ class PachisiBot(commands.AutoShardedBot):
             await self.tree.sync()
 
     async def on_ready(self) -> None:
-        guilds = [g.id for g in self.guilds if g.id not in self._resumed_guilds]
-        self._resumed_guilds.update(guilds)
         log.info("ready user=%s guilds=%d shards=%s", self.user, len(self.guilds), self.shard_ids)
-        cog = self.get_cog("Pachisi")
-        if guilds and cog is not None:
-            await cog.resume(guilds)  # type: ignore[attr-defined]
-
-    async def on_app_command_error(
-        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
-    ) -> None:
-        """Our own errors become one ephemeral sentence; anything else is logged, with an apology."""
-        original = getattr(error, "original", error)
-        if isinstance(original, GameError):
-            text = str(original)
-        elif isinstance(error, app_commands.CheckFailure | app_commands.TransformerError):
-            text = str(error)
-        else:
-            log.error(
-                "command failed: %s",
-                interaction.command and interaction.command.qualified_name,
-                exc_info=original,
-            )
-            text = "Sorry, something went wrong on our side. The game is safe; please try again."
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
 
     async def close(self) -> None:
         """Shut down in order, once however often called: let the work that Discord events started

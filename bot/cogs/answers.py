@@ -1,0 +1,62 @@
+"""Answers to the member who acted, and the one error handler for commands and buttons.
+
+Every interaction gets an answer: a refusal (`GameError`) as its own sentence, anything unexpected
+logged under a short reference that the member is shown, so a report can be matched to the log.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.service import GameError
+
+log = logging.getLogger(__name__)
+
+UNEXPECTED = "Something went wrong (ref {ref}). The game is saved."
+
+
+async def tell(interaction: discord.Interaction[Any], text: str, *, ephemeral: bool = True) -> None:
+    """Say something to the member who acted: ephemeral unless it is news for the channel."""
+    mentions = discord.AllowedMentions.none()
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=ephemeral, allowed_mentions=mentions)
+    else:
+        await interaction.response.send_message(text, ephemeral=ephemeral, allowed_mentions=mentions)
+
+
+def refusal(error: BaseException) -> str | None:
+    """The sentence for an error the member caused, or None for one they did not."""
+    original = getattr(error, "original", error)
+    if isinstance(original, GameError):
+        return str(original)
+    if isinstance(error, app_commands.CheckFailure | app_commands.TransformerError):
+        return str(error)
+    return None
+
+
+async def handle_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
+    """The handler of every command (the tree's `on_error`) and every button's callback."""
+    text = refusal(error)
+    if text is None:
+        ref = secrets.token_hex(3)
+        what = interaction.command.qualified_name if interaction.command else _custom_id(interaction)
+        log.error("ref=%s interaction failed: %s", ref, what, exc_info=getattr(error, "original", error))
+        text = UNEXPECTED.format(ref=ref)
+    try:
+        await tell(interaction, text)
+    except discord.HTTPException:
+        log.warning("could not answer interaction %s", interaction.id)
+
+
+def _custom_id(interaction: discord.Interaction[Any]) -> str:
+    data: Any = interaction.data or {}
+    return str(data.get("custom_id", "?"))[:100]
+
+
+async def on_tree_error(interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:
+    await handle_error(interaction, error)

@@ -1,0 +1,114 @@
+"""Buttons. A game button's custom id carries its action, the game, the turn and an argument (a
+move), so it outlives restarts; it holds no game logic and hands its click to the table cog.
+
+To add a button: pick an action name, build `GameButton(action, game_id, turn, label=...)` where it
+is shown, and register its handler with `Tables.add_button(action, handler)`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+
+from bot.cogs.answers import handle_error, tell
+
+TABLE_COG = "Pachisi"
+"""The cog that owns the game buttons' handlers (looked up at click time: no import)."""
+THROW, MOVE, JOIN = "throw", "move", "join"
+
+
+class GameButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"pachisi:(?P<action>[a-z]{1,16}):(?P<game>\d{1,18}):(?P<turn>\d{1,9})(?::(?P<arg>[a-z0-9:=,-]{1,40}))?",
+):
+    """One button of a game message: throw, play a move, take a seat, or whatever a cog registered."""
+
+    def __init__(
+        self,
+        action: str,
+        game_id: int,
+        turn: int,
+        arg: object = None,
+        *,
+        label: str,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        disabled: bool = False,
+        row: int | None = None,
+    ) -> None:
+        custom_id = f"pachisi:{action}:{game_id}:{turn}" + (f":{arg}" if arg is not None else "")
+        super().__init__(
+            discord.ui.Button(label=label[:80], style=style, custom_id=custom_id, disabled=disabled, row=row)
+        )
+        self.action = action
+        self.game_id = game_id
+        self.turn = turn
+        self.arg = None if arg is None else str(arg)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> GameButton:
+        label = getattr(item, "label", None) or match["action"]
+        return cls(match["action"], int(match["game"]), int(match["turn"]), match["arg"], label=label)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            handler: ButtonHandler | None = getattr(interaction.client.get_cog(TABLE_COG), "on_button", None)
+            if handler is None:
+                await tell(interaction, "The game is restarting: try again in a moment.")
+                return
+            await handler(interaction, self)
+        except Exception as exc:  # every click gets an answer; the handler logs what is unexpected
+            await handle_error(interaction, exc)
+
+
+ButtonHandler = Callable[[discord.Interaction[Any], GameButton], Awaitable[None]]
+
+
+def disabled_copy(message: discord.Message) -> discord.ui.View | None:
+    """The message's buttons, all disabled: what a finished turn's message keeps."""
+    if not message.components:
+        return None
+    view = discord.ui.View.from_message(message, timeout=None)
+    for item in view.children:
+        if isinstance(item, discord.ui.Button):
+            item.disabled = True
+    return view
+
+
+class Confirm(discord.ui.View):
+    """A yes/no question asked ephemerally (so it needs no persistence); `on_yes` runs on yes,
+    `kept` is what the question becomes on no."""
+
+    def __init__(
+        self,
+        on_yes: Callable[[discord.Interaction[Any]], Awaitable[None]],
+        *,
+        yes: str,
+        no: str,
+        kept: str,
+    ) -> None:
+        super().__init__(timeout=60)
+        self.on_yes = on_yes
+        self.no_text = kept
+        confirm: discord.ui.Button[Confirm] = discord.ui.Button(label=yes, style=discord.ButtonStyle.danger)
+        cancel: discord.ui.Button[Confirm] = discord.ui.Button(label=no, style=discord.ButtonStyle.secondary)
+        confirm.callback = self._yes  # type: ignore[method-assign]
+        cancel.callback = self._no  # type: ignore[method-assign]
+        self.add_item(confirm)
+        self.add_item(cancel)
+
+    async def _yes(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.edit_message(content="Working on it...", view=None)
+        await self.on_yes(interaction)
+
+    async def _no(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.edit_message(content=self.no_text, view=None)
+
+    async def on_error(
+        self, interaction: discord.Interaction[Any], error: Exception, item: discord.ui.Item[Any], /
+    ) -> None:
+        await handle_error(interaction, error)
