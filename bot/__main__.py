@@ -1,4 +1,8 @@
-"""Run the bot: `python -m bot` or `pachisi-bot`. Settings come from the environment and `.env`."""
+"""Run the bot: `python -m bot` or `pachisi-bot`. Settings come from the environment and `.env`.
+
+`python -m bot sync` syncs the slash commands to Discord and exits (the bot itself syncs only when
+they changed since the last sync recorded in the database).
+"""
 
 from __future__ import annotations
 
@@ -45,7 +49,22 @@ async def run(settings: Settings) -> None:
         await running  # raises what stopped the bot, if something did (a refused token)
 
 
-def main() -> None:
+async def sync(settings: Settings) -> None:
+    """Log in, migrate the database, sync the slash commands whatever the database says, log out."""
+    bot = PachisiBot(settings)
+    bot.force_sync = True
+    async with bot:
+        await bot.login(settings.discord_token or "")  # runs setup_hook, which syncs
+
+
+USAGE = "usage: python -m bot [sync]"
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = sys.argv[1:] if argv is None else argv
+    if args not in ([], ["sync"]):
+        print(USAGE, file=sys.stderr)
+        raise SystemExit(2)
     settings = load_settings()
     if not settings.discord_token:
         print(TOKEN_HELP, file=sys.stderr)
@@ -55,7 +74,7 @@ def main() -> None:
     logging.getLogger("bot").info("engine: %s", build.describe())
     point_discord_at(settings.discord_api_base, settings.discord_gateway_url)
     try:
-        asyncio.run(run(settings))
+        asyncio.run(sync(settings) if args == ["sync"] else run(settings))
     except discord.LoginFailure as exc:
         print(f"Discord refused the token: {exc}. Check DISCORD_TOKEN in .env.", file=sys.stderr)
         raise SystemExit(2) from exc

@@ -16,6 +16,7 @@ import render
 from bot.config import Settings
 from bot.service import GameService
 from bot.store import Store, upgrade
+from bot.sync import sync_commands
 from engine import Position
 
 log = logging.getLogger(__name__)
@@ -64,6 +65,8 @@ class PachisiBot(commands.AutoShardedBot):
         self.store: Store
         self.service: GameService
         self._stopping: asyncio.Task[None] | None = None
+        self.force_sync = False
+        """Sync the slash commands even when the database says they are unchanged (`python -m bot sync`)."""
         self.render_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="render")
         """Boards are drawn off the event loop; two threads overlap Pillow's GIL-free encoding
         (bench/bot_bench.py: 100 busy games, p99 2.5 s with one thread, 1.9 s with two)."""
@@ -78,12 +81,7 @@ class PachisiBot(commands.AutoShardedBot):
         self.service = GameService(self.store, turn_timeout=self.settings.turn_timeout_seconds)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        if self.settings.dev_guild_id:
-            guild = discord.Object(self.settings.dev_guild_id)
-            self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
-        else:
-            await self.tree.sync()
+        await sync_commands(self.tree, self.store, self.settings.dev_guild_id, force=self.force_sync)
 
     async def on_ready(self) -> None:
         log.info("ready user=%s guilds=%d shards=%s", self.user, len(self.guilds), self.shard_ids)

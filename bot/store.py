@@ -169,6 +169,17 @@ class UserStatsRow(Base):
     pieces_home: Mapped[int] = mapped_column(Integer)
 
 
+class CommandSyncRow(Base):
+    """The hash of the slash commands last synced to Discord, per scope (0: global, else a guild id),
+    so that processes starting with the same commands do not overwrite them again."""
+
+    __tablename__ = "command_sync"
+
+    scope: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    payload_hash: Mapped[str] = mapped_column(String(64))
+    synced_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 # --- engine and sessions -------------------------------------------------------------------
 
 
@@ -224,6 +235,22 @@ class Store:
         """One transaction: committed when the block ends, rolled back if it raises."""
         async with self.sessions() as session, session.begin():
             yield session
+
+    @asynccontextmanager
+    async def schema_locked(self) -> AsyncIterator[AsyncSession]:
+        """A transaction holding the schema lock of the migrations (`lock_schema`)."""
+        async with self.transaction() as session:
+            await (await session.connection()).run_sync(lock_schema)
+            yield session
+
+    # --- slash command sync -------------------------------------------------------------
+
+    async def synced_hash(self, session: AsyncSession, scope: int) -> str | None:
+        row = await session.get(CommandSyncRow, scope, populate_existing=True)
+        return None if row is None else row.payload_hash
+
+    async def set_synced_hash(self, session: AsyncSession, scope: int, payload_hash: str) -> None:
+        await session.merge(CommandSyncRow(scope=scope, payload_hash=payload_hash, synced_at=utcnow()))
 
     # --- games --------------------------------------------------------------------------
 

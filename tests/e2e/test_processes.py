@@ -32,6 +32,8 @@ async def test_processes_started_together_on_an_empty_database_all_start(
             assert bot.popen is not None and bot.popen.poll() is None, bot.output()
             assert "Traceback" not in bot.output(), bot.output()
         assert fake.server.identifies == len(bots)
+        syncs = [r for r in fake.server.requests if r.method == "PUT" and r.path.endswith("/commands")]
+        assert len(syncs) == 1, "each process overwrote the same commands"
     finally:
         for bot in bots:
             with contextlib.suppress(Exception):
