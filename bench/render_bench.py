@@ -2,8 +2,9 @@
 
     python bench/render_bench.py [--games 20] [--every 7] [--json]
 
-Each sample is a position from a random-policy game with its last move (and capture), the next
-throw's cowries and its legal moves drawn, as the bot draws them after every turn. The first call
+Each sample is a position from a random-policy game with its story (the moves since the seat to
+move last moved, up to the last 8, captures marked), the next throw's cowries and its legal moves
+drawn, as the bot draws them after every turn. The first call
 (drawing and caching the static board and sprites) is timed apart as `first_ms`. Wall-clock times
 depend on what else the machine runs, so the CPU time of the rendering thread and the load average
 are printed too. `replay_ms` / `replay_bytes` time `render.replay.replay_gif` on one whole
@@ -24,29 +25,42 @@ from random import Random
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import Move, Position
+from engine import Position
 from engine.throws import throw_cowries
-from render import board_png
+from render import DrawnMove, board_png
 
-Sample = tuple[Position, Position, Move | None, int, tuple[bool, ...]]
+STORY = 8
+"""At most this many moves of the story are drawn (the bot's limit too)."""
+
+Sample = tuple[Position, list[DrawnMove], int, tuple[bool, ...]]
 
 
 def samples(games: int, every: int) -> list[Sample]:
-    """(before, position, last move, next throw, its cowries) every `every` throws of each game."""
+    """(position, its story, next throw, its cowries) every `every` throws of each game."""
     found: list[Sample] = []
     for seed in range(games):
         rng = Random(seed)
         position = Position.initial()
+        played: list[DrawnMove] = []
         count = 0
         while position.result is None and count < 3000:
             throw, _ = throw_cowries(rng)
             moves = position.legal_moves(throw)
             move = moves[rng.randrange(len(moves))] if moves else None
-            before, position = position, position.after(throw, move)
+            if move is not None:
+                played.append(DrawnMove(move, position))
+            position = position.after(throw, move)
             count += 1
             if count % every == 0:
                 nxt, faces = throw_cowries(rng)
-                found.append((before, position, move, nxt, faces))
+                seat = position.turn
+                mine = [
+                    k
+                    for k, drawn in enumerate(played)
+                    if drawn.before is not None and drawn.before.turn == seat
+                ]
+                story = played[mine[-1] + 1 :] if mine else played
+                found.append((position, story[-STORY:], nxt, faces))
     return found
 
 
@@ -81,7 +95,7 @@ def main() -> int:
     parser.add_argument("--every", type=int, default=7, help="sample a position every N throws")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
-    names = {0: "Alice", 1: "Computer (hard)", 2: "Bob", 3: "Computer (normal)"}
+    names = {0: "Alice", 1: "Computer · hard", 2: "Bob", 3: "Computer · normal"}
     cases = samples(args.games, args.every)
 
     start = time.perf_counter()
@@ -92,13 +106,12 @@ def main() -> int:
     cpu: list[float] = []
     sizes: list[int] = []
     width = 0
-    for before, position, move, throw, faces in cases:
+    for position, story, throw, faces in cases:
         start, start_cpu = time.perf_counter(), time.thread_time()
         png = board_png(
             position,
             names=names,
-            last_move=move,
-            last_position=before,
+            moves=story,
             throw=throw,
             cowries=faces,
             choices=position.legal_moves(throw),
@@ -111,6 +124,7 @@ def main() -> int:
     cpu.sort()
     result = {
         "positions": len(times),
+        "story_moves_mean": round(statistics.mean(len(story) for _, story, _, _ in cases), 2),
         "first_ms": round(first_ms, 1),
         "p50_ms": round(statistics.median(times), 2),
         "p99_ms": round(times[min(len(times) - 1, int(len(times) * 0.99))], 2),

@@ -5,37 +5,56 @@ Pure: no I/O besides reading the bundled font. Imports only `engine` and Pillow.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from engine.state import Move, Position
-from render.draw import choice_label, encode_png, render
+from render.draw import DrawnMove, choice_label, encode_png, render
+from render.legend import legend_image
+from render.panels import termination_word
 
 
 def board_png(
     position: Position,
     *,
     names: dict[int, str] | None = None,
-    last_move: Move | None = None,
-    last_position: Position | None = None,
+    moves: Sequence[DrawnMove | Move] | None = None,
     throw: int | None = None,
     cowries: tuple[bool, ...] | None = None,
-    choices: list[Move] | None = None,
+    choices: Sequence[Move] | None = None,
+    termination: object = None,
+    last_move: Move | None = None,
+    last_position: Position | None = None,
 ) -> bytes:
     """The position as a PNG.
 
-    `names`: seat -> display name (default: the seat's colour). `last_move` is drawn as a path;
-    with `last_position` (the position before it) a capture it made is marked too. `throw` and
-    `cowries` show the current throw in the panel of the seat to throw; `choices` (the legal moves
-    of that throw) are labelled A, B, C... in list order, as `choice_label` names them.
+    `names`: seat -> display name (default: the seat's colour), e.g. "Computer · hard".
+    `moves`: the story since the viewer's previous turn, oldest first; each a `DrawnMove` (the move
+    and the position it was played from, so a capture is marked where it happened) or a bare `Move`.
+    They are numbered 1, 2, ... in the piece's colour, the last one drawn heaviest. `last_move` (and
+    `last_position`) is the older one-move form of the same. `throw` and `cowries` show the current
+    throw in the panel of the seat to move; `choices` (its legal moves) get an arrow each and their
+    letter, A, B, C... in list order as `choice_label` names them, on the landing square.
+    `termination` of a finished game: "win", "frozen" or "throw_limit" (or an enum with such a
+    name); a draw without it is called frozen when the position is frozen, else the throw limit.
     """
+    if moves is None:
+        moves = [DrawnMove(last_move, last_position)] if last_move is not None else []
+    story = [m if isinstance(m, DrawnMove) else DrawnMove(m) for m in moves]
     image = render(
         position,
         names=names,
-        last_move=last_move,
-        last_position=last_position,
+        story=story,
         throw=throw,
         cowries=cowries,
         choices=choices,
+        termination=termination_word(termination),
     )
     return encode_png(image)
 
 
-__all__ = ["board_png", "choice_label"]
+def legend_png() -> bytes:
+    """A small key to the board's marks, for `/pachisi help`."""
+    return encode_png(legend_image())
+
+
+__all__ = ["DrawnMove", "board_png", "choice_label", "legend_png"]

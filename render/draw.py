@@ -1,35 +1,43 @@
-"""Drawing the board: a cached static board, cached piece sprites, and one composite per position.
+"""Drawing the board: a cached static board, cached sprites, and one composite per position.
 
-The static board (squares, tints, castles, the Charkoni) and every sprite are drawn once, at four
-times the size and scaled down so their edges are smooth. A render copies the board, pastes sprites
-and writes a few lines of text, then encodes a palette PNG: flat colours compress to a few dozen KB
-in a couple of milliseconds.
+A render copies the board, draws the story's paths and the choices' arrows, pastes sprites and
+writes a few lines of text, then encodes a palette PNG: flat colours compress to a few dozen KB in a
+couple of milliseconds.
 """
 
 from __future__ import annotations
 
 import io
-import threading
 from collections.abc import Sequence
-from functools import cache, lru_cache
+from functools import cache
+from typing import NamedTuple
 
 from PIL import Image, ImageDraw
 
-from engine.board import HOME, IS_CASTLE, MID, NUM_SQUARES, ROUTES, SEAT_NAMES, SQUARES
-from engine.state import DRAW, Move, Position, side_name
-from engine.throws import GRACES, VALUE_TO_MOUTHS
-from render import layout, theme
+from engine.board import HOME, IS_CASTLE, MID, NUM_SQUARES, ROUTES, SQUARES
+from engine.state import Move, Position
+from render import layout, panels, sprites, theme
 from render.layout import Box, Point
+from render.sprites import SCALE
 
 PIECE = 40
 """Piece diameter on a square holding one seat's pieces."""
 SMALL_PIECE = 24
 """Piece diameter when two or more seats share a (castle) square."""
-PANEL_PIECE = 30
-_SCALE = 4
-"""Supersampling factor for the cached artwork."""
+WAITING_PIECE = 34
+TILE = 48
+"""Side of a choice tile: its letter is over 30 px high on the 960 px picture (12 px on a phone)."""
 
-_ARM_WORDS = ("south", "east", "north", "west")
+
+class DrawnMove(NamedTuple):
+    """One move of the story: the move and, when known, the position it was played from.
+
+    With `before`, a capture the move made is marked where it happened; without it the path and
+    number are still drawn.
+    """
+
+    move: Move
+    before: Position | None = None
 
 
 def choice_label(index: int) -> str:
@@ -39,102 +47,51 @@ def choice_label(index: int) -> str:
     return chr(ord("A") + index)
 
 
-# --- cached artwork -------------------------------------------------------------------------
-
-
-def _smooth(image: Image.Image, size: tuple[int, int]) -> Image.Image:
-    return image.resize(size, Image.Resampling.LANCZOS)
-
-
-_FREETYPE = threading.Lock()
-"""FreeType faces are not thread-safe: every use of a font (all in cached sprite makers) holds this."""
-
-
-def _letter(
-    draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str, size: int, fill: tuple[int, ...]
-) -> None:
-    """Centred text on a sprite, holding the FreeType lock only while the font is used."""
-    with _FREETYPE:
-        draw.text(centre, text, font=theme.font(size), fill=fill, anchor="mm")
-
-
-@cache
-def piece_sprite(seat: int, size: int) -> Image.Image:
-    """An RGBA piece: the seat's colour and shape with its letter, so colour is never the only cue."""
-    big = size * _SCALE
-    image = Image.new("RGBA", (big, big), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(image)
-    edge = max(2, big // 16)
-    centre = big / 2
-    radius = big / 2 - 1
-    sides = theme.SEAT_SIDES[seat]
-    fill, outline = theme.SEAT_COLOURS[seat], theme.SEAT_EDGE[seat]
-    if sides == 0:
-        draw.ellipse((1, 1, big - 2, big - 2), fill=fill, outline=outline, width=edge)
-    else:
-        # Polygons reach the circle only at their corners; enlarge them to look as heavy as the disc.
-        reach = radius * (1.0 if sides >= 6 else 1.06)
-        circle = (centre, centre, reach)
-        draw.regular_polygon(circle, sides, rotation=theme.SEAT_ROTATION[seat], fill=outline)
-        inner = (centre, centre, reach - edge * 1.6)
-        draw.regular_polygon(inner, sides, rotation=theme.SEAT_ROTATION[seat], fill=fill)
-    _letter(draw, (centre, centre), theme.SEAT_LETTERS[seat], int(big * 0.55), theme.SEAT_INK[seat])
-    return _smooth(image, (size, size))
-
-
-@cache
-def cowrie_sprite(mouth_up: bool) -> Image.Image:
-    """One cowrie shell, 26 x 40: mouth up shows the toothed slit, mouth down the plain back."""
-    width, height = 26 * _SCALE, 40 * _SCALE
-    image = Image.new("RGBA", (width, height), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(image)
-    shell = (250, 243, 224) if mouth_up else (205, 170, 120)
-    draw.ellipse((2, 2, width - 3, height - 3), fill=shell, outline=(60, 40, 25), width=2 * _SCALE)
-    if mouth_up:
-        cx = width // 2
-        draw.line((cx, height * 0.18, cx, height * 0.82), fill=(60, 40, 25), width=3 * _SCALE)
-        for k in range(1, 6):
-            y = height * (0.18 + 0.64 * k / 6)
-            draw.line((cx - 4 * _SCALE, y, cx + 4 * _SCALE, y), fill=(60, 40, 25), width=_SCALE)
-    else:
-        draw.ellipse(
-            (width * 0.3, height * 0.25, width * 0.7, height * 0.75), fill=(180, 140, 95), outline=None
-        )
-    return _smooth(image, (26, 40))
+# --- the static board -----------------------------------------------------------------------
 
 
 def _scaled(box: Box | tuple[float, float, float, float]) -> tuple[int, int, int, int]:
-    return tuple(int(v * _SCALE) for v in box)  # type: ignore[return-value]
+    return tuple(int(v * SCALE) for v in box)  # type: ignore[return-value]
+
+
+def castle_mark(draw: ImageDraw.ImageDraw, box: Box, scale: int) -> None:
+    """A castle: a tan square with a wall along its edge and a small tower in the middle.
+
+    The old mark, a cross over the square, showed through pieces standing there and made them look
+    captured. A piece now hides only the tower; the tan fill and the wall stay visible around it.
+    """
+    left, top, right, bottom = box
+    s = scale
+    draw.rectangle(box, fill=theme.CASTLE_FILL, outline=theme.GRID_LINE, width=2 * s)
+    draw.rounded_rectangle(
+        (left + 4 * s, top + 4 * s, right - 5 * s, bottom - 5 * s),
+        radius=4 * s,
+        outline=theme.CASTLE_MARK,
+        width=3 * s,
+    )
+    cx, cy = (left + right) // 2, (top + bottom) // 2
+    draw.rectangle((cx - 8 * s, cy - 4 * s, cx + 8 * s, cy + 9 * s), fill=theme.CASTLE_MARK)
+    for dx in (-8, -2, 4):
+        draw.rectangle((cx + dx * s, cy - 9 * s, cx + (dx + 4) * s, cy - 4 * s), fill=theme.CASTLE_MARK)
+    draw.rectangle((cx - 2 * s, cy + 3 * s, cx + 2 * s, cy + 9 * s), fill=theme.CASTLE_FILL)
 
 
 @cache
-def base_board() -> Image.Image:
-    """The static board: squares, private-column tints, castle crosses, the Charkoni, empty panels."""
-    size = layout.WIDTH * _SCALE
+def base_board(seats: tuple[int, ...]) -> Image.Image:
+    """The static board: squares, private-column tints, castles, the Charkoni, the seats' panels."""
+    size = layout.WIDTH * SCALE
     image = Image.new("RGB", (size, size), theme.BACKGROUND)
     draw = ImageDraw.Draw(image)
-    for seat in range(4):
-        draw.rounded_rectangle(_scaled(_panel_inner(seat)), radius=14 * _SCALE, fill=theme.PANEL)
-    line = 2 * _SCALE
+    for seat in seats:
+        draw.rounded_rectangle(_scaled(panels.inner_box(seat)), radius=14 * SCALE, fill=theme.PANEL)
+    line = 2 * SCALE
     for square in range(NUM_SQUARES):
         arm, column, row = SQUARES[square]
         fill = theme.SEAT_TINTS[arm] if column == MID and row < 8 else theme.SQUARE
         box = _scaled(layout.square_box(square))
         draw.rectangle(box, fill=fill, outline=theme.GRID_LINE, width=line)
         if IS_CASTLE[square]:
-            inset = 9 * _SCALE
-            left, top, right, bottom = box
-            for a, b in (((left, top), (right, bottom)), ((right, top), (left, bottom))):
-                draw.line(
-                    (
-                        a[0] + inset * (1 if a[0] == left else -1),
-                        a[1] + inset * (1 if a[1] == top else -1),
-                        b[0] + inset * (1 if b[0] == left else -1),
-                        b[1] + inset * (1 if b[1] == top else -1),
-                    ),
-                    fill=theme.CASTLE_MARK,
-                    width=5 * _SCALE,
-                )
+            castle_mark(draw, box, SCALE)
     left, top, right, bottom = _scaled(layout.CHARKONI_BOX)
     middle = ((left + right) // 2, (top + bottom) // 2)
     corners = {
@@ -146,129 +103,10 @@ def base_board() -> Image.Image:
     for arm, (a, b) in corners.items():
         draw.polygon([a, b, middle], fill=theme.SEAT_TINTS[arm], outline=theme.GRID_LINE, width=line)
     draw.rectangle((left, top, right, bottom), outline=theme.GRID_LINE, width=2 * line)
-    return _smooth(image, (layout.WIDTH, layout.HEIGHT))
+    return sprites.smooth(image, (layout.WIDTH, layout.HEIGHT))
 
 
-def _panel_inner(seat: int) -> Box:
-    left, top, right, bottom = layout.panel_box(seat)
-    gap = 10
-    return left + gap, top + gap, right - gap, bottom - gap
-
-
-_SAMPLE = (
-    "black:0,13,13,84 red:0,38,71,84 yellow:8,25,30,84 green:0,8,25,84"
-    " turn:red captured:black+yellow rules:classic"
-)
-"""A busy position whose picture shows every colour the renderer uses, to build the palette from."""
-
-
-@cache
-def _palette() -> Image.Image:
-    """A fixed palette: the theme's exact colours, then the commonest blends of a busy picture.
-
-    Quantizing to a given palette is a lookup, not a search, and keeps flat areas exactly right.
-    """
-    position = Position.parse(_SAMPLE)
-    before = Position.parse(_SAMPLE.replace("turn:red", "turn:black").replace("0,13,13", "0,13,16"))
-    capture = Move(0, 16, 20)
-    sample = Image.new("RGB", (layout.WIDTH * 2, layout.HEIGHT))
-    sample.paste(
-        render(position, names={0: "Alice", 1: "Computer (hard)"}, throw=25, choices=position.legal_moves(25))
-    )
-    sample.paste(
-        render(before.after(4, capture), last_move=capture, last_position=before, throw=6), (layout.WIDTH, 0)
-    )
-    exact = [
-        theme.BACKGROUND,
-        theme.PANEL,
-        theme.SQUARE,
-        theme.GRID_LINE,
-        theme.CASTLE_MARK,
-        theme.TEXT,
-        theme.TEXT_DIM,
-        theme.PATH,
-        theme.PATH_HALO,
-        theme.CAPTURE,
-        theme.BLOCKADE,
-        theme.CHOICE_FILL,
-        theme.CHOICE_EDGE,
-        theme.CAPTURED_YES,
-        theme.CAPTURED_NO,
-        (20, 20, 20),
-        (255, 255, 255),
-        *theme.SEAT_COLOURS,
-        *theme.SEAT_TINTS,
-        *theme.SEAT_EDGE,
-        *theme.SEAT_INK,
-    ]
-    exact = list(dict.fromkeys(exact))
-    blends = sample.quantize(256 - len(exact), method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
-    flat_blends = blends.getpalette() or []
-    colours = list(exact)
-    for k in range(0, len(flat_blends), 3):
-        colour = (flat_blends[k], flat_blends[k + 1], flat_blends[k + 2])
-        # Pillow maps pixels through a coarse colour cache: a blend next to an exact colour could
-        # capture its flat areas, so keep only blends clearly apart from every exact colour.
-        if all(sum(abs(a - b) for a, b in zip(colour, e, strict=True)) > 24 for e in exact):
-            colours.append(colour)
-    flat = [channel for colour in colours[:256] for channel in colour]
-    palette = Image.new("P", (1, 1))
-    palette.putpalette(flat)
-    return palette
-
-
-# --- one position ---------------------------------------------------------------------------
-
-
-def _paste(image: Image.Image, sprite: Image.Image, centre: Point) -> None:
-    w, h = sprite.size
-    image.paste(sprite, (centre[0] - w // 2, centre[1] - h // 2), sprite)
-
-
-@cache
-def badge_sprite(text: str, size: int) -> Image.Image:
-    """A small white disc with a number: how many pieces stand in a stack."""
-    big = size * _SCALE
-    image = Image.new("RGBA", (big, big), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(image)
-    draw.ellipse((1, 1, big - 2, big - 2), fill=(255, 255, 255), outline=(20, 20, 20), width=2 * _SCALE)
-    _letter(draw, (big / 2, big / 2), text, int(big * 0.7), (20, 20, 20))
-    return _smooth(image, (size, size))
-
-
-@cache
-def tag_sprite(label: str, size: int) -> Image.Image:
-    """A choice's letter on a white tile with a blue edge, the hue no seat uses."""
-    big = size * _SCALE
-    image = Image.new("RGBA", (big, big), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(image)
-    draw.rounded_rectangle(
-        (1, 1, big - 2, big - 2),
-        radius=big // 5,
-        fill=theme.CHOICE_FILL,
-        outline=theme.CHOICE_EDGE,
-        width=3 * _SCALE,
-    )
-    _letter(draw, (big / 2, big / 2 + _SCALE), label, int(big * 0.72), theme.CHOICE_EDGE)
-    return _smooth(image, (size, size))
-
-
-@lru_cache(maxsize=1024)
-def text_sprite(text: str, size: int, colour: tuple[int, int, int], anchor: str) -> tuple[Image.Image, Point]:
-    """Rendered text and its offset from the anchor point: FreeType is the slowest step, so reuse it."""
-    with _FREETYPE:
-        font = theme.font(size)
-        left, top, right, bottom = (int(v) for v in font.getbbox(text, anchor=anchor))
-        image = Image.new("RGBA", (max(1, right - left), max(1, bottom - top)), (0, 0, 0, 0))
-        ImageDraw.Draw(image).text((-left, -top), text, font=font, fill=colour, anchor=anchor)
-        return image, (left, top)
-
-
-def _text(
-    image: Image.Image, at: Point, text: str, size: int, colour: tuple[int, int, int], anchor: str = "lm"
-) -> None:
-    sprite, (dx, dy) = text_sprite(text, size, colour, anchor)
-    image.paste(sprite, (at[0] + dx, at[1] + dy), sprite)
+# --- pieces ---------------------------------------------------------------------------------
 
 
 def _stacks(position: Position) -> dict[int, list[tuple[int, int]]]:
@@ -283,32 +121,44 @@ def _stacks(position: Position) -> dict[int, list[tuple[int, int]]]:
     return {square: sorted(per_seat.items()) for square, per_seat in counts.items()}
 
 
-def _draw_stack(
-    image: Image.Image, draw: ImageDraw.ImageDraw, centre: Point, groups: list[tuple[int, int]]
-) -> None:
+def _draw_stack(image: Image.Image, centre: Point, groups: list[tuple[int, int]]) -> None:
     x, y = centre
     if len(groups) == 1:
         seat, count = groups[0]
-        _paste(image, piece_sprite(seat, PIECE), centre)
+        sprites.paste(image, sprites.piece(seat, PIECE), centre)
         if count > 1:
-            _paste(image, badge_sprite(str(count), 20), (x + 14, y + 14))
+            sprites.paste(image, sprites.badge(str(count), 20), (x + 14, y + 14))
         return
     offsets = ((-11, -11), (11, -11), (-11, 11), (11, 11))
     for (seat, count), (dx, dy) in zip(groups, offsets, strict=False):
-        _paste(image, piece_sprite(seat, SMALL_PIECE), (x + dx, y + dy))
+        sprites.paste(image, sprites.piece(seat, SMALL_PIECE), (x + dx, y + dy))
         if count > 1:
-            _paste(image, badge_sprite(str(count), 14), (x + dx + 9, y + dy + 9))
+            sprites.paste(image, sprites.badge(str(count), 14), (x + dx + 9, y + dy + 9))
+
+
+def _draw_waiting(image: Image.Image, position: Position) -> None:
+    """Pieces not yet out (or captured) stand in the Charkoni, beside their own arm."""
+    for seat in position.rules.seats:
+        count = position.charkoni_count(seat)
+        if count:
+            x, y = layout.charkoni_point(seat)
+            sprites.paste(image, sprites.piece(seat, WAITING_PIECE), (x, y))
+            if count > 1:
+                sprites.paste(image, sprites.badge(str(count), 18), (x + 13, y + 13))
 
 
 def _draw_blockade(draw: ImageDraw.ImageDraw, square: int) -> None:
     """A heavy double frame: the square is shut to the other side."""
     left, top, right, bottom = layout.square_box(square)
     draw.rectangle((left, top, right - 1, bottom - 1), outline=theme.BLOCKADE, width=5)
-    draw.rectangle((left + 5, top + 5, right - 6, bottom - 6), outline=(255, 255, 255), width=2)
+    draw.rectangle((left + 5, top + 5, right - 6, bottom - 6), outline=theme.WHITE, width=2)
 
 
-def _arrow_head(
-    draw: ImageDraw.ImageDraw, tail: Point, tip: Point, colour: tuple[int, int, int], size: int
+# --- lines: the story's paths and the choices' arrows -----------------------------------------
+
+
+def arrow_head(
+    draw: ImageDraw.ImageDraw, tail: Point, tip: tuple[float, float], colour: theme.RGB, size: float
 ) -> None:
     dx, dy = tip[0] - tail[0], tip[1] - tail[1]
     length = max(1.0, (dx * dx + dy * dy) ** 0.5)
@@ -317,187 +167,212 @@ def _arrow_head(
     draw.polygon(
         [
             tip,
-            (base[0] - uy * size * 0.6, base[1] + ux * size * 0.6),
-            (base[0] + uy * size * 0.6, base[1] - ux * size * 0.6),
+            (base[0] - uy * size * 0.65, base[1] + ux * size * 0.65),
+            (base[0] + uy * size * 0.65, base[1] - ux * size * 0.65),
         ],
         fill=colour,
     )
 
 
-def _draw_path(draw: ImageDraw.ImageDraw, move: Move) -> None:
-    """The last move as a line through every square it crossed, from a ring to an arrow head."""
-    points = layout.path_points(move.seat, move.src, move.dst)
-    end = points[-1]
-    draw.line(points, fill=theme.PATH_HALO, width=11, joint="curve")
-    draw.line(points, fill=theme.PATH, width=5, joint="curve")
-    sx, sy = points[0]
-    draw.ellipse((sx - 9, sy - 9, sx + 9, sy + 9), fill=theme.PATH_HALO, outline=theme.PATH, width=4)
-    if len(points) > 1:
-        # Stop the head short of the centre so the piece standing there stays visible.
-        px, py = points[-2]
-        tip = (int(px + (end[0] - px) * 0.55), int(py + (end[1] - py) * 0.55))
-        _arrow_head(draw, (px, py), tip, theme.PATH_HALO, 16)
-        _arrow_head(draw, (px, py), tip, theme.PATH, 11)
+def _short_of(points: list[Point], gap: float) -> tuple[Point, tuple[float, float]]:
+    """The last segment's start and a tip `gap` px before the last point, for an arrow head."""
+    (px, py), (ex, ey) = points[-2], points[-1]
+    length = max(1.0, ((ex - px) ** 2 + (ey - py) ** 2) ** 0.5)
+    gap = min(gap, length - 4)
+    return (px, py), (ex - (ex - px) * gap / length, ey - (ey - py) * gap / length)
 
 
-def _draw_capture(
-    image: Image.Image, draw: ImageDraw.ImageDraw, move: Move, victims: Sequence[tuple[int, int]]
+def line_with_head(
+    draw: ImageDraw.ImageDraw,
+    points: list[Point],
+    colour: theme.RGB,
+    halo: theme.RGB,
+    width: int,
+    gap: float,
 ) -> None:
-    """A struck-out ghost of each captured seat at the square where the capture happened."""
-    left, top, right, bottom = layout.square_box(ROUTES[move.seat][move.dst])
-    draw.rectangle((left, top, right - 1, bottom - 1), outline=theme.CAPTURE, width=4)
-    for index, seat in enumerate(sorted({seat for seat, _ in victims})):
-        x, y = left + 12 + index * 18, top + 12
-        _paste(image, piece_sprite(seat, SMALL_PIECE), (x, y))
-        # A "no entry" ring and bar over the ghost: struck out, yet its letter stays readable.
-        draw.ellipse((x - 14, y - 14, x + 14, y + 14), outline=theme.CAPTURE, width=3)
-        draw.line((x - 9, y - 9, x + 9, y + 9), fill=theme.CAPTURE, width=3)
+    """A haloed polyline ending in an arrow head `gap` px short of its last point."""
+    draw.line(points, fill=halo, width=width + 6, joint="curve")
+    if len(points) > 1:
+        tail, tip = _short_of(points, gap)
+        arrow_head(draw, tail, tip, halo, width * 2.6 + 5)
+        draw.line([*points[:-1], (int(tip[0]), int(tip[1]))], fill=colour, width=width, joint="curve")
+        arrow_head(draw, tail, tip, colour, width * 2.6)
+    else:
+        draw.line(points, fill=colour, width=width, joint="curve")
 
 
-def _draw_choices(image: Image.Image, choices: Sequence[Move]) -> None:
-    """Each legal move's letter at its landing square (large) and on the piece that would move (small)."""
+def _story_lines(draw: ImageDraw.ImageDraw, story: Sequence[DrawnMove]) -> None:
+    """Every move of the story as a path in the piece's colour, the last one the heaviest."""
+    for index, drawn in enumerate(story):
+        move = drawn.move
+        last = index == len(story) - 1
+        points = layout.path_points(move.seat, move.src, move.dst)
+        line_with_head(
+            draw, points, theme.SEAT_COLOURS[move.seat], theme.SEAT_EDGE[move.seat], 8 if last else 5, 17
+        )
+
+
+def _story_numbers(image: Image.Image, story: Sequence[DrawnMove], occupied: set[Point]) -> None:
+    """Each move's number where it started: a disc in the piece's colours, the last one larger."""
+    used: dict[Point, int] = {}
+    for index, drawn in enumerate(story):
+        move = drawn.move
+        last = index == len(story) - 1
+        start = layout.step_point(move.seat, move.src)
+        if move.src == 0:  # entering: between the waiting pieces and the Charkoni's centre
+            middle = layout.charkoni_point(-1)
+            start = ((start[0] + middle[0]) // 2, (start[1] + middle[1]) // 2)
+        elif start in occupied:  # a piece still stands there: the number goes to its corner
+            start = (start[0] - 13, start[1] - 13)
+        shift = used.get(start, 0)
+        used[start] = shift + 1
+        seat = move.seat
+        size = 32 if last else 26
+        disc = sprites.disc(
+            str(index + 1), size, theme.SEAT_COLOURS[seat], theme.SEAT_EDGE[seat], theme.SEAT_INK[seat]
+        )
+        sprites.paste(image, disc, (start[0] + 12 * shift, start[1] - 12 * shift))
+
+
+def _draw_captures(image: Image.Image, draw: ImageDraw.ImageDraw, story: Sequence[DrawnMove]) -> None:
+    """Each captured seat's shape, struck out, at the square where the capture happened."""
+    for drawn in story:
+        if drawn.before is None:
+            continue
+        victims = drawn.before.captures(drawn.move)
+        if not victims:
+            continue
+        left, top, right, bottom = layout.square_box(ROUTES[drawn.move.seat][drawn.move.dst])
+        draw.rectangle((left, top, right - 1, bottom - 1), outline=theme.CAPTURE, width=4)
+        for k, seat in enumerate(sorted({seat for seat, _ in victims})):
+            sprites.paste(image, sprites.struck_piece(seat, 30), (left + 9 + k * 22, top + 9))
+
+
+_CHOICE_OFFSETS = (0, 5, -5, 10, -10, 15, -15)
+"""Arrows of different choices run this many px apart (diagonally), so overlapping paths stay apart."""
+
+
+def _choice_points(index: int, move: Move) -> list[Point]:
+    shift = _CHOICE_OFFSETS[index % len(_CHOICE_OFFSETS)]
+    return [(x + shift, y + shift) for x, y in layout.path_points(move.seat, move.src, move.dst)]
+
+
+def _choice_arrows(draw: ImageDraw.ImageDraw, choices: Sequence[Move]) -> None:
+    """Each legal move as a blue path from a ring around the piece (or the Charkoni) to its tile."""
+    for index, move in enumerate(choices):
+        points = _choice_points(index, move)
+        x, y = layout.step_point(move.seat, move.src)
+        radius = (WAITING_PIECE if move.src == 0 else PIECE) // 2 + 3
+        draw.ellipse(
+            (x - radius - 2, y - radius - 2, x + radius + 2, y + radius + 2), outline=theme.WHITE, width=7
+        )
+        draw.ellipse((x - radius, y - radius, x + radius, y + radius), outline=theme.CHOICE_EDGE, width=4)
+        line_with_head(draw, points, theme.CHOICE_EDGE, theme.WHITE, 4, TILE // 2 + 1)
+
+
+def _choice_tiles(image: Image.Image, position: Position, choices: Sequence[Move]) -> None:
+    """Each legal move's letter, large, on its landing square.
+
+    The tile covers the square, so pieces standing there are shown small on its corner: struck out
+    when the move would capture them.
+    """
     used: dict[Point, int] = {}
     for index, move in enumerate(choices):
-        label = choice_label(index)
-        x, y = layout.step_point(move.seat, move.dst)
-        spot = (x + 13, y - 13)
+        spot = layout.step_point(move.seat, move.dst)
         shift = used.get(spot, 0)
         used[spot] = shift + 1
-        _paste(image, tag_sprite(label, 26), (spot[0] - 24 * shift, spot[1]))
-        sx, sy = layout.step_point(move.seat, move.src)
-        _paste(image, tag_sprite(label, 18), (sx - 15, sy + 15))
+        at = (spot[0] + shift * (TILE // 2), spot[1] - shift * (TILE // 2))
+        sprites.paste(image, sprites.tile(choice_label(index), TILE), at)
+        if move.dst == HOME:
+            continue
+        victims = {seat for seat, _ in position.captures(move)}
+        standing = sorted({seat for seat, _ in position.pieces_on(ROUTES[move.seat][move.dst])})
+        for k, seat in enumerate(standing):
+            mark = sprites.struck_piece(seat, 24) if seat in victims else sprites.piece(seat, 22)
+            sprites.paste(image, mark, (at[0] + TILE // 2 - 3 - 16 * k, at[1] - TILE // 2 + 3))
 
 
-@lru_cache(maxsize=256)
-def _fit(text: str, size: int, width: int) -> str:
-    """`text` cut with an ellipsis so it fits `width` pixels at font `size`."""
-    with _FREETYPE:
-        font = theme.font(size)
-        if font.getlength(text) <= width:
-            return text
-        while text and font.getlength(text + "…") > width:
-            text = text[:-1]
-        return text + "…"
-
-
-def _draw_row(
-    image: Image.Image, draw: ImageDraw.ImageDraw, at: Point, label: str, seat: int, count: int
-) -> None:
-    x, y = at
-    _text(image, (x, y), label, 22, theme.TEXT_DIM)
-    x += 120
-    for k in range(count):
-        _paste(image, piece_sprite(seat, PANEL_PIECE), (x + 15 + k * 34, y))
-    _text(image, (x + 15 + count * 34 - 6, y), str(count), 24, theme.TEXT)
-
-
-def _draw_panel(
-    image: Image.Image,
-    draw: ImageDraw.ImageDraw,
-    position: Position,
-    seat: int,
-    name: str,
-    throw: int | None,
-    cowries: tuple[bool, ...] | None,
-) -> None:
-    left, top, right, bottom = _panel_inner(seat)
-    players = position.rules.players
-    x, y = left + 16, top + 16
-    result = position.result
-    to_throw = result is None and position.turn == seat
-    if to_throw:
-        draw.rounded_rectangle((left, top, right, bottom), radius=14, outline=theme.TEXT, width=5)
-    _paste(image, piece_sprite(seat, PIECE), (x + 20, y + 22))
-    _text(image, (x + 50, y + 22), _fit(name, 30, right - x - 66), 30, theme.TEXT)
-    y += 60
-    role = f"{SEAT_NAMES[seat].capitalize()} · {_ARM_WORDS[seat]}"
-    _text(image, (x, y), role, 20, theme.TEXT_DIM)
-    status = ""
-    if result is not None:
-        status = "draw" if result == DRAW else ("WINS ★" if position.side_of(seat) == result else "")
-    elif to_throw:
-        status = "▶ TO THROW"
-    if status:
-        _text(image, (right - 16, y), status, 22, theme.TEXT, "rm")
-    y += 44
-    _draw_row(image, draw, (x, y), "Waiting", seat, position.charkoni_count(seat))
-    y += 44
-    _draw_row(image, draw, (x, y), "Home", seat, position.home_count(seat))
-    y += 44
-    side = position.side_of(seat)
-    if not position.rules.must_capture:
-        text, colour = "No capture needed", theme.TEXT_DIM
-    elif position.has_captured(side):
-        text, colour = "✓ Captured: may go home", theme.CAPTURED_YES
-    else:
-        text, colour = "✗ No capture yet", theme.CAPTURED_NO
-    _text(image, (x, y), _fit(text, 21, right - x - 16), 21, colour)
-    if players == 4:
-        y += 30
-        _text(image, (x, y), f"side {side_name(side, players)}", 16, theme.TEXT_DIM)
-    if to_throw and throw is not None:
-        _draw_throw(image, draw, (x, bottom - 44), throw, cowries)
-
-
-def _draw_throw(
-    image: Image.Image, draw: ImageDraw.ImageDraw, at: Point, throw: int, cowries: tuple[bool, ...] | None
-) -> None:
-    """Six cowries and the value: `cowries` as thrown, or the right number mouth up when not given."""
-    if cowries is None:
-        mouths = VALUE_TO_MOUTHS[throw]
-        cowries = tuple(k < mouths for k in range(6))
-    x, y = at
-    for k, up in enumerate(cowries):
-        _paste(image, cowrie_sprite(up), (x + 13 + k * 31, y))
-    _text(image, (x + 196, y), f"= {throw}", 30, theme.TEXT)
-    if throw in GRACES:
-        _text(image, (x, y - 34), "Grace: one more throw", 18, theme.TEXT_DIM)
-
-
-def _draw_waiting(image: Image.Image, draw: ImageDraw.ImageDraw, position: Position) -> None:
-    """Pieces not yet out (or captured) stand in the Charkoni, beside their own arm."""
-    for seat in position.rules.seats:
-        count = position.charkoni_count(seat)
-        if count:
-            x, y = layout.charkoni_point(seat)
-            _paste(image, piece_sprite(seat, 34), (x, y))
-            if count > 1:
-                _paste(image, badge_sprite(str(count), 18), (x + 13, y + 13))
+# --- one position ---------------------------------------------------------------------------
 
 
 def render(
     position: Position,
     *,
     names: dict[int, str] | None = None,
-    last_move: Move | None = None,
-    last_position: Position | None = None,
+    story: Sequence[DrawnMove] = (),
     throw: int | None = None,
     cowries: tuple[bool, ...] | None = None,
     choices: Sequence[Move] | None = None,
+    termination: str | None = None,
 ) -> Image.Image:
     """The board picture as an RGB image (see `board_png` for the arguments)."""
-    image = base_board().copy()
+    image = base_board(position.rules.seats).copy()
     draw = ImageDraw.Draw(image)
     names = names or {}
-    for seat in position.rules.seats:
-        _draw_panel(
-            image, draw, position, seat, names.get(seat, SEAT_NAMES[seat].capitalize()), throw, cowries
-        )
+    panels.draw_panels(image, draw, position, names, throw, cowries)
     stacks = _stacks(position)
     for square in position.blockades():
         _draw_blockade(draw, square)
-    if last_move is not None:
-        _draw_path(draw, last_move)
-    for square, groups in stacks.items():
-        _draw_stack(image, draw, layout.square_centre(square), groups)
-    _draw_waiting(image, draw, position)
-    if last_move is not None and last_position is not None:
-        victims = last_position.captures(last_move)
-        if victims:
-            _draw_capture(image, draw, last_move, victims)
+    _story_lines(draw, story)
     if choices:
-        _draw_choices(image, choices)
+        _choice_arrows(draw, choices)
+    for square, groups in stacks.items():
+        _draw_stack(image, layout.square_centre(square), groups)
+    _draw_waiting(image, position)
+    _draw_captures(image, draw, story)
+    occupied = {layout.square_centre(square) for square in stacks}
+    _story_numbers(image, story, occupied)
+    if choices:
+        _choice_tiles(image, position, choices)
+    if position.result is not None:
+        panels.draw_banner(image, draw, position, termination)
     return image
+
+
+# --- the PNG --------------------------------------------------------------------------------
+
+_SAMPLE = (
+    "black:0,13,13,84 red:0,38,71,84 yellow:8,25,30,84 green:0,8,25,84"
+    " turn:red captured:black+yellow rules:classic"
+)
+"""A busy position whose picture shows the blends the renderer makes, to build the palette from."""
+
+
+@cache
+def _palette() -> Image.Image:
+    """A fixed palette: the theme's exact colours, then the commonest blends of busy pictures.
+
+    Quantizing to a given palette is a lookup, not a search, and keeps flat areas exactly right.
+    """
+    position = Position.parse(_SAMPLE)
+    before = Position.parse(_SAMPLE.replace("turn:red", "turn:black").replace("0,13,13", "0,13,16"))
+    capture = Move(0, 16, 20)
+    after = before.after(4, capture)
+    story = [DrawnMove(Move(1, 30, 38), None), DrawnMove(Move(2, 0, 8), None), DrawnMove(capture, before)]
+    won = Position.parse(
+        "black:84,84,84,84 red:0,5,84,84 yellow:84,84,84,84 green:0,0,30,84 turn:red"
+        " captured:black+yellow rules:classic result:black+yellow"
+    )
+    sample = Image.new("RGB", (layout.WIDTH * 3, layout.HEIGHT))
+    sample.paste(
+        render(position, names={0: "Alice", 1: "Computer · hard"}, throw=25, choices=position.legal_moves(25))
+    )
+    sample.paste(render(after, story=story, throw=6), (layout.WIDTH, 0))
+    sample.paste(render(won), (layout.WIDTH * 2, 0))
+    exact = theme.palette_colours()
+    blends = sample.quantize(256 - len(exact), method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    flat_blends = blends.getpalette() or []
+    colours = list(exact)
+    for k in range(0, len(flat_blends), 3):
+        colour = (flat_blends[k], flat_blends[k + 1], flat_blends[k + 2])
+        # Pillow maps pixels through a coarse colour cache: a blend next to an exact colour could
+        # capture its flat areas, so keep only blends clearly apart from every exact colour.
+        if all(sum(abs(a - b) for a, b in zip(colour, e, strict=True)) > 24 for e in exact):
+            colours.append(colour)
+    flat = [channel for colour in colours[:256] for channel in colour]
+    palette = Image.new("P", (1, 1))
+    palette.putpalette(flat)
+    return palette
 
 
 def encode_png(image: Image.Image) -> bytes:

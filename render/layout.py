@@ -70,8 +70,11 @@ CHARKONI_BOX: Box = (
 
 
 def charkoni_point(arm: int) -> Point:
-    """A point inside the Charkoni next to `arm`: where a seat's pieces enter and come home."""
-    (ox, oy), _ = _ARM_VECTORS[arm]
+    """A point inside the Charkoni next to `arm`: where a seat's pieces enter and come home.
+
+    `arm` -1 is the Charkoni's centre.
+    """
+    (ox, oy), _ = _ARM_VECTORS[arm] if arm >= 0 else ((0, 0), (0, 0))
     centre = MARGIN + CENTRE * CELL + CELL // 2
     return centre + ox * CELL, centre + oy * CELL
 
@@ -96,3 +99,7 @@ def panel_box(seat: int) -> Box:
     size = (CENTRE - 1) * CELL
     left, top = ((near, far), (far, far), (far, near), (near, near))[seat]
     return left, top, left + size, top + size
+
+
+BANNER_BOX: Box = (0, HEIGHT // 2 - 68, WIDTH, HEIGHT // 2 + 68)
+"""The end-of-game band: across the whole picture, centred on the Charkoni."""

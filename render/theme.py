@@ -1,8 +1,9 @@
-"""Colours, piece marks and the bundled font.
+"""Colours, piece marks and the bundled font: the one place the picture's colours are defined.
 
 Seat colours are from the Okabe-Ito palette, chosen to stay apart under the common colour-vision
 deficiencies; each seat's pieces also carry their own letter and shape, so colour is never the only
-cue.
+cue. The PNG palette is built from every colour named here (`palette_colours`), so a colour added
+here is drawn exactly, with no second list to keep in step.
 """
 
 from __future__ import annotations
@@ -17,22 +18,31 @@ RGB = tuple[int, int, int]
 FONT_PATH = Path(__file__).with_name("assets") / "DejaVuSans-Bold.ttf"
 
 BACKGROUND: RGB = (74, 52, 40)
-PANEL: RGB = (94, 68, 53)
+PANEL: RGB = (96, 71, 56)
 SQUARE: RGB = (246, 238, 220)
 GRID_LINE: RGB = (92, 70, 52)
+CASTLE_FILL: RGB = (226, 204, 170)
 CASTLE_MARK: RGB = (150, 108, 78)
+"""A castle's wall and tower: the wall stays visible around (never across) a piece standing there."""
 TEXT: RGB = (250, 244, 230)
 TEXT_DIM: RGB = (214, 196, 170)
-PATH: RGB = (40, 40, 40)
-PATH_HALO: RGB = (255, 255, 255)
+INK: RGB = (20, 20, 20)
+WHITE: RGB = (255, 255, 255)
 CAPTURE: RGB = (204, 0, 102)
 """Magenta-red for the capture mark: apart from every seat colour, and drawn with a cross."""
 BLOCKADE: RGB = (30, 30, 30)
 CHOICE_FILL: RGB = (255, 255, 255)
 CHOICE_EDGE: RGB = (0, 90, 181)
-"""Blue choice tags: the one hue no seat uses, readable for every colour-vision type."""
+"""Blue choice tiles and arrows: the one hue no seat uses, readable for every colour-vision type."""
 CAPTURED_YES: RGB = (120, 200, 120)
 CAPTURED_NO: RGB = (230, 170, 150)
+BANNER: RGB = (36, 26, 20)
+BANNER_EDGE: RGB = (240, 200, 90)
+"""The gold rule around the end-of-game banner."""
+SHELL_UP: RGB = (250, 243, 224)
+SHELL_DOWN: RGB = (205, 170, 120)
+SHELL_BACK: RGB = (180, 140, 95)
+SHELL_LINE: RGB = (60, 40, 25)
 
 SEAT_COLOURS: tuple[RGB, ...] = (
     (26, 26, 26),  # black
@@ -50,10 +60,22 @@ SEAT_TINTS: tuple[RGB, ...] = (
 SEAT_INK: tuple[RGB, ...] = ((255, 255, 255), (255, 255, 255), (26, 26, 26), (255, 255, 255))
 """Letter colour on each seat's piece."""
 SEAT_EDGE: tuple[RGB, ...] = ((240, 240, 240), (80, 30, 0), (90, 80, 0), (0, 60, 40))
+"""Each seat's outline: around its pieces and around its story paths, so yellow reads on cream."""
 SEAT_LETTERS: tuple[str, ...] = ("B", "R", "Y", "G")
 SEAT_SIDES: tuple[int, ...] = (0, 4, 6, 5)
 """Piece shape by seat: 0 = circle, else a regular polygon with this many sides."""
 SEAT_ROTATION: tuple[float, ...] = (0.0, 45.0, 0.0, 0.0)
+
+
+def palette_colours() -> list[RGB]:
+    """Every colour this module names, in order and without repeats: the exact part of the palette."""
+    found: list[RGB] = []
+    for value in globals().values():
+        items = value if isinstance(value, tuple) and value and isinstance(value[0], tuple) else (value,)
+        for item in items:
+            if isinstance(item, tuple) and len(item) == 3 and all(isinstance(v, int) for v in item):
+                found.append(item)
+    return list(dict.fromkeys(found))
 
 
 @cache

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from engine import Move, Position
-from render import board_png
+from render import DrawnMove, board_png, legend_png
 from render.__main__ import main
 
 BEFORE = "black:0,0,13,16 red:0,0,38,71 yellow:0,0,0,0 green:0,0,0,0 turn:black captured:- rules:classic"
@@ -31,12 +31,41 @@ def test_cli_draws_what_the_api_draws(tmp_path: Path) -> None:
     assert out.read_bytes() == expected
 
 
+def test_cli_draws_a_story_of_moves(tmp_path: Path) -> None:
+    position = Position.parse(BEFORE)
+    out = tmp_path / "story.png"
+    assert main([BEFORE, "-o", str(out), "--moves", "red:34-38, black:10-13", "--throw", "4"]) == 0
+    story = [DrawnMove(Move(1, 34, 38)), DrawnMove(Move(0, 10, 13))]
+    assert out.read_bytes() == board_png(position, moves=story, throw=4)
+    assert out.read_bytes() != board_png(position, throw=4)
+
+
+def test_cli_draws_the_legend(tmp_path: Path) -> None:
+    out = tmp_path / "legend.png"
+    assert main(["--legend", "-o", str(out)]) == 0
+    assert out.read_bytes() == legend_png()
+
+
 @pytest.mark.parametrize(
     "extra",
-    [["--choices"], ["--throw", "7"], ["--last", "black:1"], ["--name", "purple=Bob"], ["--before", BEFORE]],
+    [
+        ["--choices"],
+        ["--throw", "7"],
+        ["--last", "black:1"],
+        ["--name", "purple=Bob"],
+        ["--before", BEFORE],
+        ["--moves", "black:1-5,red"],
+        ["--moves", "black:1-5", "--last", "black:5-9"],
+    ],
 )
 def test_cli_rejects_bad_arguments(tmp_path: Path, extra: list[str]) -> None:
     with pytest.raises(SystemExit) as exit_info:
         main([BEFORE, "-o", str(tmp_path / "x.png"), *extra])
     assert exit_info.value.code == 2
     assert not (tmp_path / "x.png").exists()
+
+
+def test_cli_needs_a_position_unless_drawing_the_legend(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["-o", str(tmp_path / "x.png")])
+    assert exit_info.value.code == 2

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from engine import Rules
 from engine.board import HOME, ROUTES
 from engine.throws import throw_cowries
-from render import board_png, layout, theme
+from render import DrawnMove, board_png, layout, theme
 from tests.render.helpers import count_colour, decode, random_game
 
 MAX_BYTES = 150 * 1024
@@ -31,27 +31,40 @@ def test_positions_from_random_games_render_within_limits(
         seed, throws, Rules.parse(rules).with_options(players=players, pieces=pieces)
     )
     throw, cowries = throw_cowries(Random(seed))
+    choices = position.legal_moves(throw)
+    story = [DrawnMove(move, before)] if move is not None else []
     png = board_png(
         position,
         names={seat: f"Player {seat} with a long display name" for seat in position.rules.seats},
-        last_move=move,
-        last_position=before,
+        moves=story,
         throw=throw,
         cowries=cowries,
-        choices=position.legal_moves(throw),
+        choices=choices,
     )
     assert len(png) <= MAX_BYTES
     image = decode(png)
     assert image.size == (layout.WIDTH, layout.HEIGHT) and image.size[0] >= 900
-    # Every square holding pieces of one seat shows that seat's colour.
+    # Every square holding pieces of one seat shows that seat's colour: in full, or small on the
+    # corner of the choice tile covering a landing square.
+    landings = {ROUTES[m.seat][m.dst] for m in choices if m.dst < HOME}
     holders: dict[int, set[int]] = {}
     for seat in position.rules.seats:
         for step in position.steps[seat]:
             if 0 < step < HOME:
                 holders.setdefault(ROUTES[seat][step], set()).add(seat)
+    banner = position.result is not None
     for square, seats in holders.items():
+        left, top, right, bottom = layout.square_box(square)
+        if banner and bottom > layout.BANNER_BOX[1] and top < layout.BANNER_BOX[3]:
+            continue  # under the end-of-game banner
         for seat in seats:
-            assert count_colour(image, layout.square_box(square), theme.SEAT_COLOURS[seat]) > 40, (
-                square,
-                seat,
-            )
+            if square in landings:
+                found = count_colour(
+                    image, (left - 14, top - 14, right + 14, bottom + 14), theme.SEAT_COLOURS[seat]
+                )
+                assert found > 20, (square, seat, "on a tile")
+            else:
+                assert count_colour(image, (left, top, right, bottom), theme.SEAT_COLOURS[seat]) > 40, (
+                    square,
+                    seat,
+                )

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from PIL import Image
 
 from engine import Move, Position
 from engine.board import NUM_SQUARES, ROUTES
 from render import board_png, choice_label, layout, theme
+from render.draw import TILE
 from tests.render.helpers import close, count_colour, decode, pixel
 
 FOUR = "black:{0} red:{1} yellow:{2} green:{3} turn:black captured:-"
@@ -124,23 +126,84 @@ def test_the_last_move_path_runs_over_the_squares_it_crossed() -> None:
     move = Move(0, 10, 14)
     image = decode(board_png(before.after(4, move), last_move=move, last_position=before))
     untouched = decode(board_png(before.after(4, move)))
-    for step in (11, 12, 13):  # passed over: the line runs through their centres
+    for step in (11, 12, 13):  # passed over: the line runs through their centres, in Black's colour
         x, y = layout.square_centre(ROUTES[0][step])
-        assert close(pixel(image, (x, y)), theme.PATH, 10)
-        assert not close(pixel(untouched, (x, y)), theme.PATH, 10)
+        assert close(pixel(image, (x, y)), theme.SEAT_COLOURS[0], 10)
+        assert not close(pixel(untouched, (x, y)), theme.SEAT_COLOURS[0], 10)
 
 
-def test_choices_are_labelled_at_their_landing_squares() -> None:
+def _tile_box(move: Move) -> tuple[int, int, int, int]:
+    x, y = layout.step_point(move.seat, move.dst)
+    half = TILE // 2
+    return x - half, y - half, x + half, y + half
+
+
+def _ink_height(image: Image.Image, box: tuple[int, int, int, int], colour: theme.RGB) -> int:
+    """Rows of `box` (inset past a tile's edge) holding pixels of `colour`: the letter's height."""
+    left, top, right, bottom = box
+    rows = [
+        y
+        for y in range(top + 6, bottom - 6)
+        if count_colour(image, (left + 6, y, right - 6, y + 1), colour) > 0
+    ]
+    return rows[-1] - rows[0] + 1 if rows else 0
+
+
+def test_choices_have_a_large_letter_on_their_landing_squares() -> None:
     pos = position("5,20,0,0")
     moves = pos.legal_moves(25)
     assert [choice_label(i) for i in range(len(moves))] == ["A", "B", "C"]  # enter, 5-30, 20-45
     image = decode(board_png(pos, throw=25, choices=moves))
     bare = decode(board_png(pos, throw=25))
     for move in moves:
-        x, y = layout.step_point(move.seat, move.dst)
-        tag = (x, y - 26, x + 26, y)
-        assert count_colour(image, tag, theme.CHOICE_EDGE) > 40
-        assert count_colour(bare, tag, theme.CHOICE_EDGE) == 0
+        box = _tile_box(move)
+        assert count_colour(image, box, theme.CHOICE_EDGE) > 300
+        assert count_colour(bare, box, theme.CHOICE_EDGE) == 0
+        # At least 30 px high on the 960 px picture: 12 px on a phone showing it 400 px wide.
+        assert _ink_height(image, box, theme.CHOICE_EDGE) >= 30
+    assert layout.WIDTH == 960
+
+
+def test_each_choice_has_an_arrow_from_its_piece_to_its_letter() -> None:
+    pos = position("5,20,0,0")
+    moves = pos.legal_moves(25)
+    image = decode(board_png(pos, throw=25, choices=moves))
+    bare = decode(board_png(pos, throw=25))
+    for index, move in enumerate(moves):
+        # Squares passed on the way carry the blue line (each choice's arrow runs a few px apart).
+        shift = (0, 5, -5)[index]
+        for step in range(max(move.src, 1) + 1, move.dst):
+            if step in pos.steps[0]:
+                continue  # a piece stands over the line there
+            x, y = layout.step_point(0, step)
+            found = count_colour(
+                image, (x + shift - 2, y + shift - 2, x + shift + 3, y + shift + 3), theme.CHOICE_EDGE
+            )
+            assert found >= 5, (move, step)
+            assert (
+                count_colour(
+                    bare, (x + shift - 2, y + shift - 2, x + shift + 3, y + shift + 3), theme.CHOICE_EDGE
+                )
+                == 0
+            )
+    # Entering: the arrow starts at the Charkoni, beside the waiting pieces.
+    enter = moves[0]
+    assert enter.src == 0
+    (cx, cy), (fx, fy) = layout.charkoni_point(0), layout.step_point(0, 1)
+    x, y = (cx + fx) // 2, (cy + fy) // 2
+    assert count_colour(image, (x - 4, y - 4, x + 4, y + 4), theme.CHOICE_EDGE) > 10
+    assert count_colour(bare, (x - 4, y - 4, x + 4, y + 4), theme.CHOICE_EDGE) == 0
+
+
+def test_a_capturing_choice_shows_its_victim_struck_on_the_tile() -> None:
+    pos = position("16,0,0,0", "71,0,0,0")
+    move = Move(0, 16, 20)
+    assert pos.captures(move) and pos.legal_moves(4) == [move]
+    image = decode(board_png(pos, throw=4, choices=[move]))
+    _, top, right, _ = _tile_box(move)
+    corner = (right - 16, top - 10, right + 10, top + 16)
+    assert count_colour(image, corner, theme.CAPTURE) > 30
+    assert count_colour(image, corner, theme.SEAT_COLOURS[1]) > 20
 
 
 def test_choice_labels_run_from_a() -> None:

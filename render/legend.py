@@ -1,0 +1,105 @@
+"""The key to the board's marks, shown by `/pachisi help`: every mark drawn by the board's own code."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from PIL import Image, ImageDraw
+
+from render import draw as board
+from render import sprites, theme
+from render.layout import CELL
+
+WIDTH = 960
+ROW = 66
+TOP = 64
+_ICON = 230
+"""Width of the column of pictures; the words start after it."""
+
+_ROWS = (
+    "The seats: Black, Red, Yellow, Green",
+    "Private columns: only that seat's pieces go there",
+    "Castle: a safe square, any colours may share it",
+    "Blockade: two of one side, no enemy may pass",
+    "Choice A: that piece moves there (button A)",
+    "Moves since your last turn, in order; the last is bold",
+    "Captured here: that piece went back to the centre",
+    "The throw: how many cowries land mouth up",
+)
+
+
+def _cell(
+    draw: ImageDraw.ImageDraw, x: int, y: int, fill: theme.RGB = theme.SQUARE
+) -> tuple[int, int, int, int]:
+    box = (x, y - CELL // 2, x + CELL, y + CELL // 2)
+    draw.rectangle(box, fill=fill, outline=theme.GRID_LINE, width=2)
+    return box
+
+
+def _centre(box: tuple[int, int, int, int]) -> tuple[int, int]:
+    return (box[0] + box[2]) // 2, (box[1] + box[3]) // 2
+
+
+@cache
+def legend_image() -> Image.Image:
+    """The key as an RGB image, WIDTH px wide: one row per mark, its picture then its meaning."""
+    height = TOP + ROW * len(_ROWS) + 16
+    image = Image.new("RGB", (WIDTH, height), theme.BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    sprites.write(image, (24, TOP // 2), "How to read the board", 32, theme.TEXT)
+    x0 = 24
+    for row, words in enumerate(_ROWS):
+        y = TOP + row * ROW + ROW // 2
+        if row == 0:
+            for seat in range(4):
+                sprites.paste(image, sprites.piece(seat, board.PIECE), (x0 + 22 + seat * 50, y))
+        elif row == 1:
+            for seat in range(4):
+                _cell(draw, x0 + seat * (CELL + 4), y, theme.SEAT_TINTS[seat])
+        elif row == 2:
+            empty = _cell(draw, x0, y)
+            board.castle_mark(draw, empty, 1)
+            held = _cell(draw, x0 + CELL + 16, y)
+            board.castle_mark(draw, held, 1)
+            sprites.paste(image, sprites.piece(2, board.PIECE), _centre(held))
+        elif row == 3:
+            box = _cell(draw, x0, y)
+            left, top, right, bottom = box
+            draw.rectangle((left, top, right - 1, bottom - 1), outline=theme.BLOCKADE, width=5)
+            draw.rectangle((left + 5, top + 5, right - 6, bottom - 6), outline=theme.WHITE, width=2)
+            x, y2 = _centre(box)
+            sprites.paste(image, sprites.piece(1, board.PIECE), (x, y2))
+            sprites.paste(image, sprites.badge("2", 20), (x + 14, y2 + 14))
+        elif row == 4:
+            boxes = [_cell(draw, x0 + k * CELL, y) for k in range(4)]
+            points = [_centre(b) for b in boxes]
+            x, y2 = points[0]
+            radius = board.PIECE // 2 + 3
+            draw.ellipse(
+                (x - radius, y2 - radius, x + radius, y2 + radius), outline=theme.CHOICE_EDGE, width=4
+            )
+            board.line_with_head(draw, points, theme.CHOICE_EDGE, theme.WHITE, 4, board.TILE // 2 + 1)
+            sprites.paste(image, sprites.piece(0, board.PIECE), points[0])
+            sprites.paste(image, sprites.tile("A", board.TILE), points[-1])
+        elif row == 5:
+            boxes = [_cell(draw, x0 + k * CELL, y) for k in range(4)]
+            points = [_centre(b) for b in boxes]
+            board.line_with_head(draw, points[:2], theme.SEAT_COLOURS[3], theme.SEAT_EDGE[3], 4, 17)
+            board.line_with_head(draw, points[1:], theme.SEAT_COLOURS[1], theme.SEAT_EDGE[1], 7, 17)
+            sprites.paste(image, sprites.piece(1, board.PIECE), points[-1])
+            green = sprites.disc("1", 26, theme.SEAT_COLOURS[3], theme.SEAT_EDGE[3], theme.SEAT_INK[3])
+            red = sprites.disc("2", 32, theme.SEAT_COLOURS[1], theme.SEAT_EDGE[1], theme.SEAT_INK[1])
+            sprites.paste(image, green, points[0])
+            sprites.paste(image, red, points[1])
+        elif row == 6:
+            box = _cell(draw, x0, y)
+            left, top, right, bottom = box
+            sprites.paste(image, sprites.piece(0, board.PIECE), _centre(box))
+            draw.rectangle((left, top, right - 1, bottom - 1), outline=theme.CAPTURE, width=4)
+            sprites.paste(image, sprites.struck_piece(1, 30), (left + 9, top + 9))
+        else:
+            for k, up in enumerate((True, True, False, False, False, False)):
+                sprites.paste(image, sprites.cowrie(up), (x0 + 13 + k * 31, y))
+        words, size = sprites.fit(words, (24, 20), WIDTH - x0 - _ICON - 16)
+        sprites.write(image, (x0 + _ICON, y), words, size, theme.TEXT)
+    return image

@@ -1,0 +1,155 @@
+"""The text around the board: each seat's panel, the throw with its cowries, the end-of-game banner."""
+
+from __future__ import annotations
+
+from PIL import Image, ImageDraw
+
+from engine.board import SEAT_NAMES
+from engine.game import MAX_THROWS
+from engine.notation import describe_side
+from engine.state import DRAW, Position, side_seats
+from engine.throws import GRACES, VALUE_TO_MOUTHS
+from render import layout, sprites, theme
+from render.layout import Box, Point
+
+PANEL_PIECE = 30
+_ARM_WORDS = ("south", "east", "north", "west")
+_NAME_SIZES = (30, 26, 22)
+"""A long name is first drawn smaller, and cut with an ellipsis only below the smallest size."""
+
+
+def inner_box(seat: int) -> Box:
+    left, top, right, bottom = layout.panel_box(seat)
+    gap = 10
+    return left + gap, top + gap, right - gap, bottom - gap
+
+
+def draw_panels(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    position: Position,
+    names: dict[int, str],
+    throw: int | None,
+    cowries: tuple[bool, ...] | None,
+) -> None:
+    for seat in position.rules.seats:
+        name = names.get(seat) or SEAT_NAMES[seat].capitalize()
+        _draw_panel(image, draw, position, seat, name, throw, cowries)
+
+
+def _draw_row(image: Image.Image, at: Point, label: str, seat: int, count: int) -> None:
+    x, y = at
+    sprites.write(image, (x, y), label, 22, theme.TEXT_DIM)
+    x += 120
+    for k in range(count):
+        sprites.paste(image, sprites.piece(seat, PANEL_PIECE), (x + 15 + k * 34, y))
+    sprites.write(image, (x + 15 + count * 34 - 6, y), str(count), 24, theme.TEXT)
+
+
+def _draw_panel(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    position: Position,
+    seat: int,
+    name: str,
+    throw: int | None,
+    cowries: tuple[bool, ...] | None,
+) -> None:
+    left, top, right, bottom = inner_box(seat)
+    players = position.rules.players
+    x, y = left + 16, top + 16
+    result = position.result
+    on_turn = result is None and position.turn == seat
+    if on_turn:
+        draw.rounded_rectangle((left, top, right, bottom), radius=14, outline=theme.TEXT, width=5)
+    sprites.paste(image, sprites.piece(seat, 40), (x + 20, y + 22))
+    words, size = sprites.fit(name, _NAME_SIZES, right - x - 66)
+    sprites.write(image, (x + 50, y + 22), words, size, theme.TEXT)
+    y += 60
+    sprites.write(image, (x, y), f"{SEAT_NAMES[seat].capitalize()} · {_ARM_WORDS[seat]}", 20, theme.TEXT_DIM)
+    status = ""
+    if result is not None and result != DRAW and position.side_of(seat) == result:
+        status = "★ WINS"
+    elif on_turn:
+        status = "▶ TO MOVE" if throw is not None else "▶ TO THROW"
+    if status:
+        sprites.write(image, (right - 16, y), status, 22, theme.TEXT, "rm")
+    y += 44
+    _draw_row(image, (x, y), "Waiting", seat, position.charkoni_count(seat))
+    y += 44
+    _draw_row(image, (x, y), "Home", seat, position.home_count(seat))
+    y += 44
+    side = position.side_of(seat)
+    if not position.rules.must_capture:
+        text, colour = "No capture needed", theme.TEXT_DIM
+    elif position.has_captured(side):
+        text, colour = "✓ Captured: may go home", theme.CAPTURED_YES
+    else:
+        text, colour = "✗ No capture yet", theme.CAPTURED_NO
+    words, size = sprites.fit(text, (21, 18), right - x - 16)
+    sprites.write(image, (x, y), words, size, colour)
+    if players == 4:
+        y += 30
+        sprites.write(
+            image, (x, y), f"Partner of {SEAT_NAMES[(seat + 2) % 4].capitalize()}", 16, theme.TEXT_DIM
+        )
+    if on_turn and throw is not None:
+        _draw_throw(image, (x, bottom - 44), throw, cowries)
+
+
+def _draw_throw(image: Image.Image, at: Point, throw: int, cowries: tuple[bool, ...] | None) -> None:
+    """Six cowries and the value: `cowries` as thrown, or the right number mouth up when not given."""
+    if cowries is None:
+        mouths = VALUE_TO_MOUTHS[throw]
+        cowries = tuple(k < mouths for k in range(6))
+    x, y = at
+    for k, up in enumerate(cowries):
+        sprites.paste(image, sprites.cowrie(up), (x + 13 + k * 31, y))
+    sprites.write(image, (x + 196, y), f"= {throw}", 30, theme.TEXT)
+    if throw in GRACES:
+        sprites.write(image, (x, y - 34), "Grace: one more throw", 18, theme.TEXT_DIM)
+
+
+def termination_word(termination: object) -> str | None:
+    """`win`, `frozen` or `throw_limit` from a string or an enum member (its name), else None."""
+    if termination is None:
+        return None
+    word = str(getattr(termination, "name", termination)).strip().lower().replace("-", "_").replace(" ", "_")
+    return word if word in ("win", "frozen", "throw_limit") else None
+
+
+def banner_lines(position: Position, termination: str | None) -> tuple[str, str]:
+    """The banner's headline and its line of final counts (or, for a draw, why it is one)."""
+    players = position.rules.players
+    homes = [sum(position.home_count(s) for s in side_seats(side, players)) for side in (0, 1)]
+    pieces = position.rules.pieces * len(side_seats(0, players))
+    counts = " · ".join(f"{describe_side(side, players)} {homes[side]}/{pieces} home" for side in (0, 1))
+    result = position.result
+    if result is None:
+        return "", ""
+    if result != DRAW:
+        seats = side_seats(result, players)
+        verb = "win" if len(seats) > 1 else "wins"
+        return f"{describe_side(result, players)} {verb}", counts
+    reason = termination_word(termination)
+    if reason is None:
+        reason = "frozen" if position.is_frozen() else "throw_limit"
+    if reason == "frozen":
+        return "Draw: no one can move", counts
+    return f"Draw: the {MAX_THROWS:,}-throw limit", counts
+
+
+def draw_banner(
+    image: Image.Image, draw: ImageDraw.ImageDraw, position: Position, termination: str | None
+) -> None:
+    """A band across the middle of the board with the result, over the Charkoni."""
+    headline, counts = banner_lines(position, termination)
+    top, bottom = layout.BANNER_BOX[1], layout.BANNER_BOX[3]
+    draw.rectangle(layout.BANNER_BOX, fill=theme.BANNER)
+    draw.line((0, top + 3, layout.WIDTH, top + 3), fill=theme.BANNER_EDGE, width=5)
+    draw.line((0, bottom - 4, layout.WIDTH, bottom - 4), fill=theme.BANNER_EDGE, width=5)
+    middle = layout.WIDTH // 2
+    words, size = sprites.fit(headline, (54, 46, 40), layout.WIDTH - 80)
+    sprites.write(image, (middle, top + 52), words, size, theme.TEXT, "mm")
+    words, size = sprites.fit(counts, (26, 22), layout.WIDTH - 80)
+    sprites.write(image, (middle, bottom - 36), words, size, theme.TEXT_DIM, "mm")
