@@ -304,8 +304,12 @@ def render(
     cowries: tuple[bool, ...] | None = None,
     choices: Sequence[Move] | None = None,
     termination: str | None = None,
+    last_move: Move | None = None,
+    last_position: Position | None = None,
 ) -> Image.Image:
     """The board picture as an RGB image (see `board_png` for the arguments)."""
+    if last_move is not None and not story:
+        story = [DrawnMove(last_move, last_position)]
     image = base_board(position.rules.seats).copy()
     draw = ImageDraw.Draw(image)
     names = names or {}
