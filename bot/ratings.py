@@ -78,9 +78,9 @@ class RatedGame:
 
     @property
     def rated(self) -> bool:
-        """Rated when some user played, and nobody played on both sides."""
+        """Rated when both sides played, some user among them, and nobody on both sides."""
         users = [{m for m in side if isinstance(m, int)} for side in self.sides]
-        return bool(users[0] | users[1]) and not users[0] & users[1]
+        return all(self.sides) and bool(users[0] | users[1]) and not users[0] & users[1]
 
 
 def sides_from_throws(

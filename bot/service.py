@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot.records import rate_game
 from bot.store import GameRow, SeatRow, Store, aware, utcnow
 from engine.board import SEAT_NAMES
 from engine.errors import IllegalMoveError
@@ -574,6 +575,14 @@ class GameService:
             raise Conflict() from None
         if new.status != "active":
             await self._record_stats(session, new)
+            await rate_game(
+                self.store,
+                session,
+                guild_id=new.guild_id,
+                game_id=new.id,
+                rules=new.rules,
+                result=after.result,
+            )
         text = describe_move(before, throw, move)
         return new, Event(view.turn_number, seat, actor, throw, cowries, move, text, by_timer)
 

@@ -18,6 +18,7 @@ from sqlalchemy import (
     BigInteger,
     CheckConstraint,
     DateTime,
+    Double,
     ForeignKey,
     Index,
     Integer,
@@ -26,6 +27,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     and_,
+    delete,
     event,
     func,
     insert,
@@ -178,6 +180,28 @@ class CommandSyncRow(Base):
     scope: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     payload_hash: Mapped[str] = mapped_column(String(64))
     synced_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RatingRow(Base):
+    """A member's rating in one guild (OpenSkill mu and sigma, bot/ratings.py) and rated games.
+
+    Games are counted against people (some opponent was a member) and against computers apart.
+    """
+
+    __tablename__ = "ratings"
+
+    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    mu: Mapped[float] = mapped_column(Double)
+    sigma: Mapped[float] = mapped_column(Double)
+    games_people: Mapped[int] = mapped_column(Integer)
+    wins_people: Mapped[int] = mapped_column(Integer)
+    games_computers: Mapped[int] = mapped_column(Integer)
+    wins_computers: Mapped[int] = mapped_column(Integer)
+
+    @property
+    def games(self) -> int:
+        return self.games_people + self.games_computers
 
 
 # --- engine and sessions -------------------------------------------------------------------
@@ -418,6 +442,68 @@ class Store:
             )
             .limit(limit)
         )
+        return list(await session.scalars(query))
+
+    # --- ratings and history ------------------------------------------------------------
+
+    async def ratings(
+        self, session: AsyncSession, guild_id: int, user_ids: Iterable[int], *, lock: bool = False
+    ) -> dict[int, RatingRow]:
+        """The users' rating rows; `lock` holds them (PostgreSQL) until the transaction ends."""
+        query = (
+            select(RatingRow)
+            .where(RatingRow.guild_id == guild_id, RatingRow.user_id.in_(sorted(set(user_ids))))
+            .order_by(RatingRow.user_id)
+            .execution_options(populate_existing=True)
+        )
+        if lock:
+            query = query.with_for_update()
+        return {row.user_id: row for row in await session.scalars(query)}
+
+    async def put_rating(self, session: AsyncSession, row: RatingRow) -> None:
+        """Insert or replace one rating row."""
+        await session.merge(row)
+        await session.flush()
+
+    async def clear_ratings(self, session: AsyncSession, guild_id: int | None = None) -> None:
+        query = delete(RatingRow)
+        if guild_id is not None:
+            query = query.where(RatingRow.guild_id == guild_id)
+        await session.execute(query)
+
+    async def rating_board(
+        self, session: AsyncSession, guild_id: int, min_games: int, limit: int
+    ) -> list[RatingRow]:
+        """Rows with at least `min_games` rated games, by ordinal (mu - 3 sigma), best first."""
+        query = (
+            select(RatingRow)
+            .where(
+                RatingRow.guild_id == guild_id,
+                RatingRow.games_people + RatingRow.games_computers >= min_games,
+            )
+            .order_by((RatingRow.mu - 3 * RatingRow.sigma).desc(), RatingRow.user_id)
+            .limit(limit)
+        )
+        return list(await session.scalars(query))
+
+    async def finished_games(self, session: AsyncSession, guild_id: int | None = None) -> list[GameRow]:
+        """Finished games in the order they ended (by their last move), for rebuilding ratings."""
+        last = (
+            select(MoveRow.game_id, func.max(MoveRow.id).label("last")).group_by(MoveRow.game_id).subquery()
+        )
+        query = (
+            select(GameRow)
+            .join(last, last.c.game_id == GameRow.id)
+            .where(GameRow.status == "finished")
+            .order_by(last.c.last)
+        )
+        if guild_id is not None:
+            query = query.where(GameRow.guild_id == guild_id)
+        return list(await session.scalars(query))
+
+    async def recent_games(self, session: AsyncSession, guild_id: int, limit: int) -> list[GameRow]:
+        """A guild's games, newest first."""
+        query = select(GameRow).where(GameRow.guild_id == guild_id).order_by(GameRow.id.desc()).limit(limit)
         return list(await session.scalars(query))
 
 

@@ -84,6 +84,7 @@ def test_shares_come_from_who_threw_for_each_seat() -> None:
 
 def test_only_games_with_a_user_on_one_side_only_are_rated() -> None:
     assert rate({}, RatedGame(({"hard": 1.0}, {"easy": 1.0}), winner=0)) == {}
+    assert rate({}, RatedGame(({ASHA: 1.0}, {}), winner=0)) == {}  # nobody threw for the other side
     assert rate({}, RatedGame(({ASHA: 0.5, "easy": 0.5}, {ASHA: 0.5, "easy": 0.5}), winner=0)) == {}
     assert set(rate({}, RatedGame(({ASHA: 1.0}, {RAVI: 1.0, "easy": 1.0}), winner=1))) == {ASHA, RAVI}
 

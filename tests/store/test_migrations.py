@@ -13,7 +13,7 @@ from alembic.migration import MigrationContext
 
 from bot.store import ROOT, Base, downgrade, make_engine, upgrade
 
-TABLES = {"games", "seats", "resignations", "moves", "user_stats", "command_sync"}
+TABLES = {"games", "seats", "resignations", "moves", "user_stats", "command_sync", "ratings"}
 
 
 async def _tables(url: str) -> set[str]:

@@ -1,0 +1,235 @@
+"""After the game: records, ratings and history from the store (no Discord here).
+
+The move log is the source of everything: `game_record` turns a game's rows into an engine
+`Record` (checked throw by throw), `rate_game` updates the members' ratings when a game finishes,
+and `rebuild_ratings` recomputes every rating from the finished games in the order they ended,
+which gives exactly what the live updates gave.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot import ratings
+from bot.store import GameRow, MoveRow, RatingRow, SeatRow, Store, aware
+from engine.notation import parse_move, result_text
+from engine.record import SEAT_TAGS, Record, Throw
+from engine.rules import Rules
+from engine.state import DRAW, Position, side_of
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """One line of `/pachisi history`."""
+
+    id: int
+    created_at: datetime
+    status: str
+    rules: Rules
+    throws: int
+    result: str
+    """The winning side, `draw`, `*` (abandoned), or `active`."""
+    seats: dict[int, list[Member]]
+
+
+Member = int | str
+"""A user id, or `computer:<level>`."""
+
+
+def seat_players(seats: Sequence[SeatRow], moves: Sequence[MoveRow]) -> dict[int, list[Member]]:
+    """Who played each seat, in order: users by id, computers as `computer:<level>`.
+
+    A throw the clock played for an absent member (`by_timer`) is still that member's turn; a seat
+    nobody threw for yet lists its current occupant.
+    """
+    levels = {s.seat: s.level for s in seats}
+    found: dict[int, list[Member]] = {}
+    for row in moves:
+        if row.by_timer:
+            continue
+        who: Member = row.actor_id if row.actor_id is not None else f"computer:{levels[row.seat]}"
+        players = found.setdefault(row.seat, [])
+        if not players or players[-1] != who:
+            players.append(who)
+    for seat in seats:
+        if seat.seat not in found:
+            found[seat.seat] = [seat.user_id if seat.user_id is not None else f"computer:{seat.level}"]
+    return dict(sorted(found.items()))
+
+
+def player_text(member: Member, names: Mapping[int, str]) -> str:
+    """`Asha (user 5512)` or `computer (hard)`, as the record's seat tags write players."""
+    if isinstance(member, int):
+        name = " ".join(names.get(member, f"user {member}").replace(";", ",").split())
+        return f"{name} (user {member})"
+    return f"computer ({member.removeprefix('computer:')})"
+
+
+def game_record(
+    game: GameRow,
+    seats: Sequence[SeatRow],
+    moves: Sequence[MoveRow],
+    names: Mapping[int, str] | None = None,
+    site: str | None = None,
+) -> Record:
+    """A stored game as a checked record; raises RecordError if its log breaks the rules."""
+    names = names or {}
+    rules = Rules.parse(game.rules)
+    created = aware(game.created_at)
+    tags = {"Event": "Pachisi"}
+    if site:
+        tags["Site"] = site
+    tags["Game"] = str(game.id)
+    if created is not None:
+        tags["Date"] = created.strftime("%Y-%m-%d")
+        tags["Time"] = created.strftime("%H:%M:%S")
+    for seat, players in seat_players(seats, moves).items():
+        tags[SEAT_TAGS[seat]] = "; ".join(player_text(p, names) for p in players)
+    throws = [
+        Throw(row.seat, row.throw, parse_move(row.move or "pass"), "timer" if row.by_timer else "")
+        for row in moves
+    ]
+    stopped = "abandoned" if game.status == "abandoned" else "unfinished"
+    return Record.play(rules, throws, tags, stopped=stopped)
+
+
+def record_filename(game: GameRow, extension: str = "txt") -> str:
+    return f"pachisi-game-{game.id}.{extension}"
+
+
+# --- ratings --------------------------------------------------------------------------------
+
+
+def rated_game(
+    rules: Rules, result: int | None, seats: Sequence[SeatRow], moves: Sequence[MoveRow]
+) -> ratings.RatedGame:
+    """The ratings' view of a finished game: each side's members with their shares, the winner."""
+    levels = {s.seat: s.level for s in seats}
+    sides = ratings.sides_from_throws(rules.players, levels, [(row.seat, row.actor_id) for row in moves])
+    return ratings.RatedGame(sides, None if result is None or result == DRAW else result)
+
+
+def _apply(rows: dict[int, RatingRow], guild_id: int, game: ratings.RatedGame) -> None:
+    """Update `rows` (user -> row, added when missing) with one game's ratings and counts."""
+    current = {user: ratings.Rating(row.mu, row.sigma) for user, row in rows.items()}
+    new = ratings.rate(current, game)
+    for side_index, side in enumerate(game.sides):
+        other = game.sides[1 - side_index]
+        against_people = any(isinstance(m, int) for m in other)
+        won = game.winner == side_index
+        for user, rating in new.items():
+            if user not in side:
+                continue
+            row = rows.get(user)
+            if row is None:
+                row = rows[user] = RatingRow(
+                    guild_id=guild_id,
+                    user_id=user,
+                    games_people=0,
+                    wins_people=0,
+                    games_computers=0,
+                    wins_computers=0,
+                )
+            row.mu, row.sigma = rating.mu, rating.sigma
+            if against_people:
+                row.games_people += 1
+                row.wins_people += won
+            else:
+                row.games_computers += 1
+                row.wins_computers += won
+
+
+async def rate_game(
+    store: Store, session: AsyncSession, *, guild_id: int, game_id: int, rules: Rules, result: int | None
+) -> None:
+    """Live update as a game finishes, in the transaction that finished it (after its last move)."""
+    seats = await store.seats(session, game_id)
+    moves = await store.moves(session, game_id)
+    rated = rated_game(rules, result, seats, moves)
+    if not rated.rated:
+        return
+    rows = await store.ratings(session, guild_id, rated.users, lock=True)
+    fresh = [user for user in rated.users if user not in rows]
+    _apply(rows, guild_id, rated)
+    for user in sorted(rated.users):
+        if user in fresh:
+            session.add(rows[user])
+    await session.flush()
+
+
+async def rebuild_ratings(store: Store, guild_id: int | None = None) -> int:
+    """Recompute every rating (of one guild, or all) from the finished games; returns games rated."""
+    async with store.transaction() as session:
+        games = await store.finished_games(session, guild_id)
+        seats = await store.seats_of(session, [g.id for g in games])
+        await store.clear_ratings(session, guild_id)
+        await session.flush()
+        by_guild: dict[int, dict[int, RatingRow]] = {}
+        count = 0
+        for game in games:
+            moves = await store.moves(session, game.id)
+            result = Position.parse(game.position).result
+            rated = rated_game(Rules.parse(game.rules), result, seats.get(game.id, []), moves)
+            if rated.rated:
+                _apply(by_guild.setdefault(game.guild_id, {}), game.guild_id, rated)
+                count += 1
+        session.add_all(row for rows in by_guild.values() for row in rows.values())
+    return count
+
+
+# --- history ------------------------------------------------------------------------------
+
+
+async def history(store: Store, guild_id: int, limit: int = 10) -> list[GameSummary]:
+    """The guild's newest games with who played them, their rules, result and length."""
+    async with store.transaction() as session:
+        games = await store.recent_games(session, guild_id, limit)
+        seats = await store.seats_of(session, [g.id for g in games])
+        summaries = []
+        for game in games:
+            moves = await store.moves(session, game.id)
+            position = Position.parse(game.position)
+            rules = Rules.parse(game.rules)
+            if game.status == "active":
+                result = "active"
+            elif position.result is None:
+                result = "*"
+            else:
+                result = result_text(position.result, rules.players)
+            summaries.append(
+                GameSummary(
+                    game.id,
+                    aware(game.created_at) or game.created_at,
+                    game.status,
+                    rules,
+                    game.turn_number,
+                    result,
+                    seat_players(seats.get(game.id, []), moves),
+                )
+            )
+    return summaries
+
+
+def side_members(summary: GameSummary, side: int) -> list[Member]:
+    """Everyone who played for `side` (0: Black's) in a summarised game, in seat order."""
+    found: list[Member] = []
+    for seat, players in summary.seats.items():
+        if side_of(seat, summary.rules.players) == side:
+            found += [p for p in players if p not in found]
+    return found
+
+
+__all__ = [
+    "GameSummary",
+    "game_record",
+    "history",
+    "rate_game",
+    "rated_game",
+    "rebuild_ratings",
+    "record_filename",
+    "seat_players",
+]

@@ -1,0 +1,143 @@
+"""Records, ratings and history from the store, on real databases, after games the service played."""
+
+from __future__ import annotations
+
+import random
+
+from bot import ratings
+from bot.records import game_record, history, rebuild_ratings, seat_players
+from bot.service import GameService, GameView
+from bot.store import RatingRow, Store
+from engine.record import read_record
+from engine.rules import Rules
+from tests.test_service import ALICE, BOB, CAROL, CHANNEL, GUILD, Clock, play_out, service
+
+RULES = [
+    Rules.parse("classic,players=2,pieces=1"),
+    Rules.parse("standard,pieces=1"),
+    Rules.parse("classic,pieces=1,players=2"),
+    Rules.parse("standard,players=2,pieces=2"),
+]
+
+
+async def play_games(store: Store, count: int, seed: int) -> tuple[GameService, list[GameView]]:
+    """Whole games: Alice starts each, Bob or Carol joins some; random clicks, timeouts, leaving."""
+    clock = Clock()
+    games = service(store, seed=seed, clock=clock)
+    rng = random.Random(seed)
+    played = []
+    for index in range(count):
+        rules = RULES[index % len(RULES)]
+        level = rng.choice(["easy", "normal"])  # hard searches: slow in plain Python
+        view = await games.start(GUILD, CHANNEL + index, ALICE, rules, level, rng.choice(rules.seats))
+        guest = rng.choice([None, BOB, CAROL])
+        if guest is not None:
+            free = [s for s in rules.seats if view.seats[s].user_id is None]
+            view = await games.join(view.id, guest, rng.choice(free))
+        played.append(await play_out(games, clock, view, rng))
+    return games, played
+
+
+async def rating_rows(store: Store) -> dict[int, tuple[float, float, int, int, int, int]]:
+    async with store.transaction() as session:
+        rows = await store.ratings(session, GUILD, [ALICE, BOB, CAROL])
+    return {
+        user: (r.mu, r.sigma, r.games_people, r.wins_people, r.games_computers, r.wins_computers)
+        for user, r in rows.items()
+    }
+
+
+async def test_stored_games_give_records_that_replay_and_ratings_a_rebuild_repeats(store: Store) -> None:
+    """Eight whole games: each record replays to the stored position; live ratings = a rebuild."""
+    _, played = await play_games(store, 8, seed=11)
+    people = computers = rated = 0
+    for view in played:
+        async with store.transaction() as session:
+            game = await store.game(session, view.id)
+            seats = await store.seats(session, view.id)
+            moves = await store.moves(session, view.id)
+        assert game is not None
+        record = game_record(game, seats, moves, names={ALICE: "Alice; the [best]", BOB: 'Bob "B"'})
+        again = read_record(record.text())
+        assert again.final == view.position
+        assert len(again.throws) == view.turn_number
+        assert again.termination in ("win", "frozen", "throw_limit")
+        assert again.tags["Game"] == str(view.id)
+        seat_tags = [again.tags[name] for name in ("Black", "Red", "Yellow", "Green") if name in again.tags]
+        if any(row.actor_id == ALICE for row in moves):  # she might have left before her first throw
+            assert any("Alice, the [best] (user 11)" in tag for tag in seat_tags)
+
+        rated += any(row.actor_id is not None for row in moves)  # a member threw: a rated game
+        players = seat_players(seats, moves)
+        mine = {view.position.side_of(s) for s, who in players.items() if ALICE in who}
+        if not mine:
+            continue
+        assert len(mine) == 1
+        opponents = [p for s, who in players.items() if view.position.side_of(s) not in mine for p in who]
+        if any(isinstance(p, int) for p in opponents):
+            people += 1
+        else:
+            computers += 1
+
+    live = await rating_rows(store)
+    assert (live[ALICE][2], live[ALICE][4]) == (people, computers)
+    assert people and computers
+    assert await rebuild_ratings(store) == rated
+    assert await rating_rows(store) == live
+    assert await rebuild_ratings(store, GUILD) == rated
+    assert await rating_rows(store) == live
+
+
+async def test_an_abandoned_game_is_recorded_as_abandoned(store: Store) -> None:
+    games = service(store)
+    view = await games.start(GUILD, CHANNEL, ALICE, RULES[0], "normal", None)
+    view, _ = await games.throw(view.id, ALICE, 0)
+    view, _ = await games.move(view.id, ALICE, 0, view.legal_moves()[0])
+    view, _ = await games.play_computers(view.id)
+    await games.end(view.id, ALICE, can_manage=False)
+    async with store.transaction() as session:
+        game = await store.game(session, view.id)
+        assert game is not None
+        record = game_record(game, await store.seats(session, view.id), await store.moves(session, view.id))
+    text = record.text()
+    assert '[Result "*"]' in text and '[Termination "abandoned"]' in text
+    assert read_record(text).final == view.position
+    assert record.tags["Black"] == "user 11 (user 11)"  # no name given: the id stands in
+
+
+async def test_the_board_ranks_by_ordinal_among_members_with_enough_games(store: Store) -> None:
+    async with store.transaction() as session:
+        for user, mu, sigma, games in [
+            (1, 30.0, 6.0, 5),
+            (2, 26.0, 3.0, 9),
+            (3, 40.0, 2.0, 2),
+            (4, 25.0, 2.6, 3),
+        ]:
+            session.add(
+                RatingRow(
+                    guild_id=GUILD,
+                    user_id=user,
+                    mu=mu,
+                    sigma=sigma,
+                    games_people=games,
+                    wins_people=0,
+                    games_computers=0,
+                    wins_computers=0,
+                )
+            )
+    async with store.transaction() as session:
+        board = await store.rating_board(session, GUILD, ratings.MIN_GAMES, 10)
+    assert [row.user_id for row in board] == [4, 2, 1]
+
+
+async def test_history_lists_the_newest_games_with_players_and_results(store: Store) -> None:
+    _, played = await play_games(store, 2, seed=4)
+    games = service(store)
+    active = await games.start(GUILD, CHANNEL + 99, BOB, RULES[1], "easy", None)
+    listed = await history(store, GUILD, limit=3)
+    assert [g.id for g in listed] == [active.id, played[-1].id, played[-2].id]
+    assert listed[0].result == "active" and listed[0].throws == 0
+    last = listed[1]
+    assert last.throws == played[-1].turn_number
+    assert last.result in ("black", "yellow", "black+yellow", "red+green", "draw")
+    assert any(ALICE in who for who in last.seats.values())
