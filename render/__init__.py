@@ -8,8 +8,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.state import Move, Position
-from render.draw import DrawnMove, choice_label, encode_png, render
+from render.draw import encode_png, render
 from render.legend import legend_image
+from render.moves import DrawnMove, choice_label
 from render.panels import termination_word
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from functools import cache
-from typing import NamedTuple
 
 from PIL import Image, ImageDraw
 
@@ -18,6 +17,7 @@ from engine.board import HOME, IS_CASTLE, MID, NUM_SQUARES, ROUTES, SQUARES
 from engine.state import Move, Position
 from render import layout, panels, sprites, theme
 from render.layout import Box, Point
+from render.moves import DrawnMove, choice_label
 from render.sprites import SCALE
 
 PIECE = 40
@@ -27,24 +27,6 @@ SMALL_PIECE = 24
 WAITING_PIECE = 34
 TILE = 48
 """Side of a choice tile: its letter is over 30 px high on the 960 px picture (12 px on a phone)."""
-
-
-class DrawnMove(NamedTuple):
-    """One move of the story: the move and, when known, the position it was played from.
-
-    With `before`, a capture the move made is marked where it happened; without it the path and
-    number are still drawn.
-    """
-
-    move: Move
-    before: Position | None = None
-
-
-def choice_label(index: int) -> str:
-    """The label of the `index`-th legal move: A, B, C... (the bot's buttons use the same)."""
-    if not 0 <= index < 26:
-        raise ValueError(f"no label for choice {index}")
-    return chr(ord("A") + index)
 
 
 # --- the static board -----------------------------------------------------------------------
@@ -77,12 +59,12 @@ def castle_mark(draw: ImageDraw.ImageDraw, box: Box, scale: int) -> None:
 
 
 @cache
-def base_board(seats: tuple[int, ...]) -> Image.Image:
-    """The static board: squares, private-column tints, castles, the Charkoni, the seats' panels."""
+def base_board() -> Image.Image:
+    """The static board: squares, private-column tints, castles, the Charkoni, the four corner panels."""
     size = layout.WIDTH * SCALE
     image = Image.new("RGB", (size, size), theme.BACKGROUND)
     draw = ImageDraw.Draw(image)
-    for seat in seats:
+    for seat in range(4):  # two-player games use the empty seats' corners for the story and the throw
         draw.rounded_rectangle(_scaled(panels.inner_box(seat)), radius=14 * SCALE, fill=theme.PANEL)
     line = 2 * SCALE
     for square in range(NUM_SQUARES):
@@ -237,14 +219,12 @@ def _story_numbers(image: Image.Image, story: Sequence[DrawnMove], occupied: set
 def _draw_captures(image: Image.Image, draw: ImageDraw.ImageDraw, story: Sequence[DrawnMove]) -> None:
     """Each captured seat's shape, struck out, at the square where the capture happened."""
     for drawn in story:
-        if drawn.before is None:
-            continue
-        victims = drawn.before.captures(drawn.move)
+        victims = drawn.victims()
         if not victims:
             continue
         left, top, right, bottom = layout.square_box(ROUTES[drawn.move.seat][drawn.move.dst])
         draw.rectangle((left, top, right - 1, bottom - 1), outline=theme.CAPTURE, width=4)
-        for k, seat in enumerate(sorted({seat for seat, _ in victims})):
+        for k, seat in enumerate(victims):
             sprites.paste(image, sprites.struck_piece(seat, 30), (left + 9 + k * 22, top + 9))
 
 
@@ -310,10 +290,10 @@ def render(
     """The board picture as an RGB image (see `board_png` for the arguments)."""
     if last_move is not None and not story:
         story = [DrawnMove(last_move, last_position)]
-    image = base_board(position.rules.seats).copy()
+    image = base_board().copy()
     draw = ImageDraw.Draw(image)
     names = names or {}
-    panels.draw_panels(image, draw, position, names, throw, cowries)
+    panels.draw_panels(image, draw, position, names, throw, cowries, story, choices or ())
     stacks = _stacks(position)
     for square in position.blockades():
         _draw_blockade(draw, square)

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PIL import Image, ImageDraw
 
 from engine.board import SEAT_NAMES
 from engine.game import MAX_THROWS
 from engine.notation import describe_side
-from engine.state import DRAW, Position, side_seats
+from engine.state import DRAW, Move, Position, side_seats
 from engine.throws import GRACES, VALUE_TO_MOUTHS
 from render import layout, sprites, theme
 from render.layout import Box, Point
+from render.moves import DrawnMove, choice_label, move_words
 
 PANEL_PIECE = 30
 _ARM_WORDS = ("south", "east", "north", "west")
@@ -31,10 +34,78 @@ def draw_panels(
     names: dict[int, str],
     throw: int | None,
     cowries: tuple[bool, ...] | None,
+    story: Sequence[DrawnMove],
+    choices: Sequence[Move],
 ) -> None:
+    """Each seat's panel; in two-player games the empty seats' corners hold the story and the throw."""
+    two_player = position.rules.players == 2
     for seat in position.rules.seats:
         name = names.get(seat) or SEAT_NAMES[seat].capitalize()
-        _draw_panel(image, draw, position, seat, name, throw, cowries)
+        _draw_panel(image, draw, position, seat, name, throw, None if two_player else cowries, not two_player)
+    if two_player:
+        _draw_story_box(image, story)
+        if position.result is None:
+            name = names.get(position.turn) or SEAT_NAMES[position.turn].capitalize()
+            _draw_throw_box(image, position, name, throw, cowries, choices)
+
+
+STORY_CORNER = 3
+"""In two-player games: the corner (of the empty West seat) that lists the story in words."""
+THROW_CORNER = 1
+"""In two-player games: the corner (of the empty East seat) with the throw and the choices."""
+
+
+def _draw_story_box(image: Image.Image, story: Sequence[DrawnMove]) -> None:
+    left, top, right, _ = inner_box(STORY_CORNER)
+    x = left + 16
+    sprites.write(image, (x, top + 30), "Last moves", 24, theme.TEXT)
+    if not story:
+        sprites.write(image, (x, top + 76), "None yet", 21, theme.TEXT_DIM)
+    first = max(0, len(story) - 8)
+    for row, index in enumerate(range(first, len(story))):
+        drawn = story[index]
+        seat = drawn.move.seat
+        y = top + 76 + row * 36
+        disc = sprites.disc(
+            str(index + 1), 28, theme.SEAT_COLOURS[seat], theme.SEAT_EDGE[seat], theme.SEAT_INK[seat]
+        )
+        sprites.paste(image, disc, (x + 14, y))
+        words, size = sprites.fit(move_words(drawn.move, drawn.victims()), (22, 18), right - x - 52)
+        sprites.write(
+            image, (x + 36, y), words, size, theme.TEXT if index == len(story) - 1 else theme.TEXT_DIM
+        )
+
+
+def _draw_throw_box(
+    image: Image.Image,
+    position: Position,
+    name: str,
+    throw: int | None,
+    cowries: tuple[bool, ...] | None,
+    choices: Sequence[Move],
+) -> None:
+    """The throw's cowries and its choices in words, with the letters of the board's tiles."""
+    left, top, right, _ = inner_box(THROW_CORNER)
+    x = left + 16
+    sprites.write(image, (x, top + 30), "This throw", 24, theme.TEXT)
+    if throw is None:
+        words, size = sprites.fit(f"{name} to throw", (21, 18), right - x - 16)
+        sprites.write(image, (x, top + 76), words, size, theme.TEXT_DIM)
+    if throw is None:
+        return
+    _draw_throw(image, (x, top + 112), throw, cowries)
+    y = top + 160
+    if not choices:
+        sprites.write(image, (x, y), "No move: the throw is lost", 21, theme.TEXT_DIM)
+    shown = choices if len(choices) <= 5 else choices[:4]
+    for index, move in enumerate(shown):
+        sprites.paste(image, sprites.tile(choice_label(index), 28), (x + 14, y))
+        victims = sorted({seat for seat, _ in position.captures(move)})
+        words, size = sprites.fit(move_words(move, victims), (22, 18), right - x - 52)
+        sprites.write(image, (x + 36, y), words, size, theme.TEXT)
+        y += 36
+    if len(shown) < len(choices):
+        sprites.write(image, (x + 36, y), f"and {len(choices) - len(shown)} more", 21, theme.TEXT_DIM)
 
 
 def _draw_row(image: Image.Image, at: Point, label: str, seat: int, count: int) -> None:
@@ -54,6 +125,7 @@ def _draw_panel(
     name: str,
     throw: int | None,
     cowries: tuple[bool, ...] | None,
+    show_throw: bool,
 ) -> None:
     left, top, right, bottom = inner_box(seat)
     players = position.rules.players
@@ -93,7 +165,7 @@ def _draw_panel(
         sprites.write(
             image, (x, y), f"Partner of {SEAT_NAMES[(seat + 2) % 4].capitalize()}", 16, theme.TEXT_DIM
         )
-    if on_turn and throw is not None:
+    if show_throw and on_turn and throw is not None:
         _draw_throw(image, (x, bottom - 44), throw, cowries)
 
 

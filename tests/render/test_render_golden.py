@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 
-from engine import Move, Position, Rules
+from engine import Move, Position
 from render import DrawnMove, board_png, layout, legend_png
 from tests.render.helpers import decode
 
@@ -72,8 +72,14 @@ def _draw() -> Image.Image:
 
 
 def _two_player() -> Image.Image:
-    position = Position.initial(Rules.parse("classic").with_options(players=2))
-    return decode(board_png(position, names={0: "Alice", 2: "Computer · hard"}, throw=25))
+    """The empty seats' corners: the story in words, and the throw with its choices."""
+    before = Position.parse("black:0,0,0,19 yellow:0,0,0,5 turn:black captured:- rules:classic")
+    move = Move(0, 19, 21)
+    position = before.after(2, move)
+    story = [DrawnMove(move, before)]
+    choices = position.legal_moves(10)
+    names = {0: "Alice", 2: "Computer · hard"}
+    return decode(board_png(position, names=names, moves=story, throw=10, choices=choices))
 
 
 def _legend() -> Image.Image:

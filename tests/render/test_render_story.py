@@ -8,11 +8,11 @@ import enum
 import pytest
 from PIL import Image
 
-from engine import Move, Position, Rules
+from engine import Move, Position
 from engine.board import ROUTES
 from render import DrawnMove, board_png, layout, legend_png, sprites, theme
 from render.draw import encode_png
-from render.panels import banner_lines
+from render.panels import STORY_CORNER, THROW_CORNER, banner_lines
 from tests.render.helpers import close, count_colour, decode, pixel
 
 START = "black:{0} red:{1} yellow:0,0,0,0 green:0,0,0,0 turn:black captured:- rules:classic"
@@ -100,15 +100,28 @@ def test_a_castle_shows_around_a_piece_and_never_across_it(seat: int) -> None:
     assert count_colour(empty, tower, theme.CASTLE_MARK, 12) > 60  # the tower, when nobody stands there
 
 
-def test_two_player_games_draw_only_the_two_seats_panels() -> None:
-    position = Position.initial(Rules.parse("classic").with_options(players=2))
-    image = decode(board_png(position, names={0: "Alice", 2: "Computer · hard"}, throw=10))
-    for seat in (1, 3):
-        box = layout.panel_box(seat)
-        area = (box[2] - box[0]) * (box[3] - box[1])
-        assert count_colour(image, box, theme.BACKGROUND, 2) == area, seat
-    for seat in (0, 2):
-        assert count_colour(image, layout.panel_box(seat), theme.PANEL, 2) > 50_000, seat
+def test_two_player_games_use_the_empty_seats_corners_for_the_story_and_the_throw() -> None:
+    before = Position.parse("black:0,0,0,19 yellow:0,0,0,5 turn:black captured:- rules:classic")
+    move = Move(0, 19, 21)
+    position = before.after(2, move)  # Yellow to move
+    choices = position.legal_moves(10)
+    assert position.rules.players == 2 and choices
+    image = decode(board_png(position, moves=[DrawnMove(move, before)], throw=10, choices=choices))
+    quiet = decode(board_png(position))
+    story_box, throw_box = layout.panel_box(STORY_CORNER), layout.panel_box(THROW_CORNER)
+    assert {STORY_CORNER, THROW_CORNER} == {1, 3}  # the corners of the seats not in play
+    # The story in words: Black's numbered disc; the throw: the cowries and the choices' letters.
+    assert count_colour(image, story_box, theme.SEAT_COLOURS[0], 12) > 150
+    assert count_colour(image, throw_box, theme.SHELL_DOWN, 12) > 500
+    assert count_colour(image, throw_box, theme.CHOICE_EDGE, 30) > 100
+    assert count_colour(quiet, throw_box, theme.SHELL_DOWN, 12) == 0
+    # ... and not in the panel of the seat to move, as four-player games show it.
+    yellow = layout.panel_box(2)
+    assert count_colour(image, yellow, theme.SHELL_DOWN, 12) < 100  # (edge blends only)
+    four = Position.parse(
+        "black:0,0,0,0 red:0,0,0,0 yellow:0,0,0,5 green:0,0,0,0 turn:yellow captured:- rules:classic"
+    )
+    assert count_colour(decode(board_png(four, throw=10)), yellow, theme.SHELL_DOWN, 12) > 500
 
 
 WON = (
