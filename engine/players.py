@@ -145,6 +145,13 @@ class HardPlayer:
     def choose(self, position: Position, throw: int, moves: list[Move], rng: Random) -> Move:
         if len(moves) == 1:
             return moves[0]
+        return self.rank(position, throw, moves, rng)[0]
+
+    def rank(self, position: Position, throw: int, moves: list[Move], rng: Random) -> list[Move]:
+        """Every move, the one `choose` plays first: the moves the deepest level reached searched, by
+        their value there, then those the budget left out, in their order one level up (the hint)."""
+        if len(moves) == 1:
+            return list(moves)
         partner = (position.turn + 2) % 4 if position.rules.players == 4 else None
         search = _Search(position.side_of(position.turn), partner, 1, self.beam, self.entered)
         ranked = _ranked(position, throw, moves, rng, self.entered)
@@ -159,10 +166,10 @@ class HardPlayer:
                     break
                 scored.append((search.expect(child, layers), move, child))
             scored.sort(key=lambda item: -item[0])  # stable: ties keep the previous order
-            children = [(move, child) for _, move, child in scored]
+            children = [(move, child) for _, move, child in scored] + children[len(scored) :]
             if search.nodes >= self.nodes:
                 break
-        return children[0][0]
+        return [move for move, _ in children]
 
     def expect(self, position: Position, side: int, depth: int = 1) -> tuple[float, int]:
         """The chance node after a move by a seat of `side`, searched alone with `depth` layers:
