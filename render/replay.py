@@ -2,9 +2,10 @@
 
 One frame per round (from one throw of the first seat in turn order to the next), so a 420-throw
 four-player game makes about 90 frames and lasts about a minute; each frame is the board after the
-round with the round's last move drawn (and its capture marked), captioned with its throws. The
-first frame is the start, the last the final position, held. Frames share the board's fixed
-palette, so the GIF needs no per-frame colour search. Pure: engine records in, bytes out.
+round with the round's moves drawn and numbered (captures marked), captioned with its throws. The
+first frame is the start, the last the final position with the result's banner, held. Frames share
+the board's fixed palette, so the GIF needs no per-frame colour search. Pure: engine records in,
+bytes out.
 """
 
 from __future__ import annotations
@@ -16,9 +17,9 @@ from typing import NamedTuple
 from PIL import Image, ImageDraw
 
 from engine.record import SEAT_TAGS, Record
-from engine.state import Move, Position
+from engine.state import Position
 from render import layout, theme
-from render.draw import _palette, render
+from render.draw import DrawnMove, _palette, render
 
 MS_PER_THROW = 60_000 / 420
 """A 420-throw game lasts about a minute."""
@@ -28,6 +29,8 @@ START_MS = 1500
 END_MS = 6000
 MAX_FRAMES = 240
 """Rounds are merged beyond this many frames, which keeps a 10,000-throw game under 10 MB."""
+MAX_STORY = 12
+"""Moves drawn on one frame at most (the latest ones), when merged rounds hold more."""
 
 
 class Stretch(NamedTuple):
@@ -36,9 +39,8 @@ class Stretch(NamedTuple):
     first: int
     last: int
     position: Position
-    move: Move | None
-    before: Position
-    """The position the stretch's last move was played from (to mark its capture)."""
+    story: tuple[DrawnMove, ...]
+    """The stretch's moves (lost throws left out), each with the position it was played from."""
 
 
 def stretches(record: Record, max_frames: int = MAX_FRAMES) -> list[Stretch]:
@@ -56,11 +58,12 @@ def stretches(record: Record, max_frames: int = MAX_FRAMES) -> list[Stretch]:
         bounds = [(bounds[k][0], bounds[min(k + 1, len(bounds) - 1)][1]) for k in range(0, len(bounds), 2)]
     found = []
     for first, last in bounds:
-        played = [k for k in range(last, first - 1, -1) if record.throws[k - 1].move is not None]
-        at = played[0] if played else last
-        found.append(
-            Stretch(first, last, record.positions[last], record.throws[at - 1].move, record.positions[at - 1])
-        )
+        story = [
+            DrawnMove(move, record.positions[k - 1])
+            for k in range(first, last + 1)
+            if (move := record.throws[k - 1].move) is not None
+        ]
+        found.append(Stretch(first, last, record.positions[last], tuple(story[-MAX_STORY:])))
     return found
 
 
@@ -79,9 +82,9 @@ def _player_name(text: str) -> str:
     return f"Computer ({rest}" if name == "computer" and rest else name
 
 
-def board_image(part: Stretch, names: dict[int, str]) -> Image.Image:
-    """The board after a stretch, with its last move drawn and that move's capture marked."""
-    return render(part.position, names=names, last_move=part.move, last_position=part.before)
+def board_image(part: Stretch, names: dict[int, str], termination: str | None = None) -> Image.Image:
+    """The board after a stretch, its moves drawn and numbered, captures marked; a result's banner."""
+    return render(part.position, names=names, story=part.story, termination=termination)
 
 
 def _frame(image: Image.Image, caption: str, palette: Image.Image) -> Image.Image:
@@ -104,7 +107,8 @@ def replay_gif(record: Record, names: dict[int, str] | None = None) -> bytes:
         final = index == len(parts) - 1
         span = f"throw {part.first}" if part.first == part.last else f"throws {part.first}-{part.last}"
         caption = f"{span} of {total}" + (f": {_outcome(record)}" if final else "")
-        frames.append(_frame(board_image(part, names), caption, palette))
+        image = board_image(part, names, record.termination if final else None)
+        frames.append(_frame(image, caption, palette))
         shown = MS_PER_THROW * (part.last - part.first + 1)
         durations.append(END_MS if final else round(min(max(shown, FRAME_MS[0]), FRAME_MS[1])))
     buffer = io.BytesIO()

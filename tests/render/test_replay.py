@@ -7,7 +7,7 @@ import itertools
 from functools import cache
 from random import Random
 
-from PIL import Image
+from PIL import Image, ImageSequence
 
 from engine.record import Record, Throw
 from engine.rules import Rules
@@ -15,7 +15,16 @@ from engine.state import Position
 from engine.throws import throw_value
 from render import layout
 from render.draw import _palette
-from render.replay import END_MS, START_MS, board_image, frame_count, replay_gif, seat_names, stretches
+from render.replay import (
+    END_MS,
+    MAX_STORY,
+    START_MS,
+    board_image,
+    frame_count,
+    replay_gif,
+    seat_names,
+    stretches,
+)
 
 
 @cache
@@ -45,10 +54,15 @@ def test_stretches_are_the_rounds_in_order_covering_every_throw() -> None:
             assert record.throws[after.first - 2].seat != 0
         for part in parts:
             assert part.position == record.positions[part.last]
-            if part.move is not None:
-                played = [t for t in record.throws[part.first - 1 : part.last] if t.move is not None]
-                assert part.move == played[-1].move
-                assert part.before.legal_moves(played[-1].throw).count(part.move) == 1
+            played = [
+                (t, record.positions[k - 1])
+                for k, t in enumerate(record.throws, start=1)
+                if part.first <= k <= part.last and t.move is not None
+            ]
+            assert [d.move for d in part.story] == [t.move for t, _ in played][-MAX_STORY:]
+            for drawn, (throw, start) in zip(part.story, played[-MAX_STORY:], strict=True):
+                assert drawn.before == start
+                assert drawn.move in start.legal_moves(throw.throw)
         seats = len(record.rules.seats)
         assert len(record.throws) / len(parts) >= seats  # a round is every seat's turn, graces more
 
@@ -67,11 +81,8 @@ def test_the_replay_is_a_looping_gif_of_about_a_minute_per_420_throws() -> None:
     assert len(data) < 10 * 1024 * 1024
     image = Image.open(io.BytesIO(data))
     assert image.format == "GIF"
-    assert image.n_frames == frame_count(record) == 1 + len(stretches(record))
-    durations = []
-    for index in range(image.n_frames):
-        image.seek(index)
-        durations.append(image.info["duration"])
+    durations = [frame.info["duration"] for frame in ImageSequence.Iterator(image)]
+    assert len(durations) == frame_count(record) == 1 + len(stretches(record))
     assert durations[0] == START_MS and durations[-1] == END_MS
     middle = sum(durations[1:-1]) / 1000
     expected = 60 * len(record.throws) / 420
@@ -80,15 +91,14 @@ def test_the_replay_is_a_looping_gif_of_about_a_minute_per_420_throws() -> None:
 
 def test_frames_change_and_the_last_shows_the_final_position() -> None:
     record = game("classic,players=2", seed=3)
-    image = Image.open(io.BytesIO(replay_gif(record)))
-    image.seek(0)
-    first = image.convert("RGB")
-    image.seek(image.n_frames - 1)
-    last = image.convert("RGB")
+    frames = [
+        frame.convert("RGB") for frame in ImageSequence.Iterator(Image.open(io.BytesIO(replay_gif(record))))
+    ]
+    first, last = frames[0], frames[-1]
     assert first.size == last.size
     assert first.tobytes() != last.tobytes()
     # Below the caption, the last frame is the final position's board, colour for colour.
-    final = board_image(stretches(record)[-1], seat_names(record))
+    final = board_image(stretches(record)[-1], seat_names(record), record.termination)
     final = final.quantize(palette=_palette(), dither=Image.Dither.NONE).convert("RGB")
     board = (0, layout.MARGIN, layout.WIDTH, layout.HEIGHT)
     assert last.crop(board).tobytes() == final.crop(board).tobytes()
