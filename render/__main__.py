@@ -1,6 +1,7 @@
 """Command line: draw one position (or the key to the marks) to a PNG file.
 
 python -m render "<position>" -o out.png [--moves "black:1-7,red:20-26"] [--throw N] [--choices]
+    [--from POSITION] [--name SEAT=NAME] [--termination frozen|throw_limit]
 python -m render --legend -o legend.png
 """
 
@@ -26,6 +27,12 @@ def _parser() -> argparse.ArgumentParser:
         "--moves",
         metavar="MOVES",
         help='the story, oldest first: "black:1-7,red:20-26", numbered on the board',
+    )
+    parser.add_argument(
+        "--from",
+        dest="start",
+        metavar="POSITION",
+        help="the position the first of --moves was played from, to mark captures",
     )
     parser.add_argument("--last", metavar="MOVE", help="the move just played (seat:from-to), drawn as a path")
     parser.add_argument("--before", metavar="POSITION", help="the position before --last, to mark a capture")
@@ -55,6 +62,18 @@ def _moves(text: str) -> list[Move]:
     return moves
 
 
+def _story(moves: list[Move], start: Position | None) -> list[DrawnMove]:
+    """The moves with the positions they were played from, replayed from `start` when given."""
+    if start is None:
+        return [DrawnMove(m) for m in moves]
+    story = []
+    for move in moves:
+        story.append(DrawnMove(move, start))
+        # Only the pieces matter for drawing (captures); the throw only decides whose turn is next.
+        start = start.after(1, move)
+    return story
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
@@ -69,6 +88,7 @@ def main(argv: list[str] | None = None) -> int:
             before = Position.parse(args.before) if args.before else None
             throw = check_throw(args.throw) if args.throw is not None else None
             story = _moves(args.moves) if args.moves else []
+            start = Position.parse(args.start) if args.start else None
         except (PachisiError, ValueError) as exc:
             parser.error(str(exc))
         if args.choices and throw is None:
@@ -77,13 +97,15 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("--before needs --last")
         if story and last is not None:
             parser.error("give the story with --moves or --last, not both")
+        if start is not None and not story:
+            parser.error("--from needs --moves")
         names: dict[int, str] = {}
         for item in args.name:
             seat, sep, name = item.partition("=")
             if not sep or seat not in SEAT_NAMES:
                 parser.error(f"--name takes SEAT=NAME with SEAT one of {', '.join(SEAT_NAMES)}")
             names[SEAT_NAMES.index(seat)] = name
-        moves = [DrawnMove(m) for m in story] if story else ([DrawnMove(last, before)] if last else [])
+        moves = _story(story, start) if story else ([DrawnMove(last, before)] if last else [])
         choices = position.legal_moves(throw) if args.choices and throw is not None else None
         png = board_png(
             position, names=names, moves=moves, throw=throw, choices=choices, termination=args.termination

@@ -188,7 +188,9 @@ def _story_lines(draw: ImageDraw.ImageDraw, story: Sequence[DrawnMove]) -> None:
     for index, drawn in enumerate(story):
         move = drawn.move
         last = index == len(story) - 1
-        points = layout.path_points(move.seat, move.src, move.dst)
+        points = [
+            (x + STORY_OFFSET, y + STORY_OFFSET) for x, y in layout.path_points(move.seat, move.src, move.dst)
+        ]
         line_with_head(
             draw, points, theme.SEAT_COLOURS[move.seat], theme.SEAT_EDGE[move.seat], 8 if last else 5, 17
         )
@@ -209,7 +211,7 @@ def _story_numbers(image: Image.Image, story: Sequence[DrawnMove], occupied: set
         shift = used.get(start, 0)
         used[start] = shift + 1
         seat = move.seat
-        size = 32 if last else 26
+        size = 34 if last else 28
         disc = sprites.disc(
             str(index + 1), size, theme.SEAT_COLOURS[seat], theme.SEAT_EDGE[seat], theme.SEAT_INK[seat]
         )
@@ -223,17 +225,19 @@ def _draw_captures(image: Image.Image, draw: ImageDraw.ImageDraw, story: Sequenc
         if not victims:
             continue
         left, top, right, bottom = layout.square_box(ROUTES[drawn.move.seat][drawn.move.dst])
-        draw.rectangle((left, top, right - 1, bottom - 1), outline=theme.CAPTURE, width=4)
+        draw.rectangle((left, top, right - 1, bottom - 1), outline=theme.CAPTURE, width=5)
         for k, seat in enumerate(victims):
-            sprites.paste(image, sprites.struck_piece(seat, 30), (left + 9 + k * 22, top + 9))
+            sprites.paste(image, sprites.struck_piece(seat, 32), (left + 7 + k * 24, top + 7))
 
 
-_CHOICE_OFFSETS = (0, 5, -5, 10, -10, 15, -15)
-"""Arrows of different choices run this many px apart (diagonally), so overlapping paths stay apart."""
+STORY_OFFSET = -6
+CHOICE_OFFSETS = (4, 9, 14, -1, 19)
+"""The story's paths and the choices' arrows run this many px off the squares' centres (diagonally),
+so a choice's arrow and a story path over the same squares, or two choices' arrows, lie side by side."""
 
 
 def _choice_points(index: int, move: Move) -> list[Point]:
-    shift = _CHOICE_OFFSETS[index % len(_CHOICE_OFFSETS)]
+    shift = CHOICE_OFFSETS[index % len(CHOICE_OFFSETS)]
     return [(x + shift, y + shift) for x, y in layout.path_points(move.seat, move.src, move.dst)]
 
 
@@ -303,9 +307,9 @@ def render(
     for square, groups in stacks.items():
         _draw_stack(image, layout.square_centre(square), groups)
     _draw_waiting(image, position)
-    _draw_captures(image, draw, story)
     occupied = {layout.square_centre(square) for square in stacks}
     _story_numbers(image, story, occupied)
+    _draw_captures(image, draw, story)
     if choices:
         _choice_tiles(image, position, choices)
     if position.result is not None:

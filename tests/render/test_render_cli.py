@@ -56,6 +56,7 @@ def test_cli_draws_the_legend(tmp_path: Path) -> None:
         ["--before", BEFORE],
         ["--moves", "black:1-5,red"],
         ["--moves", "black:1-5", "--last", "black:5-9"],
+        ["--from", BEFORE],
     ],
 )
 def test_cli_rejects_bad_arguments(tmp_path: Path, extra: list[str]) -> None:
@@ -69,3 +70,15 @@ def test_cli_needs_a_position_unless_drawing_the_legend(tmp_path: Path) -> None:
     with pytest.raises(SystemExit) as exit_info:
         main(["-o", str(tmp_path / "x.png")])
     assert exit_info.value.code == 2
+
+
+def test_cli_marks_the_storys_captures_when_told_where_it_started(tmp_path: Path) -> None:
+    start = Position.parse(BEFORE)
+    capture = Move(0, 16, 20)
+    assert start.captures(capture)
+    position = start.after(4, capture)
+    out = tmp_path / "story.png"
+    args = [position.notation(), "-o", str(out), "--moves", "black:16-20", "--from", BEFORE]
+    assert main(args) == 0
+    assert out.read_bytes() == board_png(position, moves=[DrawnMove(capture, start)])
+    assert out.read_bytes() != board_png(position, moves=[capture])

@@ -8,7 +8,7 @@ from PIL import Image
 from engine import Move, Position
 from engine.board import NUM_SQUARES, ROUTES
 from render import board_png, choice_label, layout, theme
-from render.draw import TILE
+from render.draw import CHOICE_OFFSETS, STORY_OFFSET, TILE
 from tests.render.helpers import close, count_colour, decode, pixel
 
 FOUR = "black:{0} red:{1} yellow:{2} green:{3} turn:black captured:-"
@@ -126,8 +126,9 @@ def test_the_last_move_path_runs_over_the_squares_it_crossed() -> None:
     move = Move(0, 10, 14)
     image = decode(board_png(before.after(4, move), last_move=move, last_position=before))
     untouched = decode(board_png(before.after(4, move)))
-    for step in (11, 12, 13):  # passed over: the line runs through their centres, in Black's colour
+    for step in (11, 12, 13):  # passed over: the line runs over them, in Black's colour
         x, y = layout.square_centre(ROUTES[0][step])
+        x, y = x + STORY_OFFSET, y + STORY_OFFSET
         assert close(pixel(image, (x, y)), theme.SEAT_COLOURS[0], 10)
         assert not close(pixel(untouched, (x, y)), theme.SEAT_COLOURS[0], 10)
 
@@ -171,10 +172,10 @@ def test_each_choice_has_an_arrow_from_its_piece_to_its_letter() -> None:
     bare = decode(board_png(pos, throw=25))
     for index, move in enumerate(moves):
         # Squares passed on the way carry the blue line (each choice's arrow runs a few px apart).
-        shift = (0, 5, -5)[index]
+        shift = CHOICE_OFFSETS[index]
         for step in range(max(move.src, 1) + 1, move.dst):
-            if step in pos.steps[0]:
-                continue  # a piece stands over the line there
+            if step in pos.steps[0] or step in {m.dst for m in moves}:
+                continue  # a piece or another choice's tile covers the line there
             x, y = layout.step_point(0, step)
             found = count_colour(
                 image, (x + shift - 2, y + shift - 2, x + shift + 3, y + shift + 3), theme.CHOICE_EDGE
