@@ -1,7 +1,8 @@
 """Run the bot: `python -m bot` or `pachisi-bot`. Settings come from the environment and `.env`.
 
 `python -m bot sync` syncs the slash commands to Discord and exits (the bot itself syncs only when
-they changed since the last sync recorded in the database).
+they changed since the last sync recorded in the database). `python -m bot ratings --rebuild`
+recomputes every member's rating from the stored games (no Discord needed).
 """
 
 from __future__ import annotations
@@ -57,15 +58,32 @@ async def sync(settings: Settings) -> None:
         await bot.login(settings.discord_token or "")  # runs setup_hook, which syncs
 
 
-USAGE = "usage: python -m bot [sync]"
+async def rebuild_ratings(settings: Settings) -> None:
+    """Migrate the database, then recompute every rating from the finished games, in their order."""
+    from bot.records import rebuild_ratings as rebuild
+    from bot.store import Store, upgrade
+
+    await upgrade(settings.database_url)
+    store = Store(settings.database_url)
+    try:
+        count = await rebuild(store)
+    finally:
+        await store.close()
+    print(f"ratings rebuilt from {count} rated games")
+
+
+USAGE = "usage: python -m bot [sync | ratings --rebuild]"
 
 
 def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
-    if args not in ([], ["sync"]):
+    if args not in ([], ["sync"], ["ratings", "--rebuild"]):
         print(USAGE, file=sys.stderr)
         raise SystemExit(2)
     settings = load_settings()
+    if args == ["ratings", "--rebuild"]:
+        asyncio.run(rebuild_ratings(settings))
+        return
     if not settings.discord_token:
         print(TOKEN_HELP, file=sys.stderr)
         raise SystemExit(2)

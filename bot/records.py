@@ -101,6 +101,33 @@ def record_filename(game: GameRow, extension: str = "txt") -> str:
     return f"pachisi-game-{game.id}.{extension}"
 
 
+@dataclass(frozen=True)
+class StoredGame:
+    """A game's rows, as the record and the replay are built from them."""
+
+    game: GameRow
+    seats: list[SeatRow]
+    moves: list[MoveRow]
+
+    @property
+    def users(self) -> set[int]:
+        found = {s.user_id for s in self.seats if s.user_id is not None}
+        return found | {m.actor_id for m in self.moves if m.actor_id is not None}
+
+
+async def stored_game(store: Store, guild_id: int, channel_id: int, game_id: int | None) -> StoredGame | None:
+    """Game `game_id` of this guild, or without one the channel's newest game; None if there is none."""
+    async with store.transaction() as session:
+        if game_id is None:
+            newest = await store.recent_games(session, guild_id, 1, channel_id=channel_id)
+            game = newest[0] if newest else None
+        else:
+            game = await store.game(session, game_id)
+        if game is None or game.guild_id != guild_id:
+            return None
+        return StoredGame(game, await store.seats(session, game.id), await store.moves(session, game.id))
+
+
 # --- ratings --------------------------------------------------------------------------------
 
 
@@ -181,6 +208,17 @@ async def rebuild_ratings(store: Store, guild_id: int | None = None) -> int:
     return count
 
 
+async def member_rating(store: Store, guild_id: int, user_id: int) -> RatingRow | None:
+    async with store.transaction() as session:
+        return (await store.ratings(session, guild_id, [user_id])).get(user_id)
+
+
+async def leaderboard(store: Store, guild_id: int, limit: int = 10) -> list[RatingRow]:
+    """Members with at least `ratings.MIN_GAMES` rated games, by ordinal, best first."""
+    async with store.transaction() as session:
+        return await store.rating_board(session, guild_id, ratings.MIN_GAMES, limit)
+
+
 # --- history ------------------------------------------------------------------------------
 
 
@@ -225,11 +263,15 @@ def side_members(summary: GameSummary, side: int) -> list[Member]:
 
 __all__ = [
     "GameSummary",
+    "StoredGame",
     "game_record",
     "history",
+    "leaderboard",
+    "member_rating",
     "rate_game",
     "rated_game",
     "rebuild_ratings",
     "record_filename",
     "seat_players",
+    "stored_game",
 ]

@@ -501,9 +501,14 @@ class Store:
             query = query.where(GameRow.guild_id == guild_id)
         return list(await session.scalars(query))
 
-    async def recent_games(self, session: AsyncSession, guild_id: int, limit: int) -> list[GameRow]:
-        """A guild's games, newest first."""
-        query = select(GameRow).where(GameRow.guild_id == guild_id).order_by(GameRow.id.desc()).limit(limit)
+    async def recent_games(
+        self, session: AsyncSession, guild_id: int, limit: int, channel_id: int | None = None
+    ) -> list[GameRow]:
+        """A guild's games (or one channel's), newest first."""
+        query = select(GameRow).where(GameRow.guild_id == guild_id)
+        if channel_id is not None:
+            query = query.where(GameRow.channel_id == channel_id)
+        query = query.order_by(GameRow.id.desc()).limit(limit).execution_options(populate_existing=True)
         return list(await session.scalars(query))
 
 

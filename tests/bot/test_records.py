@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 from bot import ratings
 from bot.records import game_record, history, rebuild_ratings, seat_players
 from bot.service import GameService, GameView
-from bot.store import RatingRow, Store
+from bot.store import ROOT, RatingRow, Store, upgrade
 from engine.record import read_record
 from engine.rules import Rules
 from tests.test_service import ALICE, BOB, CAROL, CHANNEL, GUILD, Clock, play_out, service
@@ -141,3 +145,35 @@ async def test_history_lists_the_newest_games_with_players_and_results(store: St
     assert last.throws == played[-1].turn_number
     assert last.result in ("black", "yellow", "black+yellow", "red+green", "draw")
     assert any(ALICE in who for who in last.seats.values())
+
+
+async def test_the_command_line_rebuild_restores_the_live_ratings(sqlite_url: str, tmp_path: Path) -> None:
+    """`python -m bot ratings --rebuild`, run as an operator would, after the ratings were lost."""
+    await upgrade(sqlite_url)
+    store = Store(sqlite_url)
+    try:
+        await play_games(store, 3, seed=8)
+        live = await rating_rows(store)
+        assert live
+        async with store.transaction() as session:
+            await store.clear_ratings(session)
+        assert await rating_rows(store) == {}
+    finally:
+        await store.close()
+    env = {**os.environ, "DATABASE_URL": sqlite_url, "PYTHONPATH": str(ROOT)}
+    env.pop("DISCORD_TOKEN", None)
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "ratings", "--rebuild"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("ratings rebuilt from ")
+    store = Store(sqlite_url)
+    try:
+        assert await rating_rows(store) == live
+    finally:
+        await store.close()

@@ -11,14 +11,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import inspect, select
 
 from bot.client import PachisiBot
 from bot.config import Settings, load_settings
+from bot.records import game_record
 from bot.service import GameView, game_view
 from bot.store import GameRow, MoveRow, Store
 from engine import Position, parse_move
 from engine.game import Game
+from engine.record import read_record
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.fakediscord.driver import Channel, Guild, Member
 from tests.e2e.fakediscord.server import Button, Message
@@ -51,8 +53,12 @@ def bot_settings(fake: FakeDiscord, database_url: str, **overrides: Any) -> Sett
 
 
 @pytest.fixture
-def database_url(tmp_path: Path) -> str:
-    return f"sqlite+aiosqlite:///{tmp_path / 'pachisi.sqlite3'}"
+async def database_url(tmp_path: Path) -> AsyncIterator[str]:
+    """The test's database; afterwards, every game it holds must write a record that replays."""
+    path = tmp_path / "pachisi.sqlite3"
+    yield f"sqlite+aiosqlite:///{path}"
+    if path.exists():
+        await check_records(f"sqlite+aiosqlite:///{path}")
 
 
 @pytest.fixture
@@ -234,6 +240,26 @@ async def stored_games(database_url: str) -> list[StoredGame]:
     finally:
         await store.close()
     return games
+
+
+async def check_records(database_url: str) -> None:
+    """Each stored game's record (docs/RULES.md, Game records), written and read back, replays to
+    the stored position: run after every end-to-end test, so every game the suite plays is checked."""
+    store = Store(database_url)
+    try:
+        async with store.transaction() as session:
+            if not await session.run_sync(lambda s: inspect(s.connection()).has_table("games")):
+                return
+            for row in (await session.execute(select(GameRow).order_by(GameRow.id))).scalars().all():
+                seats, moves = await store.seats(session, row.id), await store.moves(session, row.id)
+                text = game_record(row, seats, moves).text()
+                again = read_record(text)
+                assert again.final == Position.parse(row.position), (
+                    f"game {row.id}: the record replays elsewhere"
+                )
+                assert len(again.throws) == row.turn_number
+    finally:
+        await store.close()
 
 
 def check_move_log(game: StoredGame) -> None:

@@ -1,0 +1,63 @@
+"""After a game, through the fake Discord: history, the record file, the animated replay, ratings."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+
+from engine.record import read_record
+from tests.e2e.conftest import Table, play_out, stored_games
+
+
+async def test_after_a_game_members_list_export_replay_and_see_their_rating(table: Table) -> None:
+    await table.alice.slash(table.channel, "pachisi start", players=2, pieces=1, level="hard")
+    await play_out(table, [table.alice], by="buttons")
+    (game,) = await stored_games(table.database_url)
+    assert game.view.status == "finished"
+
+    listed = await table.bob.slash(table.channel, "pachisi history")
+    assert listed.ephemeral
+    line = next(line for line in listed.content.splitlines() if line.startswith(f"`#{game.view.id}`"))
+    assert f"<@{table.alice.id}>" in line and "computer (hard)" in line
+    assert "classic, 2 players, 1 pieces" in line and f"{game.view.turn_number} throws" in line
+    assert " won · " in line or "draw" in line
+
+    exported = await table.bob.slash(table.channel, "pachisi export")
+    assert exported.ephemeral
+    (attachment,) = exported.attachments
+    assert attachment.filename == f"pachisi-game-{game.view.id}.txt"
+    record = read_record(attachment.data.decode())
+    assert record.final == game.view.position
+    assert len(record.throws) == game.view.turn_number
+    assert record.tags["Black"] == f"Alice (user {table.alice.id})"
+    assert record.tags["Yellow"] == "computer (hard)"
+    assert record.tags["Site"] == "Discord: Pachisi club #games"
+
+    replayed = await table.bob.slash(table.channel, "pachisi replay", game=game.view.id)
+    assert not replayed.ephemeral
+    (gif,) = replayed.attachments
+    assert gif.filename == f"pachisi-game-{game.view.id}.gif"
+    animation = Image.open(io.BytesIO(gif.data))
+    assert animation.format == "GIF" and getattr(animation, "n_frames", 1) > 2
+    assert gif in table.channel.messages[-1].attachments  # posted for the channel to see
+
+    stats = await table.alice.slash(table.channel, "pachisi stats")
+    assert "Rating **" in stats.content and "against computers " in stats.content
+    assert (
+        "against computers 1 wins in 1 games" in stats.content
+        or "against computers 0 wins in 1 games" in stats.content
+    )
+    board = await table.alice.slash(table.channel, "pachisi leaderboard")
+    assert "Nobody has played 3 rated games" in board.content  # one game is not enough to rank
+
+
+async def test_a_missing_game_is_refused_and_nothing_is_posted(table: Table) -> None:
+    before = len(table.channel.messages)
+    nothing = await table.alice.slash(table.channel, "pachisi replay")
+    assert nothing.ephemeral and "No game has been played in this channel" in nothing.content
+    missing = await table.alice.slash(table.channel, "pachisi export", game=999)
+    assert missing.ephemeral and "no game #999 in this server" in missing.content
+    empty = await table.alice.slash(table.channel, "pachisi history")
+    assert empty.ephemeral and "No games in this server yet" in empty.content
+    assert len(table.channel.messages) == before
