@@ -5,7 +5,8 @@
 The decisions are taken from games `normal` plays against itself (seeded), keeping only throws with
 two or more legal moves, so every level answers exactly the same questions. Prints mean, median,
 p99 and max milliseconds per decision for each level (`hard` at one to four chance layers: its
-default is three).
+default is three), and for the Hint button's answer (`hint_ms`: engine.analysis.analyse, `hard`'s
+ranking with the win chances and reasons of every choice).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from random import Random
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import build
+from engine.analysis import analyse
 from engine.arena import parse_level, percentile
 from engine.evaluate import evaluate
 from engine.players import get_player
@@ -63,6 +65,21 @@ def time_level(spec: str, decisions: list[tuple[Position, int, list[Move]]], see
     }
 
 
+def time_hints(decisions: list[tuple[Position, int, list[Move]]]) -> dict[str, float]:
+    """The Hint button's answer: `hard`'s ranking, the win chances and the reasons of every choice."""
+    times = []
+    for position, throw, _ in decisions:
+        start = time.perf_counter()
+        analyse(position, throw)
+        times.append((time.perf_counter() - start) * 1000)
+    return {
+        "mean": round(sum(times) / len(times), 3),
+        "p50": round(percentile(times, 50), 3),
+        "p99": round(percentile(times, 99), 3),
+        "max": round(max(times), 3),
+    }
+
+
 def evaluations_per_second(decisions: list[tuple[Position, int, list[Move]]]) -> float:
     positions = [p.after(t, moves[0]) for p, t, moves in decisions]
     start = time.perf_counter()
@@ -87,6 +104,7 @@ def main(argv: list[str]) -> int:
         "positions": len(decisions),
         "evaluations_per_s": round(evaluations_per_second(decisions)),
         "decision_ms": {spec: time_level(spec, decisions, args.seed) for spec in LEVEL_SPECS},
+        "hint_ms": time_hints(decisions),
     }
     if args.json:
         print(json.dumps(report))
@@ -97,6 +115,8 @@ def main(argv: list[str]) -> int:
     for spec, ms in report["decision_ms"].items():
         figures = "  ".join(f"{key} {ms[key]:.3f}" for key in ("mean", "p50", "p99", "max"))
         print(f"{spec:>16}: {figures} ms")
+    figures = "  ".join(f"{key} {report['hint_ms'][key]:.3f}" for key in ("mean", "p50", "p99", "max"))
+    print(f"{'hint':>16}: {figures} ms")
     return 0
 
 
