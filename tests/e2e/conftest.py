@@ -94,6 +94,8 @@ async def table(start_table: Callable[..., AbstractAsyncContextManager[Table]]) 
 # --- driving a game as its players would ------------------------------------------------------
 
 SEAT_BUTTON = "Take a seat"
+HINT_BUTTON = "Hint"
+"""Asks about the turn without playing it: not a move, so the playing helpers leave it alone."""
 
 
 def is_final(message: Message) -> bool:
@@ -105,7 +107,7 @@ def final_message(channel: Channel) -> Message | None:
 
 
 def live_buttons(message: Message) -> list[Button]:
-    return [b for b in message.buttons if not b.disabled and b.label != SEAT_BUTTON]
+    return [b for b in message.buttons if not b.disabled and b.label not in (SEAT_BUTTON, HINT_BUTTON)]
 
 
 def turn_message(channel: Channel) -> Message | None:

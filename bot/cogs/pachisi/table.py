@@ -14,7 +14,7 @@ import functools
 import io
 import logging
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -48,6 +48,8 @@ class Tables(commands.Cog, name="Pachisi"):
         self.names: dict[int, str] = {}
         self.resumed_guilds: set[int] = set()
         self.buttons: dict[str, ButtonHandler] = {}
+        self.turn_extras: list[Callable[[GameView], GameButton | None]] = []
+        """Buttons other modules add to a turn's message (`add_turn_button`)."""
         self.add_button(THROW, self.on_throw_button)
         self.add_button(MOVE, self.on_move_button)
         self.add_button(JOIN, self.on_join_button)
@@ -61,6 +63,10 @@ class Tables(commands.Cog, name="Pachisi"):
     def add_button(self, action: str, handler: ButtonHandler) -> None:
         """Route clicks on `GameButton(action, ...)` to `handler` (other cogs add theirs)."""
         self.buttons[action] = handler
+
+    def add_turn_button(self, make: Callable[[GameView], GameButton | None]) -> None:
+        """Show `make(view)` on every turn message, where it returns a button (the Hint)."""
+        self.turn_extras.append(make)
 
     async def on_button(self, interaction: discord.Interaction[Any], button: GameButton) -> None:
         handler = self.buttons.get(button.action)
@@ -411,6 +417,10 @@ class Tables(commands.Cog, name="Pachisi"):
             buttons.add_item(
                 GameButton(THROW, view.id, view.turn_number, label="Throw", style=discord.ButtonStyle.success)
             )
+        for make in self.turn_extras:
+            extra = make(view)
+            if extra is not None:
+                buttons.add_item(extra)
         if any(info.user_id is None for info in view.seats.values()):
             buttons.add_item(GameButton(JOIN, view.id, view.turn_number, label="Take a seat", row=4))
         return buttons

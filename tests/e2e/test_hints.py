@@ -1,0 +1,69 @@
+"""The Hint button, end to end: only the member to move may use it, the answer is ephemeral, and it
+names the move `hard` would play by its letter on the board."""
+
+from __future__ import annotations
+
+import random
+from random import Random
+
+from engine.analysis import move_words
+from engine.players import HardPlayer
+from render import choice_label
+from tests.e2e.conftest import (
+    HINT_BUTTON,
+    Table,
+    is_final,
+    live_buttons,
+    stored_games,
+    turn_state,
+    wait_for_turn_or_end,
+)
+
+
+async def _alice_has_a_choice(table: Table) -> None:
+    """Play Alice's turns until she has thrown and has two or more moves to choose from."""
+    rng = random.Random(11)
+    for _ in range(200):
+        message = await wait_for_turn_or_end(table)
+        assert not is_final(message)
+        labels = [b.label or "" for b in live_buttons(message)]
+        if labels != ["Throw"] and len(labels) > 1:
+            return
+        before = turn_state(table.channel)
+        await table.alice.click(message, "Throw" if labels == ["Throw"] else rng.choice(labels))
+        await wait_for_turn_or_end(table, after=before)
+    raise AssertionError("Alice never had a choice")
+
+
+async def test_the_hint_answers_the_member_to_move_alone_with_hards_letter(table: Table) -> None:
+    await table.alice.slash(table.channel, "pachisi start", players=4, pieces=2, level="easy")
+    await _alice_has_a_choice(table)
+    message = await wait_for_turn_or_end(table)
+    assert HINT_BUTTON in [b.label for b in message.buttons]
+    seen = len(table.channel.messages)
+
+    refused = await table.bob.click(message, HINT_BUTTON)
+    assert refused.ephemeral and refused.content == "Only the player to move can ask for a hint."
+
+    reply = await table.alice.click(message, HINT_BUTTON)
+    assert reply.ephemeral
+    [game] = await stored_games(table.database_url)
+    view = game.view
+    assert view.pending_throw is not None
+    moves = view.legal_moves()
+    best = HardPlayer().choose(view.position, view.pending_throw, moves, Random(0))
+    text = reply.followups[-1].content if reply.followups else reply.content
+    assert text.startswith(f"**Hint**: play **{choice_label(moves.index(best))}**,"), text
+    assert "chance to win" in text
+    for index in range(len(moves)):
+        assert f"\n**{choice_label(index)}** {move_words(moves[index])}: " in text  # every choice
+    assert len(table.channel.messages) == seen  # nothing posted for the channel to see
+
+    # The hint changed nothing: Alice still plays her turn, and the Hint goes with it.
+    before = turn_state(table.channel)
+    await table.alice.click(message, live_buttons(message)[0].label)
+    await wait_for_turn_or_end(table, after=before)
+    stale = await table.alice.click(message, HINT_BUTTON, force=True)
+    assert stale.ephemeral and "already played" in (
+        stale.followups[-1].content if stale.followups else stale.content
+    )
