@@ -101,5 +101,6 @@ def panel_box(seat: int) -> Box:
     return left, top, left + size, top + size
 
 
-BANNER_BOX: Box = (0, HEIGHT // 2 - 68, WIDTH, HEIGHT // 2 + 68)
-"""The end-of-game band: across the whole picture, centred on the Charkoni."""
+BANNER_BOX: Box = (0, HEIGHT - 112, WIDTH, HEIGHT)
+"""The end-of-game band: across the whole picture at the bottom, over the panels' throw area (empty
+once the game is over) and the South arm's two outer rows, so it hides as few squares as it can."""

@@ -214,14 +214,13 @@ def banner_lines(position: Position, termination: str | None) -> tuple[str, str]
 def draw_banner(
     image: Image.Image, draw: ImageDraw.ImageDraw, position: Position, termination: str | None
 ) -> None:
-    """A band across the middle of the board with the result, over the Charkoni."""
+    """A band across the board with the result (see `layout.BANNER_BOX` for where)."""
     headline, counts = banner_lines(position, termination)
     top, bottom = layout.BANNER_BOX[1], layout.BANNER_BOX[3]
     draw.rectangle(layout.BANNER_BOX, fill=theme.BANNER)
-    draw.line((0, top + 3, layout.WIDTH, top + 3), fill=theme.BANNER_EDGE, width=5)
-    draw.line((0, bottom - 4, layout.WIDTH, bottom - 4), fill=theme.BANNER_EDGE, width=5)
+    draw.line((0, top + 2, layout.WIDTH, top + 2), fill=theme.BANNER_EDGE, width=5)
     middle = layout.WIDTH // 2
-    words, size = sprites.fit(headline, (54, 46, 40), layout.WIDTH - 80)
-    sprites.write(image, (middle, top + 52), words, size, theme.TEXT, "mm")
-    words, size = sprites.fit(counts, (26, 22), layout.WIDTH - 80)
-    sprites.write(image, (middle, bottom - 36), words, size, theme.TEXT_DIM, "mm")
+    words, size = sprites.fit(headline, (50, 44, 38), layout.WIDTH - 80)
+    sprites.write(image, (middle, top + 42), words, size, theme.TEXT, "mm")
+    words, size = sprites.fit(counts, (24, 20), layout.WIDTH - 80)
+    sprites.write(image, (middle, bottom - 26), words, size, theme.TEXT_DIM, "mm")
