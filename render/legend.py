@@ -22,7 +22,7 @@ _ROWS = (
     "Castle: a safe square, any colours may share it",
     "Blockade: two of one side, no enemy may pass",
     "Choice A: that piece moves there (button A)",
-    "Moves since your last turn, in order; the last is bold",
+    "Moves since your last turn, numbered in order",
     "Captured here: that piece went back to the centre",
     "The throw: how many cowries land mouth up",
 )
@@ -95,8 +95,8 @@ def legend_image() -> Image.Image:
             box = _cell(draw, x0, y)
             left, top, right, bottom = box
             sprites.paste(image, sprites.piece(0, board.PIECE), _centre(box))
-            draw.rectangle((left, top, right - 1, bottom - 1), outline=theme.CAPTURE, width=4)
-            sprites.paste(image, sprites.struck_piece(1, 30), (left + 9, top + 9))
+            draw.rectangle((left, top, right - 1, bottom - 1), outline=theme.CAPTURE, width=5)
+            sprites.paste(image, sprites.struck_piece(1, 32), (left + 7, top + 7))
         else:
             for k, up in enumerate((True, True, False, False, False, False)):
                 sprites.paste(image, sprites.cowrie(up), (x0 + 13 + k * 31, y))
