@@ -183,9 +183,11 @@ def _draw_throw(image: Image.Image, at: Point, throw: int, cowries: tuple[bool, 
 
 
 def termination_word(termination: object) -> str | None:
-    """`win`, `frozen` or `throw_limit` from a string or an enum member (its name), else None."""
+    """`win`, `frozen` or `throw_limit` from a string, an enum member (its name) or an outcome with a
+    `termination` (engine.game's `Outcome`); else None."""
     if termination is None:
         return None
+    termination = getattr(termination, "termination", termination)
     word = str(getattr(termination, "name", termination)).strip().lower().replace("-", "_").replace(" ", "_")
     return word if word in ("win", "frozen", "throw_limit") else None
 

@@ -4,6 +4,7 @@ the legend, names that fit and the palette: pixel checks on the real PNGs."""
 from __future__ import annotations
 
 import enum
+from typing import NamedTuple
 
 import pytest
 from PIL import Image
@@ -170,6 +171,14 @@ def test_the_banner_names_the_winners_and_the_counts_or_why_it_is_a_draw() -> No
     assert banner_lines(drawn, "frozen")[0] == "Draw: no one can move"
     png = board_png(drawn, termination=_Termination.FROZEN)
     assert png == board_png(drawn, termination="frozen") != board_png(drawn)
+    assert board_png(drawn, termination=_Outcome(_Termination.FROZEN, None)) == png
+
+
+class _Outcome(NamedTuple):
+    """The shape of engine.game's Outcome."""
+
+    termination: _Termination
+    winner: int | None
 
 
 def test_the_legend_shows_every_mark() -> None:
