@@ -179,12 +179,11 @@ async def rate_game(
     rated = rated_game(rules, result, seats, moves)
     if not rated.rated:
         return
+    # Rows first (a no-op for those that exist), then locked: two games ending at once, with a
+    # member in common, update that member one after the other, never from the same old rating.
+    await store.add_ratings(session, guild_id, rated.users, ratings.NEW.mu, ratings.NEW.sigma)
     rows = await store.ratings(session, guild_id, rated.users, lock=True)
-    fresh = [user for user in rated.users if user not in rows]
     _apply(rows, guild_id, rated)
-    for user in sorted(rated.users):
-        if user in fresh:
-            session.add(rows[user])
     await session.flush()
 
 

@@ -460,10 +460,24 @@ class Store:
             query = query.with_for_update()
         return {row.user_id: row for row in await session.scalars(query)}
 
-    async def put_rating(self, session: AsyncSession, row: RatingRow) -> None:
-        """Insert or replace one rating row."""
-        await session.merge(row)
-        await session.flush()
+    async def add_ratings(
+        self, session: AsyncSession, guild_id: int, user_ids: Iterable[int], mu: float, sigma: float
+    ) -> None:
+        """A starting rating row for each user who has none (an upsert: races add each row once)."""
+        dialect = self.engine.dialect.name
+        upsert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+        for user_id in sorted(set(user_ids)):
+            query = upsert(RatingRow).values(
+                guild_id=guild_id,
+                user_id=user_id,
+                mu=mu,
+                sigma=sigma,
+                games_people=0,
+                wins_people=0,
+                games_computers=0,
+                wins_computers=0,
+            )
+            await session.execute(query.on_conflict_do_nothing())
 
     async def clear_ratings(self, session: AsyncSession, guild_id: int | None = None) -> None:
         query = delete(RatingRow)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 import subprocess
@@ -14,7 +15,7 @@ from bot.service import GameService, GameView
 from bot.store import ROOT, RatingRow, Store, upgrade
 from engine.record import read_record
 from engine.rules import Rules
-from tests.test_service import ALICE, BOB, CAROL, CHANNEL, GUILD, Clock, play_out, service
+from tests.test_service import ALICE, BOB, CAROL, CHANNEL, GUILD, Clock, force_position, play_out, service
 
 RULES = [
     Rules.parse("classic,players=2,pieces=1"),
@@ -177,3 +178,36 @@ async def test_the_command_line_rebuild_restores_the_live_ratings(sqlite_url: st
         assert await rating_rows(store) == live
     finally:
         await store.close()
+
+
+async def test_two_games_ending_at_once_both_count_for_their_member(db_url: str, store: Store) -> None:
+    """Alice's two games end in the same instant, through two connections: both are rated, in turn."""
+    other = Store(db_url)  # a second process on the same database
+    try:
+        games = [service(store, seed=1), service(other, seed=2)]
+        rules = Rules.parse("standard,players=2,pieces=1")
+        views = []
+        for index, games_ in enumerate(games):
+            view = await games_.start(GUILD, CHANNEL + index, ALICE, rules, "easy", None)
+            while view.is_human_turn():  # Alice plays until the computer has thrown too
+                view, _ = await games_.throw(view.id, ALICE, view.turn_number)
+                view, _ = await games_.move(view.id, ALICE, view.turn_number, view.legal_moves()[0])
+            view, _ = await games_.play_computers(view.id)
+            # One step from home (the last square: home on any throw), the computer's piece behind.
+            await force_position(store, view, "black:83 yellow:1 turn:black captured:- rules:standard")
+            view = await games_.get(view.id)
+            view, _ = await games_.throw(view.id, ALICE, view.turn_number)
+            views.append(view)
+        ends = await asyncio.gather(
+            *(
+                g.move(v.id, ALICE, v.turn_number, v.legal_moves()[0])
+                for g, v in zip(games, views, strict=True)
+            )
+        )
+    finally:
+        await other.close()
+    assert all(view.status == "finished" for view, _ in ends)
+    rows = await rating_rows(store)
+    assert (rows[ALICE][4], rows[ALICE][5]) == (2, 2)  # two games against computers, two wins
+    once = ratings.rate({}, ratings.RatedGame(({ALICE: 1.0}, {"easy": 1.0}), winner=0))[ALICE]
+    assert rows[ALICE][0] > once.mu  # the second win built on the first
