@@ -37,6 +37,7 @@ from tests.e2e.fakediscord.server import (
     ChannelRecord,
     FakeDiscordServer,
     GuildRecord,
+    Hold,
     Interaction,
     Json,
     MemberRecord,
@@ -219,6 +220,14 @@ class Member:
         what = f"click {button.label!r}"
         return await _answered(interaction, what, timeout) if wait else Reply(interaction)
 
+    async def press(self, message: Message, custom_id: str, *, timeout: float = TIMEOUT) -> Reply:
+        """Click a button with any custom id on `message` (forged: the message need not have it)
+        and wait for the answer."""
+        channel = self._server.channels[message.channel_id]
+        data = {"custom_id": custom_id, "component_type": 2}
+        interaction = await self._server.send_interaction(3, self.record, channel, data, message, forged=True)
+        return await _answered(interaction, f"press {custom_id[:60]!r}", timeout)
+
     async def _command_data(
         self,
         channel: Channel,
@@ -280,14 +289,21 @@ class FakeDiscord:
 
     @classmethod
     @contextlib.asynccontextmanager
-    async def start(cls, *, interaction_timeout: float | None = 3.0) -> AsyncIterator[FakeDiscord]:
-        """Serve on 127.0.0.1 with an ephemeral port until the block ends (even on failure)."""
-        server = FakeDiscordServer(interaction_timeout=interaction_timeout)
+    async def start(
+        cls, *, interaction_timeout: float | None = 3.0, check_spec: bool = True
+    ) -> AsyncIterator[FakeDiscord]:
+        """Serve on 127.0.0.1 with an ephemeral port until the block ends (even on failure).
+
+        Every REST request is checked against Discord's OpenAPI spec (see openapi.py); one it
+        rejects is answered 400 and fails the block when it ends (unless `check_spec=False`)."""
+        server = FakeDiscordServer(interaction_timeout=interaction_timeout, check_spec=check_spec)
         await server.start()
         try:
             yield cls(server)
         finally:
             await server.stop()
+        if server.spec_violations:
+            raise AssertionError("requests real Discord would reject:\n" + "\n".join(server.spec_violations))
 
     @property
     def url(self) -> str:
@@ -317,8 +333,9 @@ class FakeDiscord:
             "DISCORD_TOKEN": self.token,
         }
 
-    def add_guild(self, name: str = "Test guild") -> Guild:
-        return Guild(self.server, self.server.add_guild(name))
+    def add_guild(self, name: str = "Test guild", *, shard: tuple[int, int] | None = None) -> Guild:
+        """A new guild; with `shard=(shard_id, shard_count)`, one whose id puts it on that shard."""
+        return Guild(self.server, self.server.add_guild(name, shard=shard))
 
     async def wait_ready(self, *, identifies: int = 1, timeout: float = TIMEOUT) -> None:
         """Wait until a bot is connected, and at least `identifies` IDENTIFYs happened so far."""
@@ -361,6 +378,12 @@ class FakeDiscord:
         self.server.fail_next(
             method, path, status=status, code=code, message=message, retry_after=retry_after, times=times
         )
+
+    def hold_next(self, method: str, path: str) -> Hold:
+        """Carry out the next REST call matching `path` (as fail_next) and never answer it: kill
+        the bot once `hold.reached` is set, and Discord has acted on a request the bot never heard
+        back from."""
+        return self.server.hold_next(method, path)
 
     def deny_bot(self, channel: Channel, *permissions: str) -> None:
         """Take permissions (discord.py names: "send_messages", "attach_files", ...) from the bot."""

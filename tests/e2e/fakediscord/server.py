@@ -24,6 +24,8 @@ from typing import Any, NamedTuple
 
 from aiohttp import WSMsgType, web
 
+from tests.e2e.fakediscord import openapi
+
 API = "/api/v10"
 DISCORD_EPOCH_MS = 1_420_070_400_000
 EPHEMERAL = 1 << 6
@@ -87,6 +89,19 @@ def _header_param(header: str, name: str) -> str | None:
     """`name=value` or `name="value"` from a header such as Content-Disposition."""
     m = re.search(rf'(?:^|;)\s*{name}=(?:"([^"]*)"|([^;\s]*))', header)
     return None if m is None else urllib.parse.unquote(m[1] if m[1] is not None else m[2])
+
+
+def _guild_of(event: str, data: Json) -> int | None:
+    """The guild an event belongs to (its shard gets it), or None."""
+    guild_id = data.get("guild_id") or (data.get("id") if event.startswith("GUILD_") else None)
+    return int(guild_id) if guild_id else None
+
+
+def _path_regex(path: str) -> str:
+    """`/channels/{c}/messages` as a regex: `{name}` is any one segment."""
+    return "".join(
+        "[^/]+" if part.startswith("{") else re.escape(part) for part in re.split(r"(\{[^}]*\})", path)
+    )
 
 
 def check_message(body: Json, files: dict[int, Attachment], *, new: bool) -> None:
@@ -392,10 +407,16 @@ class Interaction:
 class Session:
     id: str
     intents: int
+    shard: tuple[int, int] = (0, 1)  # [shard_id, shard_count] from IDENTIFY
     seq: int = 0
     events: list[Json] = field(default_factory=list)
     ws: web.WebSocketResponse | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    def serves(self, guild_id: int) -> bool:
+        """Discord's rule: a guild belongs to shard `(guild_id >> 22) % shard_count`."""
+        shard_id, count = self.shard
+        return (guild_id >> 22) % count == shard_id
 
 
 @dataclass
@@ -407,6 +428,17 @@ class Fault:
     message: str
     retry_after: float | None
     times: int
+
+
+@dataclass
+class Hold:
+    """A REST call carried out and then never answered: the bot waits for an answer that does not
+    come (and can be killed exactly between Discord acting on a request and the bot hearing of it)."""
+
+    method: str
+    pattern: re.Pattern[str]
+    reached: asyncio.Event = field(default_factory=asyncio.Event)
+    release: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 @dataclass
@@ -422,7 +454,9 @@ Handler = Callable[[web.Request, dict[str, str]], Awaitable[web.StreamResponse]]
 class FakeDiscordServer:
     """The state and the protocol; start with `await start()`, stop with `await stop()`."""
 
-    def __init__(self, *, token: str | None = None, interaction_timeout: float | None = 3.0) -> None:
+    def __init__(
+        self, *, token: str | None = None, interaction_timeout: float | None = 3.0, check_spec: bool = True
+    ) -> None:
         self.token = token or "fake-" + secrets.token_hex(12)
         self.application_id = snowflake()
         self.bot_user = User(self.application_id, "Pachisi", bot=True)
@@ -439,15 +473,21 @@ class FakeDiscordServer:
         self.by_token: dict[str, Interaction] = {}
         self.deferred_updates: dict[int, list[Interaction]] = {}  # message id -> deferred clicks on it
         self.sessions: dict[str, Session] = {}
-        self.session: Session | None = None  # the session events go to
+        self.session: Session | None = None  # the newest session
+        self.shards: dict[int, Session] = {}  # shard id -> its newest session, which gets its events
         self.identifies = 0
         self.resumes = 0
         self.faults: list[Fault] = []
+        self.holds: list[Hold] = []
         self.requests: list[Request] = []
         self.unhandled: list[str] = []
+        self.spec = openapi.load() if check_spec else None
+        self.spec_violations: list[str] = []
+        """What Discord's OpenAPI spec rejected in requests sent to us (answered 400, as Discord would)."""
         self.changed = asyncio.Condition()  # notified on every gateway or message change
         self._tasks: set[asyncio.Task[None]] = set()
         self._backlog: list[tuple[str, Json]] = []  # events not yet numbered and sent
+        self._flushing = asyncio.Lock()
         self._runner: web.AppRunner | None = None
         self.url = ""
         self._routes: list[tuple[str, re.Pattern[str], Handler]] = []
@@ -474,6 +514,8 @@ class FakeDiscordServer:
             await asyncio.wait([asyncio.ensure_future(ws.close(code=1001)) for ws in sockets], timeout=2.0)
         for task in list(self._tasks):
             task.cancel()
+        for hold in self.holds:
+            hold.release.set()
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -507,8 +549,11 @@ class FakeDiscordServer:
 
     # --- state changes driven by tests -----------------------------------------------------
 
-    def add_guild(self, name: str) -> GuildRecord:
-        guild = GuildRecord(snowflake(), name, self.owner.id)
+    def add_guild(self, name: str, *, shard: tuple[int, int] | None = None) -> GuildRecord:
+        guild_id = snowflake()
+        while shard is not None and (guild_id >> 22) % shard[1] != shard[0]:
+            guild_id = snowflake()
+        guild = GuildRecord(guild_id, name, self.owner.id)
         guild.members[self.bot_user.id] = MemberRecord(self.bot_user, guild.id)
         self.guilds[guild.id] = guild
         self.post("GUILD_CREATE", guild.payload())
@@ -555,14 +600,25 @@ class FakeDiscordServer:
         times: int = 1,
     ) -> None:
         """Answer the next `times` matching REST calls with an error; `{name}` in path is a wildcard."""
-        regex = "".join(
-            "[^/]+" if part.startswith("{") else re.escape(part) for part in re.split(r"(\{[^}]*\})", path)
-        )
+        regex = _path_regex(path)
         default = {429: "You are being rate limited.", 403: "Missing Permissions", 404: "Unknown Channel"}
         text = message or default.get(status, "Error")
         self.faults.append(
             Fault(method.upper(), re.compile(regex + "$"), status, code, text, retry_after, times)
         )
+
+    def release_holds(self) -> None:
+        """Forget every hold: unreached ones hold nothing more, reached ones end their wait."""
+        for hold in self.holds:
+            hold.release.set()
+        self.holds.clear()
+
+    def hold_next(self, method: str, path: str) -> Hold:
+        """Carry out the next REST call matching `path` but never answer it; `reached` is set once
+        it was carried out."""
+        hold = Hold(method.upper(), re.compile(_path_regex(path) + "$"))
+        self.holds.append(hold)
+        return hold
 
     # --- gateway ---------------------------------------------------------------------------
 
@@ -572,14 +628,22 @@ class FakeDiscordServer:
         await self._flush()
 
     async def _flush(self) -> None:
-        session = self.session
-        if session is None:  # no bot yet: it gets the whole state with READY
-            self._backlog.clear()
-            return
-        async with session.lock:
+        """Send queued events in order, each to the session of its guild's shard (none connected
+        yet: dropped, as the bot gets the whole state with READY)."""
+        async with self._flushing:
             while self._backlog:
                 event, data = self._backlog.pop(0)
-                await self._emit(session, event, data)
+                session = self.session_for(_guild_of(event, data))
+                if session is not None:
+                    async with session.lock:
+                        await self._emit(session, event, data)
+
+    def session_for(self, guild_id: int | None) -> Session | None:
+        """The newest session of the shard serving `guild_id` (the newest session of all for
+        events outside guilds)."""
+        if guild_id is None:
+            return self.session
+        return next((s for s in self.shards.values() if s.serves(guild_id)), None)
 
     @staticmethod
     async def _emit(session: Session, event: str, data: Json) -> None:
@@ -616,6 +680,8 @@ class FakeDiscordServer:
                         await ws.close(code=4004, message=b"Authentication failed.")
                         break
                     session = await self._identify(ws, data)
+                    if session is None:
+                        break
                 elif op == 6:
                     session = await self._resume(ws, data)
                 elif op == 8:
@@ -626,14 +692,19 @@ class FakeDiscordServer:
             await self._notify()
         return ws
 
-    async def _identify(self, ws: web.WebSocketResponse, data: Json) -> Session:
-        session = Session(secrets.token_hex(16), int(data.get("intents", 0)))
+    async def _identify(self, ws: web.WebSocketResponse, data: Json) -> Session | None:
+        shard_id, count = data.get("shard") or (0, 1)
+        if not (isinstance(count, int) and isinstance(shard_id, int) and 0 <= shard_id < count):
+            await ws.close(code=4010, message=b"Invalid shard.")
+            return None
+        session = Session(secrets.token_hex(16), int(data.get("intents", 0)), (shard_id, count))
         self.sessions[session.id] = session
         session.ws = ws
+        guilds = [g for g in self.guilds.values() if session.serves(g.id)]
         ready: Json = {
             "v": 10,
             "user": self.bot_user.payload(),
-            "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
             "session_id": session.id,
             "resume_gateway_url": self.gateway_url,
             "application": {"id": str(self.application_id), "flags": 0},
@@ -643,9 +714,9 @@ class FakeDiscordServer:
         if "shard" in data:
             ready["shard"] = data["shard"]
         async with session.lock:  # events go to the newest session, after its READY
-            self.session = session
+            self.session = self.shards[shard_id] = session
             await self._emit(session, "READY", ready)
-            for guild in self.guilds.values():
+            for guild in guilds:
                 await self._emit(session, "GUILD_CREATE", guild.payload())
         self.identifies += 1
         await self._notify()
@@ -657,7 +728,7 @@ class FakeDiscordServer:
         if (
             session is None
             or data.get("token") != self.token
-            or session is not self.session  # a newer process took over
+            or self.shards.get(session.shard[0]) is not session  # a newer process took over
             or (session.events and session.events[0]["s"] > seq + 1)  # missed events are gone
         ):
             await ws.send_str(json.dumps({"op": 9, "d": False}))
@@ -702,8 +773,13 @@ class FakeDiscordServer:
         channel: ChannelRecord,
         data: Json,
         message: Message | None = None,
+        *,
+        forged: bool = False,
     ) -> Interaction:
-        """Send INTERACTION_CREATE as Discord does when a member uses a command or a component."""
+        """Send INTERACTION_CREATE as Discord does when a member uses a command or a component.
+
+        `forged`: the message as sent carries a button with `data`'s custom id, whatever the
+        message really has (a hostile client, or a bot of another version)."""
         if channel.deleted:
             raise ValueError(f"channel {channel.name!r} was deleted: nobody can use it")
         guild = self.guilds[channel.guild_id]
@@ -739,6 +815,9 @@ class FakeDiscordServer:
         }
         if message is not None:
             payload["message"] = message.payload(self.url)
+            if forged:
+                button = {"type": 2, "style": 2, "label": "?", "custom_id": data["custom_id"]}
+                payload["message"]["components"] = [{"type": 1, "components": [button]}]
         interaction.payload = payload
         self.interactions[interaction.id] = interaction
         self.by_token[interaction.token] = interaction
@@ -787,11 +866,36 @@ class FakeDiscordServer:
     async def _rest(self, request: web.Request) -> web.StreamResponse:
         path = request.path[len(API) :]
         try:
+            await self._check_spec(request, path)
             response = await self._answer(request, path)
         except ApiError as e:
             response = json_response({"message": e.message, "code": e.code}, e.status)
         self.requests.append(Request(request.method, path, response.status))
+        hold = next((h for h in self.holds if h.method == request.method and h.pattern.match(path)), None)
+        if hold is not None and not hold.reached.is_set():
+            hold.reached.set()
+            await self._notify()
+            await hold.release.wait()
         return response
+
+    async def _check_spec(self, request: web.Request, path: str) -> None:
+        """Refuse, as Discord would, what its OpenAPI spec does not allow (and keep it for the test)."""
+        if self.spec is None:
+            return
+        content_type = request.headers.get("Content-Type", "")
+        raw = await request.read()  # aiohttp keeps it for the handler
+        body: Any = None
+        if content_type.startswith("multipart/"):
+            body = {}
+            for headers, data in parse_multipart(raw, content_type):
+                if _header_param(headers.get("content-disposition", ""), "name") == "payload_json":
+                    body = json.loads(data)
+        elif raw:
+            body = json.loads(raw)
+        problems = self.spec.check(request.method, path, request.query, content_type, body)
+        if problems:
+            self.spec_violations.extend(problems)
+            raise ApiError(400, 50035, "Invalid Form Body (Discord's OpenAPI spec): " + "; ".join(problems))
 
     async def _answer(self, request: web.Request, path: str) -> web.StreamResponse:
         for fault in self.faults:
@@ -1031,7 +1135,8 @@ class FakeDiscordServer:
         await self._notify()
 
     async def _dispatch_message(self, event: str, message: Message) -> None:
-        if self.session is not None and self.session.intents & GUILD_MESSAGES_INTENT:
+        session = self.session_for(message.guild_id)
+        if session is not None and session.intents & GUILD_MESSAGES_INTENT:
             await self.dispatch(event, message.payload(self.url))
 
     async def _created(self, message: Message) -> None:
