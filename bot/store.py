@@ -31,11 +31,13 @@ from sqlalchemy import (
     event,
     func,
     insert,
+    make_url,
     or_,
     select,
     text,
     update,
 )
+from sqlalchemy import exc as sa_exc
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
@@ -54,6 +56,23 @@ NAMING_CONVENTION = {
     "pk": "pk_%(table_name)s",
 }
 """Every constraint gets a predictable name, so migrations can drop and alter them (SQLite batch mode)."""
+
+
+class StoreUnavailable(Exception):
+    """The database did not answer (PostgreSQL down or unreachable, SQLite locked past the busy
+    timeout): the transaction was rolled back, nothing was written, the request can be repeated."""
+
+    def __init__(self) -> None:
+        super().__init__("The database is not answering right now. The game is saved; try again in a moment.")
+
+
+def unavailable(error: BaseException) -> bool:
+    """Whether `error` means the database could not be used (rather than a bug or a conflict)."""
+    if isinstance(error, sa_exc.OperationalError | sa_exc.InterfaceError | sa_exc.TimeoutError | OSError):
+        return True
+    if isinstance(error, sa_exc.DBAPIError):
+        return error.connection_invalidated or isinstance(error.orig, OSError)
+    return type(error).__module__.startswith("asyncpg") and "Connection" in type(error).__name__
 
 
 def utcnow() -> datetime:
@@ -214,6 +233,8 @@ def make_engine(url: str, **kwargs: Any) -> AsyncEngine:
     holds the write lock from the start, so a concurrent writer waits (busy timeout) instead of failing
     to upgrade a stale read snapshot.
     """
+    if make_url(url).get_backend_name() == "postgresql":
+        kwargs.setdefault("pool_pre_ping", True)  # after a server restart, pooled connections are dead
     engine = create_async_engine(url, **kwargs)
     if engine.dialect.name == "sqlite":
         event.listen(engine.sync_engine, "connect", _sqlite_connect)
@@ -256,9 +277,15 @@ class Store:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncSession]:
-        """One transaction: committed when the block ends, rolled back if it raises."""
-        async with self.sessions() as session, session.begin():
-            yield session
+        """One transaction: committed when the block ends, rolled back if it raises; a database
+        that does not answer raises StoreUnavailable."""
+        try:
+            async with self.sessions() as session, session.begin():
+                yield session
+        except Exception as exc:
+            if unavailable(exc):
+                raise StoreUnavailable() from exc
+            raise
 
     @asynccontextmanager
     async def schema_locked(self) -> AsyncIterator[AsyncSession]:

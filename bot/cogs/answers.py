@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 
 from bot.service import GameError
+from bot.store import StoreUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +33,7 @@ async def tell(interaction: discord.Interaction[Any], text: str, *, ephemeral: b
 def refusal(error: BaseException) -> str | None:
     """The sentence for an error the member caused, or None for one they did not."""
     original = getattr(error, "original", error)
-    if isinstance(original, GameError):
+    if isinstance(original, GameError | StoreUnavailable):
         return str(original)
     if isinstance(error, app_commands.CheckFailure | app_commands.TransformerError):
         return str(error)
@@ -42,15 +43,21 @@ def refusal(error: BaseException) -> str | None:
 async def handle_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
     """The handler of every command (the tree's `on_error`) and every button's callback."""
     text = refusal(error)
+    original = getattr(error, "original", error)
+    if isinstance(original, StoreUnavailable):
+        log.warning("database unavailable: %s (%s)", _what(interaction), original.__cause__)
     if text is None:
         ref = secrets.token_hex(3)
-        what = interaction.command.qualified_name if interaction.command else _custom_id(interaction)
-        log.error("ref=%s interaction failed: %s", ref, what, exc_info=getattr(error, "original", error))
+        log.error("ref=%s interaction failed: %s", ref, _what(interaction), exc_info=original)
         text = UNEXPECTED.format(ref=ref)
     try:
         await tell(interaction, text)
     except discord.HTTPException:
         log.warning("could not answer interaction %s", interaction.id)
+
+
+def _what(interaction: discord.Interaction[Any]) -> str:
+    return interaction.command.qualified_name if interaction.command else _custom_id(interaction)
 
 
 def _custom_id(interaction: discord.Interaction[Any]) -> str:

@@ -72,6 +72,7 @@ async def test_a_double_click_plays_the_move_once(table: Table) -> None:
     before = await table.bot.service.get_active(table.channel.id)
     assert before is not None
     label = live_buttons(message)[0].label
+    state = turn_state(table.channel)
     first, second = await asyncio.gather(
         table.alice.click(message, label, wait=False), table.alice.click(message, label, wait=False)
     )
@@ -79,7 +80,8 @@ async def test_a_double_click_plays_the_move_once(table: Table) -> None:
     await second.wait()
     # The turn message's edit answers both clicks; the loser also hears why, ephemerally.
     await table.fake.wait_until(lambda: first.followups or second.followups, what="the refusal")
-    await asyncio.sleep(0.3)  # room for a wrong second refusal to show up
+    # The winner's handler ends by showing the next turn: then both clicks are fully handled.
+    await wait_for_turn_or_end(table, after=state)
     refused = [m for r in (first, second) for m in r.followups]
     assert [m.content for m in refused] == ["that throw was already played"]
     assert refused[0].ephemeral
@@ -121,3 +123,44 @@ async def test_autocomplete_offers_exactly_the_legal_moves_of_the_pending_throw(
     assert [name[:80] for name, _ in choices] == [b.label for b in live_buttons(message)]
     narrowed = await table.alice.autocomplete(table.channel, "pachisi move", "choice", "A:")
     assert narrowed == choices[:1]
+
+
+async def test_a_very_long_typed_move_gets_a_short_answer(table: Table) -> None:
+    """A refusal that echoed 2,000+ typed characters was itself refused by Discord: no answer."""
+    await thrown(table)
+    before = await game_now(table)
+    for typed in ("Z" * 2500, "black:" + "9" * 2500 + "-1", "A " * 3000):
+        reply = await table.alice.slash(table.channel, "pachisi move", choice=typed)
+        assert reply.ephemeral, reply.content
+        assert "is not a move" in reply.content and len(reply.content) <= 300, reply.content[:300]
+    assert await game_now(table) == before
+
+
+FORGED = (
+    "pachisi:throw:{nines}:{turn}",  # a game id far beyond any column (was OverflowError)
+    "pachisi:throw:2147483648:{turn}",  # one past PostgreSQL's INTEGER
+    "pachisi:throw:0:{turn}",
+    "pachisi:throw:{game}:{nines}",
+    "pachisi:move:{game}:{turn}:purple:1-5",  # no such side (was a traceback)
+    "pachisi:move:{game}:{turn}:black:{nines}-{nines}",
+    "pachisi:move:{game}:{turn}",
+    "pachisi:move:{game}:{turn}:black:1-",
+    "pachisi:join:{game}",
+    "pachisi:nosuch:{game}:{turn}",
+    "pachisi:",
+    "pachisi:throw:{game}:{turn}:" + "x" * 80,
+)
+
+
+async def test_every_forged_button_id_gets_an_answer_and_changes_nothing(table: Table) -> None:
+    """Button ids are untrusted input: any client can send any id on any message."""
+    message = await thrown(table)
+    view = await table.bot.service.get_active(table.channel.id)
+    assert view is not None
+    before = await game_now(table)
+    for template in FORGED:
+        custom_id = template.format(nines="9" * 40, game=view.id, turn=view.turn_number)
+        reply = await table.alice.press(message, custom_id)
+        assert reply.ephemeral, (custom_id, reply.content)
+        assert reply.content, custom_id
+    assert await game_now(table) == before

@@ -289,3 +289,36 @@ async def test_throw_clicked_again_after_the_throw_was_stored_shows_its_choices(
     assert after.view.pending_throw == thrown.pending_throw
     assert len(after.moves) == len(game.moves)  # nothing thrown twice
     assert all(b.label and b.label[1] == ":" for b in live_buttons(shown))
+
+
+async def test_killed_after_a_turn_is_posted_before_its_id_is_stored(
+    fake: FakeDiscord, database_url: str
+) -> None:
+    """The post reaches Discord, the bot dies before hearing back: after the restart only the current
+    turn's message may offer buttons (the first copy used to keep a live Throw for good)."""
+    table = subprocess_table(fake, database_url)
+    members = [table.alice, table.bob]
+    async with fake.process(bot_argv(), env=bot_env(fake, database_url), cwd=str(REPO_ROOT)) as bot:
+        message, labels = await two_members_to_a_choice(table)
+        hold = fake.hold_next("POST", "/channels/{c}/messages")
+        await player_to_move(message, members).click(message, labels[0], wait=False)
+        await fake.wait_until(hold.reached.is_set, what="the next turn's post")
+        await bot.kill()
+        orphan = table.channel.last_message()
+        assert orphan is not None and live_buttons(orphan), "the held post is the next turn's"
+        await bot.start()
+
+        def one_live_turn() -> Message | None:
+            live = [m for m in table.channel.messages if live_buttons(m)]
+            return live[0] if len(live) == 1 and live[0].id != orphan.id else None
+
+        current = await fake.wait_until(
+            one_live_turn, timeout=30, what="one live turn message, not the orphan"
+        )
+        [game] = await stored_games(database_url)
+        assert game.view.message_id == current.id
+        final = await play_out(table, members, by="buttons")
+        assert "Throws:" in final.content
+    [game] = await stored_games(database_url)
+    check_move_log(game)
+    assert not any(live_buttons(m) for m in table.channel.messages)

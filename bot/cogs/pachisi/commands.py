@@ -34,6 +34,16 @@ ON_OFF: list[app_commands.Choice[int]] = [
     app_commands.Choice(name="off", value=0),
 ]
 NEEDED_PERMISSIONS = ("view_channel", "send_messages", "attach_files", "embed_links")
+MAX_CHOICE = 100
+"""Longer typed choices are not read (a move is about a dozen characters; a choice name at most 100)."""
+ECHOED = 40
+
+
+def quoted(typed: str) -> str:
+    """What a refusal repeats of a typed choice: its start, without backticks (Discord refuses a
+    reply over 2,000 characters, so the whole input never goes back)."""
+    text = typed.replace("`", "'")
+    return text if len(text) <= ECHOED else text[:ECHOED] + "…"
 
 
 def seat_index(name: str | None) -> int | None:
@@ -223,12 +233,12 @@ class PlayCommands(PachisiCommands):
         if text.lower() in labels:
             return labels[text.lower()]
         try:
-            move = parse_move(text.split(" ")[0].lower())
+            move = parse_move(text.split(" ")[0].lower()) if len(text) <= MAX_CHOICE else None
         except NotationError:
             move = None
         if move is None:
             options = ", ".join(f"{render.choice_label(i)} ({m})" for i, m in enumerate(moves)) or "none"
-            raise GameError(f"`{choice}` is not a move. Legal moves: {options}.")
+            raise GameError(f"`{quoted(text)}` is not a move. Legal moves: {options}.")
         return move
 
     def missing_permissions(self, interaction: discord.Interaction[Any]) -> list[str]:

@@ -15,7 +15,7 @@ import io
 import logging
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -24,8 +24,18 @@ from discord.ext import commands
 import bot.cogs.pachisi.messages as messages
 import render
 from bot.cogs.answers import tell
-from bot.cogs.pachisi.views import JOIN, MOVE, THROW, ButtonHandler, Confirm, GameButton, disabled_copy
+from bot.cogs.pachisi.views import (
+    JOIN,
+    MOVE,
+    THROW,
+    ButtonHandler,
+    Confirm,
+    GameButton,
+    disabled_copy,
+    game_of,
+)
 from bot.service import AlreadyThrown, Event, GameError, GameView
+from bot.store import StoreUnavailable
 from engine import Move, parse_move
 from engine.notation import NotationError
 
@@ -33,6 +43,11 @@ if TYPE_CHECKING:
     from bot.client import PachisiBot
 
 log = logging.getLogger(__name__)
+
+TIMER_RETRY_SECONDS = 5.0
+"""A turn timer that found the database down tries again after this long."""
+ORPHAN_SEARCH = 25
+"""Messages read back, on resume, for turn messages a killed process posted but never stored."""
 
 
 class Tables(commands.Cog, name="Pachisi"):
@@ -294,6 +309,10 @@ class Tables(commands.Cog, name="Pachisi"):
                 await self.advance(game_id, events)
         except GameError:
             pass  # the turn was played, or the game ended, before the deadline fired
+        except StoreUnavailable:
+            log.warning("game=%s turn timer: database unavailable, trying again", game_id)
+            retry = datetime.now(UTC) + timedelta(seconds=TIMER_RETRY_SECONDS)
+            self.timers[game_id] = asyncio.create_task(self.run_timer(game_id, turn, retry))
         except Exception:
             log.exception("game=%s turn timer failed", game_id)
 
@@ -320,15 +339,42 @@ class Tables(commands.Cog, name="Pachisi"):
                         await self.post_turn(current, [])  # the last move is stored, its result not shown
                     if current.status != "active":
                         continue
+                    if current.is_human_turn() and await self.turn_is_shown(current):
+                        self.schedule_timer(current)
+                        continue
+                    await self.retire_orphans(current)
                     if not current.is_human_turn() or current.message_id is None:
                         await self.advance(current.id, [])
-                    elif await self.turn_is_shown(current):
-                        self.schedule_timer(current)
                     else:
                         await self.post_turn(current, [])
             except Exception:
                 log.exception("game=%s could not be resumed", view.id)
         log.info("resumed games=%d", len(views))
+
+    async def retire_orphans(self, view: GameView) -> None:
+        """Disable the buttons of this game's messages that the store does not know: a process
+        killed after Discord took a turn's post and before its id was stored left one, live."""
+        channel = self.channel(view)
+        if channel is None:
+            return
+        try:
+            async for message in channel.history(limit=ORPHAN_SEARCH):
+                if message.id == view.message_id or message.author.id != self.bot.user.id:  # type: ignore[union-attr]
+                    continue
+                live = [
+                    child
+                    for row in message.components
+                    if isinstance(row, discord.ActionRow)
+                    for child in row.children
+                    if isinstance(child, discord.Button) and not child.disabled and child.custom_id
+                ]
+                if any(game_of(child.custom_id) == view.id for child in live):
+                    buttons = disabled_copy(message)
+                    if buttons is not None:
+                        await message.edit(view=buttons)
+                    log.info("game=%s retired orphan message=%s", view.id, message.id)
+        except (discord.NotFound, discord.Forbidden):
+            pass  # no history to read: the orphan stays, and a click on it is refused as stale
 
     async def turn_is_shown(self, view: GameView) -> bool:
         """Whether the stored turn message offers this turn's buttons: a process killed between

@@ -20,10 +20,33 @@ TABLE_COG = "Pachisi"
 THROW, MOVE, JOIN = "throw", "move", "join"
 
 
-class GameButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"pachisi:(?P<action>[a-z]{1,16}):(?P<game>\d{1,18}):(?P<turn>\d{1,9})(?::(?P<arg>[a-z0-9:=,-]{1,40}))?",
-):
+MAX_ID = 2**31 - 1
+"""Game ids and turn numbers are INTEGER columns (32 bits on PostgreSQL)."""
+UNKNOWN = ""
+"""The action of a button id that does not parse: no handler has it, so the click is refused."""
+CUSTOM_ID = re.compile(
+    r"(?P<action>[a-z]{1,16}):(?P<game>\d{1,10}):(?P<turn>\d{1,10})(?::(?P<arg>[a-z0-9:=,-]{1,40}))?"
+)
+
+
+def parse_custom_id(rest: str) -> tuple[str, int, int, str | None]:
+    """(action, game, turn, argument) from what follows `pachisi:` in a button id. Any client can
+    send any id, so one out of range or malformed becomes UNKNOWN before it reaches the database."""
+    m = CUSTOM_ID.fullmatch(rest)
+    if m is None or not 1 <= int(m["game"]) <= MAX_ID or int(m["turn"]) > MAX_ID:
+        return UNKNOWN, 0, 0, None
+    return m["action"], int(m["game"]), int(m["turn"]), m["arg"]
+
+
+def game_of(custom_id: str) -> int | None:
+    """The game a button id belongs to, if it is a game button's."""
+    if not custom_id.startswith("pachisi:"):
+        return None
+    action, game_id, _, _ = parse_custom_id(custom_id.removeprefix("pachisi:"))
+    return game_id if action != UNKNOWN else None
+
+
+class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pachisi:(?P<rest>.*)"):
     """One button of a game message: throw, play a move, take a seat, or whatever a cog registered."""
 
     def __init__(
@@ -51,8 +74,8 @@ class GameButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> GameButton:
-        label = getattr(item, "label", None) or match["action"]
-        return cls(match["action"], int(match["game"]), int(match["turn"]), match["arg"], label=label)
+        action, game_id, turn, arg = parse_custom_id(match["rest"])
+        return cls(action, game_id, turn, arg, label=getattr(item, "label", None) or action or "?")
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:

@@ -1,0 +1,140 @@
+"""The database goes away mid-game: clicks get a clear answer, nothing is lost or doubled, and play
+goes on once it is back, without restarting the bot."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import make_url
+
+from bot.client import PachisiBot
+from bot.store import SQLITE_BUSY_TIMEOUT_MS
+from tests.e2e.conftest import (
+    Table,
+    bot_settings,
+    check_move_log,
+    live_buttons,
+    play_out,
+    stored_games,
+    turn_state,
+    wait_for_turn_or_end,
+)
+from tests.e2e.fakediscord import FakeDiscord
+
+SAVED = "The database is not answering right now. The game is saved; try again in a moment."
+
+
+class PostgresServer:
+    """The test PostgreSQL that scripts/postgres-up started (PG_BIN, PACHISI_PG_DATA), stopped and
+    started again from the test."""
+
+    def __init__(self, url: str) -> None:
+        self.bin = os.environ.get("PG_BIN", "")
+        self.data = os.environ.get("PACHISI_PG_DATA", "")
+        self.port = make_url(url).port
+
+    @property
+    def available(self) -> bool:
+        return bool(self.bin and self.data and Path(self.data, "PG_VERSION").exists())
+
+    def _run(self, *args: str) -> None:
+        argv = [f"{self.bin}/pg_ctl", "-D", self.data, *args]
+        if os.getuid() == 0:
+            argv = ["runuser", "-u", "postgres", "--", *argv]
+        subprocess.run(argv, check=True, capture_output=True, timeout=60)
+
+    async def stop(self) -> None:
+        await asyncio.to_thread(self._run, "-m", "fast", "-w", "stop")
+
+    async def start(self) -> None:
+        options = f"-h 127.0.0.1 -p {self.port} -k {self.data} -c fsync=off -c max_connections=200"
+        await asyncio.to_thread(self._run, "-l", f"{self.data}/server.log", "-w", "-o", options, "start")
+
+
+@pytest.fixture
+async def postgres_server(postgres_url: str) -> AsyncIterator[PostgresServer]:
+    server = PostgresServer(postgres_url)
+    if not server.available:
+        pytest.skip(
+            "PG_BIN and PACHISI_PG_DATA are not set: the server was not started by scripts/postgres-up"
+        )
+    yield server
+    if not Path(server.data, "postmaster.pid").exists():
+        await server.start()  # leave the server running for the tests after this one
+
+
+async def refused_while_down(table: Table) -> None:
+    """A click during the outage: answered, ephemerally, with the sentence that says to retry."""
+    message = await wait_for_turn_or_end(table)
+    label = live_buttons(message)[0].label
+    reply = await table.alice.click(message, label, wait=False)
+    answer = await table.fake.wait_until(lambda: reply.followups[-1] if reply.followups else None, timeout=60)
+    assert answer.ephemeral and answer.content == SAVED, answer.content
+
+
+async def play_one_turn(table: Table) -> None:
+    message = await wait_for_turn_or_end(table)
+    before = turn_state(table.channel)
+    labels = [b.label or "" for b in live_buttons(message)]
+    await table.alice.click(message, labels[0], wait=False)
+    await wait_for_turn_or_end(table, after=before, timeout=30)
+
+
+async def test_postgres_stopped_mid_game(
+    fake: FakeDiscord, postgres_url: str, postgres_server: PostgresServer
+) -> None:
+    guild = fake.add_guild("Pachisi club")
+    channel = guild.add_text_channel("games")
+    alice = guild.add_member("Alice")
+    bot = PachisiBot(bot_settings(fake, postgres_url), guild_ready_timeout=0.1)
+    async with fake.running(bot, timeout=30):
+        table = Table(fake, bot, guild, channel, alice, alice, postgres_url)
+        await table.alice.slash(table.channel, "pachisi start", players=2, pieces=1, level="easy")
+        for _ in range(3):
+            await play_one_turn(table)
+        [before] = await stored_games(postgres_url)
+        await postgres_server.stop()
+        try:
+            for _ in range(3):
+                await refused_while_down(table)
+            await asyncio.sleep(5)  # down about ten seconds in all
+        finally:
+            await postgres_server.start()
+        [after] = await stored_games(postgres_url)
+        assert after.view.turn_number == before.view.turn_number and len(after.moves) == len(before.moves)
+        final = await play_out(table, [table.alice], by="buttons")  # the same bot plays on
+        assert "Throws:" in final.content
+    [game] = await stored_games(postgres_url)
+    check_move_log(game)
+    assert game.view.status == "finished"
+
+
+async def test_sqlite_locked_by_another_process_past_the_busy_timeout(table: Table) -> None:
+    await table.alice.slash(table.channel, "pachisi start", players=2, pieces=1, level="easy")
+    await play_one_turn(table)
+    [before] = await stored_games(table.database_url)
+    path = make_url(table.database_url).database
+    locker = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        "import sqlite3, sys, time\n"
+        f"c = sqlite3.connect({path!r}, isolation_level=None)\n"
+        "c.execute('BEGIN EXCLUSIVE'); print('locked', flush=True); time.sleep(float(sys.argv[1]))\n",
+        str(SQLITE_BUSY_TIMEOUT_MS / 1000 + 8),
+        stdout=asyncio.subprocess.PIPE,
+    )
+    try:
+        assert locker.stdout is not None and await locker.stdout.readline() == b"locked\n"
+        await refused_while_down(table)
+    finally:
+        locker.kill()
+        await locker.wait()
+    [after] = await stored_games(table.database_url)
+    assert (after.view.turn_number, len(after.moves)) == (before.view.turn_number, len(before.moves))
+    await play_one_turn(table)  # the lock is gone: the same click works
