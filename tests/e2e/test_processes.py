@@ -4,8 +4,24 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 
-from tests.e2e.conftest import REPO_ROOT, bot_argv, bot_env
+import pytest
+
+from tests.e2e.conftest import (
+    REPO_ROOT,
+    Table,
+    bot_argv,
+    bot_env,
+    check_move_log,
+    final_message,
+    is_final,
+    live_buttons,
+    play_out,
+    stored_games,
+    turn_state,
+    wait_for_turn_or_end,
+)
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.fakediscord.driver import BotProcess
 
@@ -39,3 +55,96 @@ async def test_processes_started_together_on_an_empty_database_all_start(
             with contextlib.suppress(Exception):
                 await bot.kill()
             bot.log.close()
+
+
+def shard_env(fake: FakeDiscord, database_url: str, shard: int, **extra: str) -> dict[str, str]:
+    return bot_env(fake, database_url, SHARD_COUNT="2", SHARD_IDS=str(shard), **extra)
+
+
+def guild_table(fake: FakeDiscord, shard: int, database_url: str) -> Table:
+    guild = fake.add_guild(f"Shard {shard} club", shard=(shard, 2))
+    channel = guild.add_text_channel("games")
+    alice, bob = guild.add_member("Alice"), guild.add_member("Bob")
+    return Table(fake, None, guild, channel, alice, bob, database_url)  # type: ignore[arg-type]
+
+
+async def play_turns(table: Table, turns: int) -> None:
+    """Alice plays `turns` of her turns by buttons (the computer plays its own)."""
+    rng = random.Random(table.guild.id)
+    for _ in range(turns):
+        message = await wait_for_turn_or_end(table, timeout=30)
+        if is_final(message):
+            return
+        labels = [b.label or "" for b in live_buttons(message)]
+        before = turn_state(table.channel)
+        await table.alice.click(message, "Throw" if labels == ["Throw"] else rng.choice(labels), wait=False)
+        await wait_for_turn_or_end(table, after=before, timeout=30)
+
+
+async def test_two_shard_processes_one_killed_and_replaced(fake: FakeDiscord, postgres_url: str) -> None:
+    """Each process gets only its shard's guild; killing one stops only its games, and the new
+    process for that shard resumes them while the other guild's game never notices."""
+    tables = [guild_table(fake, shard, postgres_url) for shard in (0, 1)]
+    first = BotProcess(fake, bot_argv(), env=shard_env(fake, postgres_url, 0), cwd=str(REPO_ROOT))
+    second = BotProcess(fake, bot_argv(), env=shard_env(fake, postgres_url, 1), cwd=str(REPO_ROOT))
+    try:
+        await first.start(timeout=60)
+        await second.start(timeout=60)
+        for table in tables:
+            await table.alice.slash(table.channel, "pachisi start", players=2, pieces=1, level="easy")
+            await play_turns(table, 3)
+        answered_by_second = len(fake.interactions)
+
+        await first.kill()
+        await play_turns(tables[1], 3)  # the other shard plays on meanwhile
+        with pytest.raises(TimeoutError):  # nobody serves shard 0: its clicks go unanswered
+            message = await wait_for_turn_or_end(tables[0], timeout=5)
+            await tables[0].alice.click(message, live_buttons(message)[0].label, timeout=3)
+
+        await first.start(timeout=60)
+        finals = await asyncio.gather(*(play_out(table, [table.alice], by="buttons") for table in tables))
+        assert all("Throws:" in final.content for final in finals)
+        assert len(fake.interactions) > answered_by_second
+        for bot, table in ((first, tables[0]), (second, tables[1])):
+            assert "level=ERROR" not in bot.output() and "Traceback" not in bot.output(), bot.output()
+            assert f"guilds=1 shards=[{tables.index(table)}]" in bot.output()
+    finally:
+        for bot in (first, second):
+            await bot.kill()
+            bot.log.close()
+    games = await stored_games(postgres_url)
+    assert len(games) == 2
+    for game in games:
+        check_move_log(game)
+        assert game.view.status == "finished"
+
+
+async def test_a_second_process_for_a_live_shard_plays_no_turn_twice(
+    fake: FakeDiscord, postgres_url: str
+) -> None:
+    """Two live processes both think they serve shard 1 (a deploy overlapping the old process):
+    both arm the same turn timers, and the version check lets exactly one play each turn."""
+    table = guild_table(fake, 1, postgres_url)
+    env = shard_env(fake, postgres_url, 1, TURN_TIMEOUT_SECONDS="2")
+    old = BotProcess(fake, bot_argv(), env=env, cwd=str(REPO_ROOT))
+    new = BotProcess(fake, bot_argv(), env=env, cwd=str(REPO_ROOT))
+    try:
+        await old.start(timeout=60)
+        await table.alice.slash(table.channel, "pachisi start", players=2, pieces=1, level="easy")
+        await wait_for_turn_or_end(table)
+        await new.start(timeout=60)  # resumes the game: arms the same timer as the old process
+        # Alice plays nothing: her turns time out (both processes' timers fire), she loses her seat
+        # after three misses, and the computers finish the game.
+        final = await fake.wait_until(lambda: final_message(table.channel), timeout=120, what="the end")
+        assert "Throws:" in final.content
+        for bot in (old, new):
+            assert bot.popen is not None and bot.popen.poll() is None
+            assert "Traceback" not in bot.output(), bot.output()
+    finally:
+        for bot in (old, new):
+            await bot.kill()
+            bot.log.close()
+    [game] = await stored_games(postgres_url)
+    check_move_log(game)  # every turn once, in order
+    assert game.view.status == "finished"
+    assert len([m for m in table.channel.messages if is_final(m)]) == 1, "the result was posted twice"
