@@ -129,9 +129,9 @@ def _draw_waiting(image: Image.Image, position: Position) -> None:
                 sprites.paste(image, sprites.badge(str(count), 18), (x + 13, y + 13))
 
 
-def _draw_blockade(draw: ImageDraw.ImageDraw, square: int) -> None:
+def blockade_mark(draw: ImageDraw.ImageDraw, box: Box) -> None:
     """A heavy double frame: the square is shut to the other side."""
-    left, top, right, bottom = layout.square_box(square)
+    left, top, right, bottom = box
     draw.rectangle((left, top, right - 1, bottom - 1), outline=theme.BLOCKADE, width=5)
     draw.rectangle((left + 5, top + 5, right - 6, bottom - 6), outline=theme.WHITE, width=2)
 
@@ -191,9 +191,23 @@ def _story_lines(draw: ImageDraw.ImageDraw, story: Sequence[DrawnMove]) -> None:
         points = [
             (x + STORY_OFFSET, y + STORY_OFFSET) for x, y in layout.path_points(move.seat, move.src, move.dst)
         ]
-        line_with_head(
-            draw, points, theme.SEAT_COLOURS[move.seat], theme.SEAT_EDGE[move.seat], 8 if last else 5, 17
-        )
+        story_line(draw, points, move.seat, last)
+
+
+def story_line(draw: ImageDraw.ImageDraw, points: list[Point], seat: int, last: bool) -> None:
+    """One move of the story in its seat's colour and outline; the last move is drawn heavier."""
+    line_with_head(draw, points, theme.SEAT_COLOURS[seat], theme.SEAT_EDGE[seat], 8 if last else 5, 17)
+
+
+def number_disc(index: int, seat: int, last: bool) -> Image.Image:
+    """The number of the story's `index`-th move (from 0), in its seat's colours; the last larger."""
+    return sprites.disc(
+        str(index + 1),
+        34 if last else 28,
+        theme.SEAT_COLOURS[seat],
+        theme.SEAT_EDGE[seat],
+        theme.SEAT_INK[seat],
+    )
 
 
 def _story_numbers(image: Image.Image, story: Sequence[DrawnMove], occupied: set[Point]) -> None:
@@ -210,12 +224,9 @@ def _story_numbers(image: Image.Image, story: Sequence[DrawnMove], occupied: set
             start = (start[0] - 13, start[1] - 13)
         shift = used.get(start, 0)
         used[start] = shift + 1
-        seat = move.seat
-        size = 34 if last else 28
-        disc = sprites.disc(
-            str(index + 1), size, theme.SEAT_COLOURS[seat], theme.SEAT_EDGE[seat], theme.SEAT_INK[seat]
+        sprites.paste(
+            image, number_disc(index, move.seat, last), (start[0] + 12 * shift, start[1] - 12 * shift)
         )
-        sprites.paste(image, disc, (start[0] + 12 * shift, start[1] - 12 * shift))
 
 
 def _draw_captures(image: Image.Image, draw: ImageDraw.ImageDraw, story: Sequence[DrawnMove]) -> None:
@@ -224,10 +235,15 @@ def _draw_captures(image: Image.Image, draw: ImageDraw.ImageDraw, story: Sequenc
         victims = drawn.victims()
         if not victims:
             continue
-        left, top, right, bottom = layout.square_box(ROUTES[drawn.move.seat][drawn.move.dst])
-        draw.rectangle((left, top, right - 1, bottom - 1), outline=theme.CAPTURE, width=5)
-        for k, seat in enumerate(victims):
-            sprites.paste(image, sprites.struck_piece(seat, 32), (left + 7 + k * 24, top + 7))
+        capture_mark(image, draw, layout.square_box(ROUTES[drawn.move.seat][drawn.move.dst]), victims)
+
+
+def capture_mark(image: Image.Image, draw: ImageDraw.ImageDraw, box: Box, victims: Sequence[int]) -> None:
+    """A frame in the capture colour, and each captured seat's shape struck out at its corner."""
+    left, top, right, bottom = box
+    draw.rectangle((left, top, right - 1, bottom - 1), outline=theme.CAPTURE, width=5)
+    for k, seat in enumerate(victims):
+        sprites.paste(image, sprites.struck_piece(seat, 32), (left + 7 + k * 24, top + 7))
 
 
 STORY_OFFSET = -6
@@ -244,14 +260,18 @@ def _choice_points(index: int, move: Move) -> list[Point]:
 def _choice_arrows(draw: ImageDraw.ImageDraw, choices: Sequence[Move]) -> None:
     """Each legal move as a blue path from a ring around the piece (or the Charkoni) to its tile."""
     for index, move in enumerate(choices):
-        points = _choice_points(index, move)
-        x, y = layout.step_point(move.seat, move.src)
-        radius = (WAITING_PIECE if move.src == 0 else PIECE) // 2 + 3
-        draw.ellipse(
-            (x - radius - 2, y - radius - 2, x + radius + 2, y + radius + 2), outline=theme.WHITE, width=7
-        )
-        draw.ellipse((x - radius, y - radius, x + radius, y + radius), outline=theme.CHOICE_EDGE, width=4)
-        line_with_head(draw, points, theme.CHOICE_EDGE, theme.WHITE, 4, TILE // 2 + 1)
+        choice_arrow(draw, _choice_points(index, move), layout.step_point(move.seat, move.src), move.src == 0)
+
+
+def choice_arrow(draw: ImageDraw.ImageDraw, points: list[Point], piece: Point, waiting: bool) -> None:
+    """A blue ring around the piece that would move and a blue path from it to its tile."""
+    x, y = piece
+    radius = (WAITING_PIECE if waiting else PIECE) // 2 + 3
+    draw.ellipse(
+        (x - radius - 2, y - radius - 2, x + radius + 2, y + radius + 2), outline=theme.WHITE, width=7
+    )
+    draw.ellipse((x - radius, y - radius, x + radius, y + radius), outline=theme.CHOICE_EDGE, width=4)
+    line_with_head(draw, points, theme.CHOICE_EDGE, theme.WHITE, 4, TILE // 2 + 1)
 
 
 def _choice_tiles(image: Image.Image, position: Position, choices: Sequence[Move]) -> None:
@@ -300,7 +320,7 @@ def render(
     panels.draw_panels(image, draw, position, names, throw, cowries, story, choices or ())
     stacks = _stacks(position)
     for square in position.blockades():
-        _draw_blockade(draw, square)
+        blockade_mark(draw, layout.square_box(square))
     _story_lines(draw, story)
     if choices:
         _choice_arrows(draw, choices)

@@ -64,39 +64,28 @@ def legend_image() -> Image.Image:
             sprites.paste(image, sprites.piece(2, board.PIECE), _centre(held))
         elif row == 3:
             box = _cell(draw, x0, y)
-            left, top, right, bottom = box
-            draw.rectangle((left, top, right - 1, bottom - 1), outline=theme.BLOCKADE, width=5)
-            draw.rectangle((left + 5, top + 5, right - 6, bottom - 6), outline=theme.WHITE, width=2)
+            board.blockade_mark(draw, box)
             x, y2 = _centre(box)
             sprites.paste(image, sprites.piece(1, board.PIECE), (x, y2))
             sprites.paste(image, sprites.badge("2", 20), (x + 14, y2 + 14))
         elif row == 4:
             boxes = [_cell(draw, x0 + k * CELL, y) for k in range(4)]
             points = [_centre(b) for b in boxes]
-            x, y2 = points[0]
-            radius = board.PIECE // 2 + 3
-            draw.ellipse(
-                (x - radius, y2 - radius, x + radius, y2 + radius), outline=theme.CHOICE_EDGE, width=4
-            )
-            board.line_with_head(draw, points, theme.CHOICE_EDGE, theme.WHITE, 4, board.TILE // 2 + 1)
+            board.choice_arrow(draw, points, points[0], waiting=False)
             sprites.paste(image, sprites.piece(0, board.PIECE), points[0])
             sprites.paste(image, sprites.tile("A", board.TILE), points[-1])
         elif row == 5:
             boxes = [_cell(draw, x0 + k * CELL, y) for k in range(4)]
             points = [_centre(b) for b in boxes]
-            board.line_with_head(draw, points[:2], theme.SEAT_COLOURS[3], theme.SEAT_EDGE[3], 4, 17)
-            board.line_with_head(draw, points[1:], theme.SEAT_COLOURS[1], theme.SEAT_EDGE[1], 7, 17)
+            board.story_line(draw, points[:2], 3, last=False)
+            board.story_line(draw, points[1:], 1, last=True)
             sprites.paste(image, sprites.piece(1, board.PIECE), points[-1])
-            green = sprites.disc("1", 26, theme.SEAT_COLOURS[3], theme.SEAT_EDGE[3], theme.SEAT_INK[3])
-            red = sprites.disc("2", 32, theme.SEAT_COLOURS[1], theme.SEAT_EDGE[1], theme.SEAT_INK[1])
-            sprites.paste(image, green, points[0])
-            sprites.paste(image, red, points[1])
+            sprites.paste(image, board.number_disc(0, 3, last=False), points[0])
+            sprites.paste(image, board.number_disc(1, 1, last=True), points[1])
         elif row == 6:
             box = _cell(draw, x0, y)
-            left, top, right, bottom = box
             sprites.paste(image, sprites.piece(0, board.PIECE), _centre(box))
-            draw.rectangle((left, top, right - 1, bottom - 1), outline=theme.CAPTURE, width=5)
-            sprites.paste(image, sprites.struck_piece(1, 32), (left + 7, top + 7))
+            board.capture_mark(image, draw, box, [1])
         else:
             for k, up in enumerate((True, True, False, False, False, False)):
                 sprites.paste(image, sprites.cowrie(up), (x0 + 13 + k * 31, y))
