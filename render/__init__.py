@@ -31,7 +31,8 @@ def board_png(
     `names`: seat -> display name (default: the seat's colour), e.g. "Computer · hard".
     `moves`: the story since the viewer's previous turn, oldest first; each a `DrawnMove` (the move
     and the position it was played from, so a capture is marked where it happened) or a bare `Move`.
-    They are numbered 1, 2, ... in the piece's colour, the last one drawn heaviest. `last_move` (and
+    They are numbered 1, 2, ... in the piece's colour, the last one drawn heaviest; only the last 8
+    are drawn (numbered from 1), as more would bury the board. `last_move` (and
     `last_position`) is the older one-move form of the same. `throw` and `cowries` show the current
     throw in the panel of the seat to move; `choices` (its legal moves) get an arrow each and their
     letter, A, B, C... in list order as `choice_label` names them, on the landing square.

@@ -27,6 +27,8 @@ SMALL_PIECE = 24
 WAITING_PIECE = 34
 TILE = 48
 """Side of a choice tile: its letter is over 30 px high on the 960 px picture (12 px on a phone)."""
+MAX_STORY = 8
+"""Only the story's last this many moves are drawn (numbered from 1): more would bury the board."""
 
 
 # --- the static board -----------------------------------------------------------------------
@@ -314,6 +316,7 @@ def render(
     """The board picture as an RGB image (see `board_png` for the arguments)."""
     if last_move is not None and not story:
         story = [DrawnMove(last_move, last_position)]
+    story = list(story)[-MAX_STORY:]
     image = base_board().copy()
     draw = ImageDraw.Draw(image)
     names = names or {}

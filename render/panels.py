@@ -61,11 +61,9 @@ def _draw_story_box(image: Image.Image, story: Sequence[DrawnMove]) -> None:
     sprites.write(image, (x, top + 30), "Last moves", 24, theme.TEXT)
     if not story:
         sprites.write(image, (x, top + 76), "None yet", 21, theme.TEXT_DIM)
-    first = max(0, len(story) - 8)
-    for row, index in enumerate(range(first, len(story))):
-        drawn = story[index]
+    for index, drawn in enumerate(story):
         seat = drawn.move.seat
-        y = top + 76 + row * 36
+        y = top + 76 + index * 36
         disc = sprites.disc(
             str(index + 1), 28, theme.SEAT_COLOURS[seat], theme.SEAT_EDGE[seat], theme.SEAT_INK[seat]
         )

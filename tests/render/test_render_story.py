@@ -207,3 +207,11 @@ def test_every_theme_colour_survives_the_png_exactly() -> None:
         image.paste(colour, (8 * k, 0, 8 * k + 8, 8))
     decoded = decode(encode_png(image))
     assert [pixel(decoded, (8 * k + 4, 4)) for k in range(len(colours))] == colours
+
+
+def test_only_the_last_eight_moves_of_a_long_story_are_drawn() -> None:
+    position = Position.parse(START.format("30,0,0,0", "0,0,0,0"))
+    story = [Move(0, step, step + 2) for step in range(10, 30, 2)]  # ten moves of one piece
+    assert len(story) == 10
+    assert board_png(position, moves=story) == board_png(position, moves=story[2:])
+    assert board_png(position, moves=story) != board_png(position, moves=story[3:])
