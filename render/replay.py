@@ -29,8 +29,6 @@ START_MS = 1500
 END_MS = 6000
 MAX_FRAMES = 240
 """Rounds are merged beyond this many frames, which keeps a 10,000-throw game under 10 MB."""
-MAX_STORY = 12
-"""Moves drawn on one frame at most (the latest ones), when merged rounds hold more."""
 
 
 class Stretch(NamedTuple):
@@ -40,7 +38,8 @@ class Stretch(NamedTuple):
     last: int
     position: Position
     story: tuple[DrawnMove, ...]
-    """The stretch's moves (lost throws left out), each with the position it was played from."""
+    """The stretch's moves (lost throws left out), each with the position it was played from; the
+    board draws the latest of them (render.draw.MAX_STORY)."""
 
 
 def stretches(record: Record, max_frames: int = MAX_FRAMES) -> list[Stretch]:
@@ -63,7 +62,7 @@ def stretches(record: Record, max_frames: int = MAX_FRAMES) -> list[Stretch]:
             for k in range(first, last + 1)
             if (move := record.throws[k - 1].move) is not None
         ]
-        found.append(Stretch(first, last, record.positions[last], tuple(story[-MAX_STORY:])))
+        found.append(Stretch(first, last, record.positions[last], tuple(story)))
     return found
 
 
