@@ -34,7 +34,8 @@ def board_png(
     They are numbered 1, 2, ... in the piece's colour, the last one drawn heaviest; only the last 8
     are drawn (numbered from 1), as more would bury the board. `last_move` (and
     `last_position`) is the older one-move form of the same. `throw` and `cowries` show the current
-    throw in the panel of the seat to move; `choices` (its legal moves) get an arrow each and their
+    throw in the panel of the seat to move (two-player games: in the empty East corner, with the
+    choices in words); `choices` (its legal moves) get an arrow each and their
     letter, A, B, C... in list order as `choice_label` names them, on the landing square.
     `termination` of a finished game: "win", "frozen" or "throw_limit", an enum member with such a
     name, or an outcome carrying one (`engine.game.Outcome`); a draw without it is called frozen
