@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from PIL import Image, ImageDraw
 
 from engine.board import SEAT_NAMES
-from engine.state import side_seats
+from engine.state import Move, Position, side_seats
+from engine.winchance import story
 from render import theme
 from render.sprites import write
 
@@ -109,3 +110,11 @@ def _ticks(last: int) -> list[int]:
         if last / candidate <= 8:
             break
     return list(range(0, last + 1, step))
+
+
+def game_png(start: Position, record: Sequence[tuple[int, Move | None]]) -> bytes:
+    """The story chart of a game played from `start` by `record`'s (throw, move) pairs."""
+    chances, captures = story(start, record)
+    if len(chances) < 2:
+        chances = chances * 2
+    return story_png(chances, start.rules.players, captures)

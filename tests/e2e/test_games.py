@@ -12,7 +12,7 @@ PNG = b"\x89PNG\r\n\x1a\n"
 
 
 def boards(table: Table) -> list[bytes]:
-    return [a.data for m in table.channel.messages for a in m.attachments if a.filename.endswith(".png")]
+    return [a.data for m in table.channel.messages for a in m.attachments if a.filename == "board.png"]
 
 
 async def test_one_member_plays_a_four_player_game_to_the_end_by_buttons(table: Table) -> None:

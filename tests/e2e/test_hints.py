@@ -3,17 +3,25 @@ names the move `hard` would play by its letter on the board."""
 
 from __future__ import annotations
 
+import io
 import random
 from random import Random
 
+from PIL import Image
+
+from bot.cogs.pachisi.hints import chances_line
+from engine import Position, parse_move
 from engine.analysis import move_words
 from engine.players import HardPlayer
+from engine.winchance import story
 from render import choice_label
+from render.chart import line_colours, point
 from tests.e2e.conftest import (
     HINT_BUTTON,
     Table,
     is_final,
     live_buttons,
+    play_out,
     stored_games,
     turn_state,
     wait_for_turn_or_end,
@@ -67,3 +75,30 @@ async def test_the_hint_answers_the_member_to_move_alone_with_hards_letter(table
     assert stale.ephemeral and "already played" in (
         stale.followups[-1].content if stale.followups else stale.content
     )
+
+
+async def test_the_board_shows_the_chances_under_the_picture(table: Table) -> None:
+    await table.alice.slash(table.channel, "pachisi start", players=4, pieces=2, level="easy")
+    await wait_for_turn_or_end(table)
+    reply = await table.alice.slash(table.channel, "pachisi board")
+    assert reply.ephemeral and reply.attachments[0].filename == "board.png"
+    [embed] = reply.embeds
+    assert embed["image"]["url"] == "attachment://board.png"
+    [game] = await stored_games(table.database_url)
+    assert embed["footer"]["text"] == chances_line(game.view)
+    assert embed["footer"]["text"].startswith("Chance to win: Black + Yellow ")
+
+
+async def test_the_result_carries_the_games_story(table: Table) -> None:
+    await table.alice.slash(table.channel, "pachisi start", players=2, pieces=1, level="easy")
+    final = await play_out(table, [table.alice])
+    names = [a.filename for a in final.attachments]
+    assert names == ["board.png", "story.png"]
+    chart = Image.open(io.BytesIO(final.attachments[1].data)).convert("RGB")
+    [game] = await stored_games(table.database_url)
+    record = [(row.throw, parse_move(row.move or "pass")) for row in game.moves]
+    chances, _ = story(Position.initial(game.view.rules), record)
+    assert chances[-1] in (0.0, 1.0)  # the game is over: the line ends at 0 or 100 %
+    winner_inner = line_colours(0, 2)[1]
+    x, y = point(len(chances) - 1, chances[-1], len(chances))
+    assert chart.getpixel((x - 1, y)) == winner_inner

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import io
+from random import Random
 
 import pytest
 from PIL import Image
 
+from engine.players import NormalPlayer
+from engine.rules import Rules
+from engine.state import Position
+from engine.throws import throw_value
+from engine.winchance import story
 from render import theme
-from render.chart import line_colours, point, story_png
+from render.chart import game_png, line_colours, point, story_png
 
 
 def _image(data: bytes) -> Image.Image:
@@ -49,3 +55,21 @@ def test_captures_are_marked_on_the_capturing_sides_line() -> None:
 def test_a_story_needs_two_points() -> None:
     with pytest.raises(ValueError):
         story_png([0.5], 4)
+
+
+def test_a_games_chart_follows_its_record() -> None:
+    start = Position.initial(Rules().with_options(players=2))
+    dice, rng, player = Random(3), Random(4), NormalPlayer()
+    position, record = start, []
+    for _ in range(60):
+        throw = throw_value(dice)
+        moves = position.legal_moves(throw)
+        move = player.choose(position, throw, moves, rng) if moves else None
+        record.append((throw, move))
+        position = position.after(throw, move)
+    chances, _ = story(start, record)
+    image = _image(game_png(start, record))
+    apart = [i for i, chance in enumerate(chances) if abs(chance - 0.5) > 0.1]  # the lines do not meet
+    assert len(apart) > 10
+    for index in apart:
+        assert image.getpixel(point(index, chances[index], len(chances))) == line_colours(0, 2)[1], index

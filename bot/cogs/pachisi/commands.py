@@ -17,6 +17,7 @@ import render
 from bot import texts
 from bot.cogs.answers import tell
 from bot.cogs.group import PachisiCommands
+from bot.cogs.pachisi.hints import chances_line
 from bot.service import GameError, GameView, NoGame
 from engine import SEAT_NAMES, Move, NotationError, Rules, parse_move
 from engine.players import LEVELS
@@ -190,8 +191,13 @@ class PlayCommands(PachisiCommands):
         view = await self.channel_game(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         png = await self.tables.board_png(view)
+        board = discord.Embed(colour=discord.Colour.dark_gold()).set_image(url="attachment://board.png")
+        board.set_footer(text=chances_line(view))  # under the picture
         await interaction.followup.send(
-            messages.status_line(view), file=discord.File(io.BytesIO(png), "board.png"), ephemeral=True
+            messages.status_line(view),
+            file=discord.File(io.BytesIO(png), "board.png"),
+            embed=board,
+            ephemeral=True,
         )
 
     @app_commands.command(name="rules", description="The rules of Pachisi, by section")

@@ -8,6 +8,7 @@ analysis runs in the render pool, off the event loop: it is a `hard` search (ten
 from __future__ import annotations
 
 import asyncio
+import io
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -15,8 +16,12 @@ import discord
 from bot.cogs.answers import tell
 from bot.cogs.pachisi.views import GameButton
 from bot.service import GameError, GameView
+from engine import Position, parse_move
 from engine.analysis import Analysis, analyse, move_words
+from engine.notation import describe_side
+from engine.winchance import win_chance
 from render import choice_label
+from render.chart import game_png
 
 if TYPE_CHECKING:
     from bot.client import PachisiBot
@@ -65,14 +70,34 @@ def hint_button(view: GameView) -> GameButton | None:
     )
 
 
+def chances_line(view: GameView) -> str:
+    """Each side's chance to win as the game stands (with the pending throw, if any)."""
+    chances = win_chance(view.position, view.pending_throw)
+    sides = ", ".join(
+        f"{describe_side(side, view.rules.players)} {percent(chances[side])}" for side in (0, 1)
+    )
+    return f"Chance to win: {sides} (if every seat played like the normal computer from here)."
+
+
 class Hints:
-    """Registers the Hint button with the table flow and answers its clicks."""
+    """Registers the Hint button and the story chart with the table flow, and answers the clicks."""
 
     def __init__(self, bot: PachisiBot, tables: Tables) -> None:
         self.bot = bot
         self.tables = tables
         tables.add_button(HINT, self.on_hint)
         tables.add_turn_button(hint_button)
+        tables.add_result_file(self.story_file)
+
+    async def story_file(self, view: GameView) -> discord.File | None:
+        """The finished game's story: each side's chance to win over the throws."""
+        store = self.tables.service.store
+        async with store.transaction() as session:
+            rows = await store.moves(session, view.id)
+        record = [(row.throw, parse_move(row.move or "pass")) for row in rows]
+        start = Position.initial(view.rules)
+        png = await asyncio.get_running_loop().run_in_executor(self.bot.render_pool, game_png, start, record)
+        return discord.File(io.BytesIO(png), "story.png")
 
     async def on_hint(self, interaction: discord.Interaction[Any], button: GameButton) -> None:
         view = await self.tables.service.get(button.game_id)

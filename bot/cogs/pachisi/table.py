@@ -14,7 +14,7 @@ import functools
 import io
 import logging
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -65,6 +65,8 @@ class Tables(commands.Cog, name="Pachisi"):
         self.buttons: dict[str, ButtonHandler] = {}
         self.turn_extras: list[Callable[[GameView], GameButton | None]] = []
         """Buttons other modules add to a turn's message (`add_turn_button`)."""
+        self.result_files: list[Callable[[GameView], Awaitable[discord.File | None]]] = []
+        """Pictures other modules add to a finished game's message (`add_result_file`)."""
         self.add_button(THROW, self.on_throw_button)
         self.add_button(MOVE, self.on_move_button)
         self.add_button(JOIN, self.on_join_button)
@@ -82,6 +84,10 @@ class Tables(commands.Cog, name="Pachisi"):
     def add_turn_button(self, make: Callable[[GameView], GameButton | None]) -> None:
         """Show `make(view)` on every turn message, where it returns a button (the Hint)."""
         self.turn_extras.append(make)
+
+    def add_result_file(self, make: Callable[[GameView], Awaitable[discord.File | None]]) -> None:
+        """Attach `await make(view)` to the message that announces a game's result (the story chart)."""
+        self.result_files.append(make)
 
     async def on_button(self, interaction: discord.Interaction[Any], button: GameButton) -> None:
         handler = self.buttons.get(button.action)
@@ -171,11 +177,14 @@ class Tables(commands.Cog, name="Pachisi"):
         tallies = await self.service.tallies(view.id) if view.status == "finished" else {}
         content = messages.turn_content(view, events, tallies)
         png = await self.board_png(view)
+        files = [discord.File(io.BytesIO(png), "board.png")]
+        if view.status == "finished":
+            files += [file for make in self.result_files if (file := await make(view)) is not None]
         mentions = self.mentions(view)
         try:
             message = await channel.send(
                 content,
-                file=discord.File(io.BytesIO(png), "board.png"),
+                files=files,
                 view=self.turn_buttons(view) or discord.utils.MISSING,
                 allowed_mentions=mentions,
             )
