@@ -24,10 +24,10 @@ from engine import build
 from engine.analysis import analyse
 from engine.arena import parse_level, percentile
 from engine.evaluate import evaluate
+from engine.game import Game, play_out
 from engine.players import get_player
 from engine.rules import Rules
 from engine.state import Move, Position
-from engine.throws import throw_value
 
 LEVEL_SPECS = ("random", "easy", "normal", "hard:depth=1", "hard:depth=2", "hard:depth=3", "hard:depth=4")
 
@@ -37,16 +37,17 @@ def sample_decisions(rules: Rules, count: int, seed: int) -> list[tuple[Position
     player = get_player("normal")
     dice, rng = Random(seed), Random(seed + 1)
     found: list[tuple[Position, int, list[Move]]] = []
-    position = Position.initial(rules)
-    while len(found) < count:
-        if position.result is not None:
-            position = Position.initial(rules)
-        throw = throw_value(dice)
-        moves = position.legal_moves(throw)
+
+    def choose(position: Position, throw: int, moves: list[Move]) -> Move:
         if len(moves) > 1:
             found.append((position, throw, moves))
-        position = position.after(throw, player.choose(position, throw, moves, rng) if moves else None)
-    return found
+        return player.choose(position, throw, moves, rng)
+
+    while len(found) < count:
+        game = Game.new(rules, record=False)
+        while len(found) < count and play_out(game, choose, dice, throws=1) is None:
+            pass
+    return found[:count]
 
 
 def time_level(spec: str, decisions: list[tuple[Position, int, list[Move]]], seed: int) -> dict[str, float]:

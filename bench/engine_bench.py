@@ -17,40 +17,37 @@ from random import Random
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import Position, Rules, build
-from engine.throws import throw_value
+from engine import Game, Move, Position, Rules, build, play_out
 
 
 def playouts(games: int, rules: Rules, seed: int) -> tuple[int, float]:
     """Uniformly random games with every rule in force: (throws, seconds)."""
     rng = Random(seed)
+
+    def choose(position: Position, throw: int, moves: list[Move]) -> Move:
+        return moves[rng.randrange(len(moves))]
+
     throws = 0
     start = time.perf_counter()
     for _ in range(games):
-        position = Position.initial(rules)
-        while True:
-            throw = throw_value(rng)
-            moves = position.legal_moves(throw)
-            if not moves and position.result is not None:
-                break
-            move = moves[rng.randrange(len(moves))] if moves else None
-            position = position.after(throw, move)
-            throws += 1
+        game = Game.new(rules, record=False)
+        play_out(game, choose, rng)
+        throws += game.throws
     return throws, time.perf_counter() - start
 
 
 def sample_positions(count: int, seed: int) -> list[tuple[Position, int]]:
-    """Positions met in random games, each with a throw, to time move generation on."""
+    """Positions met in random games, each with its throw, to time move generation on."""
     rng = Random(seed)
     found: list[tuple[Position, int]] = []
     while len(found) < count:
+        game = Game.new()
+        play_out(game, lambda position, throw, moves: rng.choice(moves), rng)
         position = Position.initial()
-        while position.result is None and len(found) < count:
-            throw = throw_value(rng)
+        for _, throw, move in game.record or ():
             found.append((position, throw))
-            moves = position.legal_moves(throw)
-            position = position.after(throw, rng.choice(moves) if moves else None)
-    return found
+            position = position.after(throw, move)
+    return found[:count]
 
 
 def movegen_us(samples: list[tuple[Position, int]]) -> float:

@@ -7,8 +7,15 @@
 """
 
 from engine.board import HOME, SEAT_NAMES
-from engine.errors import GameOverError, IllegalMoveError, NotationError, PachisiError
-from engine.game import MAX_THROWS, Game
+from engine.errors import (
+    AlreadyThrownError,
+    GameOverError,
+    IllegalMoveError,
+    NotationError,
+    NotThrownError,
+    PachisiError,
+)
+from engine.game import MAX_THROWS, Game, Outcome, Termination, Throw, Turn, play_out
 from engine.notation import describe_move, format_move, parse_move
 from engine.rules import Rules
 from engine.state import DRAW, Move, Position
@@ -22,17 +29,24 @@ __all__ = [
     "OUTCOMES",
     "SEAT_NAMES",
     "THROW_VALUES",
+    "AlreadyThrownError",
     "Game",
     "GameOverError",
     "IllegalMoveError",
     "Move",
+    "NotThrownError",
     "NotationError",
+    "Outcome",
     "PachisiError",
     "Position",
     "Rules",
+    "Termination",
+    "Throw",
+    "Turn",
     "describe_move",
     "format_move",
     "parse_move",
+    "play_out",
     "throw_cowries",
     "throw_value",
 ]

@@ -25,11 +25,10 @@ from random import Random
 from typing import Any
 
 from engine import build
-from engine.game import MAX_THROWS
+from engine.game import Game, play_out
 from engine.players import LEVELS, Player, get_player
 from engine.rules import Rules
-from engine.state import DRAW, Position
-from engine.throws import throw_value
+from engine.state import Move, Position
 
 
 def parse_level(spec: str) -> Player:
@@ -64,25 +63,21 @@ def play_game(spec_a: str, spec_b: str, rules: Rules, seed: int, index: int) -> 
     pair = index // 2
     dice = Random(seed * 1_000_003 + pair * 2)
     rng = Random(seed * 1_000_003 + pair * 2 + 1)
-    position = Position.initial(rules)
+    game = Game(Position.initial(rules))
     times: dict[int, list[float]] = {0: [], 1: []}
-    throws = 0
-    while position.result is None and throws < MAX_THROWS:
-        throw = throw_value(dice)
-        moves = position.legal_moves(throw)
-        move = None
-        if moves:
-            side = position.side_of(position.turn)
-            who = 0 if side == side_a else 1
-            start = time.perf_counter()
-            move = players[who].choose(position, throw, moves, rng)
-            if len(moves) > 1:
-                times[who].append((time.perf_counter() - start) * 1000)
-        position = position.after(throw, move)
-        throws += 1
-    result = position.result
-    outcome = 0 if result is None or result == DRAW else (1 if result == side_a else -1)
-    return GameResult(outcome, throws, times[0], times[1])
+
+    def choose(position: Position, throw: int, moves: list[Move]) -> Move:
+        who = 0 if position.side_of(position.turn) == side_a else 1
+        start = time.perf_counter()
+        move = players[who].choose(position, throw, moves, rng)
+        if len(moves) > 1:
+            times[who].append((time.perf_counter() - start) * 1000)
+        return move
+
+    end = play_out(game, choose, dice)
+    assert end is not None
+    outcome = 0 if end.winner is None else (1 if end.winner == side_a else -1)
+    return GameResult(outcome, game.throws, times[0], times[1])
 
 
 def _play_star(args: tuple[str, str, Rules, int, int]) -> GameResult:

@@ -21,3 +21,11 @@ class IllegalMoveError(PachisiError):
 
 class GameOverError(PachisiError):
     """A throw or move asked of a position whose game has ended."""
+
+
+class NotThrownError(PachisiError):
+    """A move asked of a game whose cowries are not thrown yet."""
+
+
+class AlreadyThrownError(PachisiError):
+    """A second throw asked of a game whose throw is waiting to be played."""

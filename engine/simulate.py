@@ -10,11 +10,10 @@ from random import Random
 from typing import Any
 
 from engine.board import HOME
-from engine.game import MAX_THROWS
+from engine.game import MAX_THROWS, Game, Outcome, Termination, play_out
 from engine.players import Player, get_player
 from engine.rules import Rules
-from engine.state import DRAW, Move, Position, side_name
-from engine.throws import throw_value
+from engine.state import Move, Position, side_name
 
 
 @dataclass
@@ -22,50 +21,39 @@ class GameSummary:
     """How one game went: length, result, and whether the escape hatch was used or decided it."""
 
     throws: int
-    result: int  # winning side, or DRAW
-    frozen: bool
+    outcome: Outcome
     escape_hatch_used: bool
     escape_hatch_decided: bool  # the winning side's last piece came home through the hatch
     final: Position
 
 
 def play_game(
-    rules: Rules, players: dict[int, Player], rng: Random, *, max_throws: int = MAX_THROWS
+    start: Position, players: dict[int, Player], rng: Random, *, max_throws: int = MAX_THROWS
 ) -> GameSummary:
-    """Play one game to its end; `players` maps each seat in play to its policy.
-
-    The frozen test runs only when a throw offers no move: a frozen position offers none for
-    any throw, so the game is found over at the same throw count as a test after every throw.
-    """
-    position = Position.initial(rules)
-    throws = 0
+    """Play one game from `start` to its end: `players` maps each seat in play to its policy, and
+    `rng` throws the cowries and breaks the policies' ties."""
+    game = Game(start, max_throws=max_throws)
     hatch_used = False
     last_home_via_hatch = [False, False]  # per side: did its latest piece home use the hatch?
-    while throws < max_throws:
-        throw = throw_value(rng)
-        moves = position.legal_moves(throw)
-        move: Move | None = None
-        if moves:
-            move = moves[0] if len(moves) == 1 else players[position.turn].choose(position, throw, moves, rng)
-            if move.dst == HOME:
-                via_hatch = position.needs_capture(move.seat)
-                hatch_used |= via_hatch
-                last_home_via_hatch[position.side_of(move.seat)] = via_hatch
-        elif position.result is not None:
-            break
-        position = position.after(throw, move)
-        throws += 1
-    result = position.result
-    if result is None:  # the throw cap
-        result = DRAW
-    frozen = result == DRAW and throws < max_throws
+
+    def choose(position: Position, throw: int, moves: list[Move]) -> Move:
+        nonlocal hatch_used
+        move = moves[0] if len(moves) == 1 else players[position.turn].choose(position, throw, moves, rng)
+        if move.dst == HOME:
+            via_hatch = position.needs_capture(move.seat)
+            hatch_used |= via_hatch
+            last_home_via_hatch[position.side_of(move.seat)] = via_hatch
+        return move
+
+    outcome = play_out(game, choose, rng)
+    assert outcome is not None
+    winner = outcome.winner
     return GameSummary(
-        throws=throws,
-        result=result,
-        frozen=frozen,
+        throws=game.throws,
+        outcome=outcome,
         escape_hatch_used=hatch_used,
-        escape_hatch_decided=result != DRAW and last_home_via_hatch[result],
-        final=position,
+        escape_hatch_decided=winner is not None and last_home_via_hatch[winner],
+        final=game.position,
     )
 
 
@@ -101,27 +89,32 @@ def simulate(
     *,
     seed: int | None = None,
     policy: str = "random",
+    start: Position | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> SimulationReport:
-    """Play `games` games with every seat on `policy`; deterministic for a given seed."""
+    """Play `games` games with every seat on `policy` (from `start`, else from the beginning);
+    deterministic for a given seed."""
+    start = Position.initial(rules) if start is None else start
+    rules = start.rules
     rng = Random(seed)
     players = {seat: get_player(policy) for seat in rules.seats}
     report = SimulationReport(wins={side_name(side, rules.players): 0 for side in (0, 1)})
-    start = time.perf_counter()
+    began = time.perf_counter()
     for index in range(games):
-        summary = play_game(rules, players, rng)
+        summary = play_game(start, players, rng)
         report.games += 1
         report.throws.append(summary.throws)
-        if summary.result == DRAW:
-            if summary.frozen:
-                report.frozen += 1
-            else:
-                report.capped += 1
+        termination, winner = summary.outcome
+        if termination is Termination.FROZEN:
+            report.frozen += 1
+        elif termination is Termination.THROW_LIMIT:
+            report.capped += 1
         else:
-            report.wins[side_name(summary.result, rules.players)] += 1
+            assert winner is not None
+            report.wins[side_name(winner, rules.players)] += 1
         report.escape_hatch_games += summary.escape_hatch_used
         report.escape_hatch_decided += summary.escape_hatch_decided
         if progress:
             progress(index + 1)
-    report.seconds = time.perf_counter() - start
+    report.seconds = time.perf_counter() - began
     return report

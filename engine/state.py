@@ -76,7 +76,7 @@ class Position:
     the test: a frozen position offers no move for any throw.
     """
 
-    __slots__ = ("_blocks", "_decided", "_escape", "_occ", "captured", "rules", "steps", "turn")
+    __slots__ = ("_blocks0", "_blocks1", "_decided", "_escape", "_occ", "captured", "rules", "steps", "turn")
 
     def __init__(
         self,
@@ -95,7 +95,9 @@ class Position:
         self._decided = result
         """A result known without the frozen test: the winning side, or DRAW by the throw cap."""
         self._occ: tuple[list[int], list[int]] | None = None
-        self._blocks: list[list[int] | None] = [None, None]
+        self._blocks0: list[int] | None = None
+        self._blocks1: list[int] | None = None
+        """Each side's blockades, once asked for (two attributes: no list made per position)."""
         self._escape: dict[int, bool] | None = None
 
     @property
@@ -181,7 +183,7 @@ class Position:
 
     def _blockades(self, side: int) -> list[int]:
         """Squares where `side` has a blockade: two or more of its pieces, not on a castle."""
-        blocks = self._blocks[side]
+        blocks = self._blocks1 if side else self._blocks0
         if blocks is None:
             squares = self._occupancy()[side]
             found: list[int] = []
@@ -194,7 +196,11 @@ class Position:
                         seen.add(square)
                     elif square != CHARKONI and not IS_CASTLE[square] and square not in found:
                         found.append(square)
-            blocks = self._blocks[side] = found
+            blocks = found
+            if side:
+                self._blocks1 = found
+            else:
+                self._blocks0 = found
         return blocks
 
     def pieces_on(self, square: int) -> list[tuple[int, int]]:
@@ -281,7 +287,10 @@ class Position:
         turn = self.turn
         if self.rules.players == 4 and self.steps[turn][0] == HOME:
             turn = (turn + 2) % 4  # a finished seat plays its partner's pieces
-        return self._moves_for(turn, throw)
+        moves = self._raw_moves(turn, throw)  # _moves_for, inlined: this is the hottest call
+        if moves and moves[-1].dst == HOME and not self._home_allowed(turn):
+            moves = [m for m in moves if m.dst != HOME]
+        return moves
 
     def needs_capture(self, seat: int) -> bool:
         """True while the capture condition keeps `seat`'s side from coming home (hatch aside)."""
@@ -351,7 +360,8 @@ class Position:
                     won = side
             else:
                 square = ROUTES[seat][dst]
-                if not IS_CASTLE[square] and square in self._occupancy()[1 - side]:
+                occ = self._occ or self._occupancy()  # usually cached by the move generation
+                if not IS_CASTLE[square] and square in occ[1 - side]:
                     for enemy in _SIDE_SEATS[players][1 - side]:
                         route = ROUTES[enemy]
                         old = steps[enemy]

@@ -15,18 +15,16 @@ from engine import build
 
 ENGINE = Path(build.__file__).resolve().parent
 
-# Prints, for seeded decisions of games `normal` plays against itself, the evaluation of a position
-# for both sides (exact floats) and `hard`'s choice at two, three and four layers, in two- and
-# four-player games, first checking that it runs from plain source.
+# Prints, for seeded games `normal` plays against itself, the evaluation for both sides (exact
+# floats) of each position whose throw offers a move, and `hard`'s choice at two, three and four
+# layers where there is a choice, in two- and four-player games, first saying which build runs.
 PROBE = """
-import sys
 from random import Random
 import engine.evaluate, engine.players, engine.state
 from engine.evaluate import evaluate
+from engine.game import Game, play_out
 from engine.players import HardPlayer, NormalPlayer
 from engine.rules import Rules
-from engine.state import Position
-from engine.throws import throw_value
 
 sources = [m.__file__.endswith(".py") for m in (engine.evaluate, engine.players, engine.state)]
 print("source" if all(sources) else "compiled" if not any(sources) else "mixed")
@@ -34,17 +32,19 @@ normal = NormalPlayer()
 depths = (2, 3, 4)
 hard = {depth: HardPlayer(depth=depth) for depth in depths}
 for players in (2, 4):
-    dice, rng, position, asked = Random(players), Random(7), Position.initial(Rules(players=players)), 0
-    while asked < 25:
-        if position.result is not None:
-            position = Position.initial(position.rules)
-        throw = throw_value(dice)
-        moves = position.legal_moves(throw)
+    dice, rng, asked = Random(players), Random(7), []
+
+    def choose(position, throw, moves):
         print(repr(evaluate(position, 0)), repr(evaluate(position, 1)))
         if len(moves) > 1:
-            asked += 1
-            print(*(hard[depth].choose(position, throw, moves, Random(asked)) for depth in depths))
-        position = position.after(throw, normal.choose(position, throw, moves, rng) if moves else None)
+            asked.append(throw)
+            print(*(hard[depth].choose(position, throw, moves, Random(len(asked))) for depth in depths))
+        return normal.choose(position, throw, moves, rng)
+
+    while len(asked) < 25:
+        game = Game.new(Rules(players=players))
+        while len(asked) < 25 and play_out(game, choose, dice, throws=1) is None:
+            pass
 """
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from engine.board import IS_CASTLE, ROUTES, STEP_OF
 from engine.evaluate import ENTERED, SEARCH_ENTERED, WIN, evaluate
+from engine.game import Game, play_out
 from engine.players import (
     HARD_DEPTH,
     LEVELS,
@@ -29,20 +30,19 @@ def _play_out(rules: Rules, levels: tuple[str, str], seed: int) -> tuple[Positio
     # A small budget keeps these whole games quick; the search is the same at any budget.
     players = [HardPlayer(nodes=200) if level == "hard" else get_player(level) for level in levels]
     dice, rng = Random(seed), Random(seed + 1)
-    position = Position.initial(rules)
-    record: list[str] = []
-    for _ in range(10_000):
-        if position.result is not None:
-            break
-        throw = throw_value(dice)
-        moves = position.legal_moves(throw)
-        move = None
-        if moves:
-            move = players[position.side_of(position.turn)].choose(position, throw, moves, rng)
-            assert move in moves
-        record.append(f"{throw}:{move}")
-        position = position.play(throw, move)
-    return position, record
+
+    def choose(position: Position, throw: int, moves: list[Move]) -> Move:
+        move = players[position.side_of(position.turn)].choose(position, throw, moves, rng)
+        assert move in moves
+        return move
+
+    game = Game.new(rules)
+    play_out(game, choose, dice)
+    assert game.record is not None
+    # The checked replay agrees: every move was legal and the game ends where the playout did.
+    replayed = Game.replay(Position.initial(rules), [(t.throw, t.move) for t in game.record])
+    assert replayed.position == game.position
+    return game.position, [f"{t.throw}:{t.move}" for t in game.record]
 
 
 @pytest.mark.parametrize(

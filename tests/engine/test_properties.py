@@ -8,10 +8,10 @@ from random import Random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import DRAW, Game, Position, Rules
+from engine import DRAW, MAX_THROWS, Game, Position, Rules, Termination
 from engine.board import HOME, IS_CASTLE, ROUTES
 from engine.simulate import simulate
-from engine.throws import GRACES, throw_value
+from engine.throws import GRACES, THROW_VALUES
 
 RULE_SETS = [
     Rules(),
@@ -54,22 +54,31 @@ def check_move(position: Position, throw: int, move) -> None:
         assert ROUTES[seat][step] not in barriers, f"{move} passes a blockade in {position}"
 
 
+def stuck(position: Position) -> bool:
+    """Independent of the engine's frozen test: no seat, put to throw, has a move for any throw."""
+    return not any(
+        Position(position.rules, position.steps, seat, position.captured).legal_moves(throw)
+        for seat in position.rules.seats
+        for throw in THROW_VALUES
+    )
+
+
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), rules=st.sampled_from(RULE_SETS))
 def test_random_games_keep_every_invariant(seed: int, rules: Rules) -> None:
     rng = Random(seed)
     game = Game.new(rules)
-    position = game.position
-    while position.result is None:
-        throw = throw_value(rng)
-        moves = position.legal_moves(throw)
+    while game.outcome() is None:
+        before = game.position
+        throw = game.throw(rng).value
+        moves = game.legal_moves()
+        assert moves == before.legal_moves(throw)
         assert moves == sorted(moves, key=lambda m: (m.seat, m.src, m.dst))
         assert len(set(moves)) == len(moves)
         move = rng.choice(moves) if moves else None
         if move:
-            check_move(position, throw, move)
-        before = position
-        position = game.play(throw, move)
+            check_move(before, throw, move)
+        position = game.play(move)
         for seat in rules.seats:
             assert len(position.steps[seat]) == rules.pieces  # pieces are conserved
             assert all(0 <= s <= HOME for s in position.steps[seat])
@@ -85,10 +94,18 @@ def test_random_games_keep_every_invariant(seed: int, rules: Rules) -> None:
         assert sent_back == len(captured)
         if move is not None:
             assert all(before.side_of(s) != before.side_of(move.seat) for s, _ in captured)
-    assert game.throws < 10_000 or position.result == DRAW
-    if position.result != DRAW:
-        winners = [s for s in rules.seats if position.side_of(s) == position.result]
-        assert all(x == HOME for s in winners for x in position.steps[s])
+    final = game.position
+    termination, winner = game.outcome() or (None, None)
+    assert game.throws <= MAX_THROWS
+    if termination is Termination.WIN:
+        assert winner is not None and final.result == winner
+        assert all(x == HOME for s in rules.seats if final.side_of(s) == winner for x in final.steps[s])
+        assert any(x != HOME for s in rules.seats if final.side_of(s) != winner for x in final.steps[s])
+    elif termination is Termination.FROZEN:
+        assert winner is None and final.result == DRAW and stuck(final)
+    else:
+        assert termination is Termination.THROW_LIMIT and winner is None
+        assert game.throws == MAX_THROWS and not stuck(final)
 
 
 def test_seed_figure_last_square_rule_prevents_deadlock() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import DRAW, Game, IllegalMoveError, Move, Position, Rules
+from engine import DRAW, Game, IllegalMoveError, Move, Outcome, Position, Rules, Termination
 from engine.board import BLACK, GREEN, RED, ROUTES, YELLOW
 
 P = Position.parse
@@ -328,6 +328,9 @@ def test_not_frozen_while_one_seat_can_still_move() -> None:
 def test_game_ends_as_a_draw_at_the_throw_cap() -> None:
     game = Game(Position.initial(Rules(players=2)), max_throws=5)
     for _ in range(5):
-        moves_ = game.position.legal_moves(3)
-        game.play(3, moves_[0] if moves_ else None)
+        assert game.outcome() is None
+        game.set_throw(3)
+        moves_ = game.legal_moves()
+        game.play(moves_[0] if moves_ else None)
     assert game.position.result == DRAW
+    assert game.outcome() == Outcome(Termination.THROW_LIMIT, None)

@@ -7,8 +7,7 @@ from random import Random
 
 from PIL import Image
 
-from engine import Move, Position, Rules
-from engine.throws import throw_cowries
+from engine import Game, Move, Position, Rules, play_out
 
 
 def decode(png: bytes) -> Image.Image:
@@ -21,16 +20,16 @@ def decode(png: bytes) -> Image.Image:
 def random_game(seed: int, throws: int, rules: Rules | None = None) -> tuple[Position, Position, Move | None]:
     """(position before the last throw, position after it, the move played) after `throws` throws."""
     rng = Random(seed)
-    position = Position.initial(rules)
-    before, move = position, None
-    for _ in range(throws):
-        if position.result is not None:
-            break
-        throw, _ = throw_cowries(rng)
-        moves = position.legal_moves(throw)
-        before, move = position, (moves[rng.randrange(len(moves))] if moves else None)
-        position = position.after(throw, move)
-    return before, position, move
+    game = Game.new(rules)
+    record = game.record
+    assert record is not None
+    before, move = game.position, None
+    while len(record) < throws and game.outcome() is None:
+        position = game.position
+        play_out(game, lambda _, throw, moves: moves[rng.randrange(len(moves))], rng, throws=1)
+        if record and game.position is not position:
+            before, move = position, record[-1].move
+    return before, game.position, move
 
 
 RGB = tuple[int, int, int]
