@@ -91,7 +91,7 @@ class Game:
     A game resumed that way has no record (`record` is None) unless one is given.
     """
 
-    __slots__ = ("_outcome", "_pending", "_position", "_throws", "max_throws", "record")
+    __slots__ = ("_outcome", "_pending", "_position", "_throws", "max_throws", "record", "start")
 
     def __init__(
         self,
@@ -104,6 +104,8 @@ class Game:
     ) -> None:
         if throws < 0:
             raise PachisiError(f"the throw count cannot be negative ({throws})")
+        self.start = position
+        """The position the game was created (or resumed) at: where `record` begins."""
         self._position = position
         self._throws = throws
         self._pending: Throw | None = None

@@ -9,11 +9,11 @@ from random import Random
 import pytest
 
 from engine.evaluate import evaluate
-from engine.game import Game
+from engine.game import Game, play_out
 from engine.players import NormalPlayer
 from engine.rules import Rules
 from engine.state import DRAW, Position
-from engine.throws import THROW_VALUES, throw_value
+from engine.throws import THROW_VALUES
 from engine.winchance import FEATURES, WEIGHTS, features, normal_move, story, win_chance
 
 
@@ -76,15 +76,15 @@ def test_the_story_follows_the_game_and_marks_its_captures() -> None:
     rules = Rules().with_options(players=4)
     game = Game.new(rules)
     dice, rng, player = Random(5), Random(6), NormalPlayer()
-    while game.position.result is None and game.throws < 400:
-        throw = throw_value(dice)
-        moves = game.position.legal_moves(throw)
-        move = (
-            (moves[0] if len(moves) == 1 else player.choose(game.position, throw, moves, rng))
-            if moves
-            else None
-        )
-        game.play(throw, move)
+    play_out(
+        game,
+        lambda position, throw, moves: (
+            moves[0] if len(moves) == 1 else player.choose(position, throw, moves, rng)
+        ),
+        dice,
+        throws=400,
+    )
+    assert game.record is not None
     chances, captures = story(game.start, [(t.throw, t.move) for t in game.record])
     assert len(chances) == game.throws + 1
     assert chances[0] == win_chance(game.start)[0] and chances[-1] == win_chance(game.position)[0]
@@ -93,5 +93,6 @@ def test_the_story_follows_the_game_and_marks_its_captures() -> None:
     for number, turn in enumerate(game.record, start=1):
         if turn.move is not None and replayed.position.captures(turn.move):
             expected.append((number, replayed.position.side_of(turn.move.seat)))
-        replayed.play(turn.throw, turn.move)
+        replayed.set_throw(turn.throw)
+        replayed.play(turn.move)
     assert captures == expected and captures
