@@ -4,6 +4,7 @@ goes on once it is back, without restarting the bot."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import subprocess
 import sys
@@ -86,8 +87,12 @@ async def play_one_turn(table: Table) -> None:
     await wait_for_turn_or_end(table, after=before, timeout=30)
 
 
+def errors_logged(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+
+
 async def test_postgres_stopped_mid_game(
-    fake: FakeDiscord, postgres_url: str, postgres_server: PostgresServer
+    fake: FakeDiscord, postgres_url: str, postgres_server: PostgresServer, caplog: pytest.LogCaptureFixture
 ) -> None:
     guild = fake.add_guild("Pachisi club")
     channel = guild.add_text_channel("games")
@@ -113,9 +118,12 @@ async def test_postgres_stopped_mid_game(
     [game] = await stored_games(postgres_url)
     check_move_log(game)
     assert game.view.status == "finished"
+    assert errors_logged(caplog) == []
 
 
-async def test_sqlite_locked_by_another_process_past_the_busy_timeout(table: Table) -> None:
+async def test_sqlite_locked_by_another_process_past_the_busy_timeout(
+    table: Table, caplog: pytest.LogCaptureFixture
+) -> None:
     await table.alice.slash(table.channel, "pachisi start", players=2, pieces=1, level="easy")
     await play_one_turn(table)
     [before] = await stored_games(table.database_url)
@@ -138,3 +146,4 @@ async def test_sqlite_locked_by_another_process_past_the_busy_timeout(table: Tab
     [after] = await stored_games(table.database_url)
     assert (after.view.turn_number, len(after.moves)) == (before.view.turn_number, len(before.moves))
     await play_one_turn(table)  # the lock is gone: the same click works
+    assert errors_logged(caplog) == []

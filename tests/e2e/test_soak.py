@@ -1,4 +1,5 @@
-"""Soak: the bot is SIGKILLed 50 times at random moments while members play in several channels."""
+"""Soak: the bot is SIGKILLed 50 times while members play in several channels: at random moments,
+and every fifth time exactly after a turn's post reached Discord and before the bot heard back."""
 
 from __future__ import annotations
 
@@ -27,6 +28,8 @@ from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.fakediscord.driver import Member
 
 KILLS = 50
+AFTER_A_POST = 5
+"""Every AFTER_A_POST-th kill waits for a turn's post to reach the fake, which never answers it."""
 
 
 async def keep_playing(table: Table, members: list[Member], rng: random.Random) -> None:
@@ -59,7 +62,7 @@ async def test_fifty_kills_lose_no_move_and_play_no_turn_twice(fake: FakeDiscord
     ]
     tables = []
     async with (
-        asyncio.timeout(300),
+        asyncio.timeout(900),  # a safety net: 51 starts take minutes on a loaded machine
         fake.process(bot_argv(), env=bot_env(fake, database_url), cwd=str(REPO_ROOT)) as bot,
     ):
         for n, (members, start, second_seat) in enumerate(setups):
@@ -75,9 +78,17 @@ async def test_fifty_kills_lose_no_move_and_play_no_turn_twice(fake: FakeDiscord
             for n, (table, (members, _, _)) in enumerate(zip(tables, setups, strict=True))
         ]
         try:
-            for _ in range(KILLS):
-                await asyncio.sleep(rng.uniform(0.0, 0.8))
+            held = 0
+            for n in range(KILLS):
+                if n % AFTER_A_POST == AFTER_A_POST - 1:
+                    hold = fake.hold_next("POST", "/channels/{c}/messages")
+                    with contextlib.suppress(TimeoutError):
+                        await fake.wait_until(hold.reached.is_set, timeout=5, what="a post")
+                        held += 1
+                else:
+                    await asyncio.sleep(rng.uniform(0.0, 0.8))
                 await bot.kill()
+                fake.server.release_holds()  # after the kill: the bot never hears back
                 await bot.start()
         finally:
             for task in drivers:
@@ -86,6 +97,7 @@ async def test_fifty_kills_lose_no_move_and_play_no_turn_twice(fake: FakeDiscord
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
         assert bot.starts == KILLS + 1
+        assert held >= KILLS // AFTER_A_POST // 2, f"only {held} kills came right after a post"
         # Every game left can be finished, by the same members, after all that.
         for table, (members, _, _) in zip(tables, setups, strict=True):
             try:
@@ -96,8 +108,14 @@ async def test_fifty_kills_lose_no_move_and_play_no_turn_twice(fake: FakeDiscord
                 print(bot.output()[-6000:])
                 raise
             assert "Throws:" in final.content
+        stale = [m.id for t in tables for m in t.channel.messages if any(not b.disabled for b in m.buttons)]
+        assert stale == [], f"finished games' messages with live buttons: {stale}"
     games = await stored_games(database_url)
     assert len(games) == len(setups)
     for game in games:
         check_move_log(game)  # each throw once, numbered in order, replaying to the stored position
         assert game.view.status == "finished", f"game {game.view.id} is {game.view.status}"
+    moves = sum(len(game.moves) for game in games)
+    print(
+        f"soak: kills={KILLS} after_a_post={held} games={len(games)} throws={moves} lost=0 doubled=0 stale_buttons=0"
+    )
