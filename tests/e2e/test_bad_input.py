@@ -144,6 +144,7 @@ FORGED = (
     "pachisi:move:{game}:{turn}:purple:1-5",  # no such side (was a traceback)
     "pachisi:move:{game}:{turn}:black:{nines}-{nines}",
     "pachisi:move:{game}:{turn}",
+    "pachisi:move:{game}:{turn}:pass",  # parses as no move at all
     "pachisi:move:{game}:{turn}:black:1-",
     "pachisi:join:{game}",
     "pachisi:nosuch:{game}:{turn}",

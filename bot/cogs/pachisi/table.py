@@ -102,7 +102,9 @@ class Tables(commands.Cog, name="Pachisi"):
         try:
             move = parse_move(button.arg or "")
         except NotationError:
-            raise GameError("That button is no longer in use.") from None
+            move = None
+        if move is None:  # unreadable, or `pass`, which no button offers
+            raise GameError("That button is no longer in use.")
         await self.play_move(interaction, button.game_id, button.turn, move)
 
     async def on_join_button(self, interaction: discord.Interaction[Any], button: GameButton) -> None:
@@ -377,7 +379,7 @@ class Tables(commands.Cog, name="Pachisi"):
                     for child in row.children
                     if isinstance(child, discord.Button) and not child.disabled and child.custom_id
                 ]
-                if any(game_of(child.custom_id) == view.id for child in live):
+                if any(game_of(child.custom_id or "") == view.id for child in live):
                     buttons = disabled_copy(message)
                     if buttons is not None:
                         await message.edit(view=buttons)
