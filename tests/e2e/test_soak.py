@@ -89,7 +89,7 @@ async def test_fifty_kills_lose_no_move_and_play_no_turn_twice(fake: FakeDiscord
                     await asyncio.sleep(rng.uniform(0.0, 0.8))
                 await bot.kill()
                 fake.server.release_holds()  # after the kill: the bot never hears back
-                await bot.start()
+                await bot.start(timeout=90)  # a loaded machine can take more than 30 s
         finally:
             for task in drivers:
                 task.cancel()
