@@ -18,15 +18,15 @@ Reading replays every throw against the rules, so a record that reads is a legal
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from engine.board import SEAT_NAMES
 from engine.errors import PachisiError
-from engine.game import MAX_THROWS
+from engine.game import MAX_THROWS, Game
 from engine.notation import parse_move, result_text
 from engine.rules import Rules
-from engine.state import DRAW, Move, Position
+from engine.state import Move, Position
 from engine.throws import check_throw
 
 TERMINATIONS = ("win", "frozen", "throw_limit", "abandoned", "unfinished")
@@ -97,16 +97,12 @@ class Record:
             raise ValueError(f"stopped must be one of {', '.join(STOPPED)}")
         tags = dict(tags or {})
         _check_tags(tags, rules, {})
-        played: list[Throw] = []
-        positions = [Position.initial(rules)]
-        for number, throw in enumerate(throws, start=1):
-            try:
-                positions.append(_apply(positions[-1], throw, number, number))
-            except RecordError as exc:
-                raise RecordError(f"throw {number}: {exc.reason}") from None
-            played.append(throw)
-        termination = _termination(positions[-1], len(played)) or stopped
-        return cls(rules, tuple(played), tuple(positions), termination, tags)
+        played = list(throws)
+        try:
+            positions, termination = _replay(rules, played, range(1, len(played) + 1))
+        except RecordError as exc:
+            raise RecordError(f"throw {exc.line}: {exc.reason}") from None
+        return cls(rules, tuple(played), tuple(positions), termination or stopped, tags)
 
     @property
     def final(self) -> Position:
@@ -160,11 +156,8 @@ def read_record(text: str) -> Record:
     rules = _rules(tags, tag_lines)
     described = {k: v for k, v in tags.items() if k not in REQUIRED_TAGS}
     _check_tags(described, rules, tag_lines)
-    positions = [Position.initial(rules)]
-    for count, (throw, at) in enumerate(zip(throws, throw_lines, strict=True), start=1):
-        positions.append(_apply(positions[-1], throw, at, count))
+    positions, termination = _replay(rules, throws, throw_lines)
     final = positions[-1]
-    termination = _termination(final, len(throws))
     claimed = tags["Termination"]
     if claimed not in TERMINATIONS:
         raise RecordError(f"Termination is one of {', '.join(TERMINATIONS)}", tag_lines["Termination"])
@@ -235,36 +228,32 @@ def _check_tags(tags: Mapping[str, str], rules: Rules, lines: Mapping[str, int])
             raise RecordError(f"{name} is not a seat in a {rules.players}-player game", lines.get(name, 0))
 
 
-def _apply(position: Position, throw: Throw, line: int, count: int) -> Position:
-    """The position after the `count`th throw, checked: seat to throw, game not over, move legal.
+def _replay(rules: Rules, throws: Sequence[Throw], lines: Sequence[int]) -> tuple[list[Position], str | None]:
+    """Play `throws` through a `Game`, checking each: the seat to throw, the game not over, the
+    move legal. Returns the start and the position after each throw, and the game's termination
+    (None while it goes on); a RecordError names the line of the throw that is wrong."""
+    game = Game(Position.initial(rules), max_throws=MAX_THROWS)
+    positions = [game.position]
+    for throw, line in zip(throws, lines, strict=True):
+        if game.outcome() is not None:
+            raise RecordError(f"the game is already over ({_describe(_result(game))})", line)
+        if throw.seat != game.turn:
+            raise RecordError(f"it is {SEAT_NAMES[game.turn]}'s throw, not {SEAT_NAMES[throw.seat]}'s", line)
+        if "{" in throw.note or "}" in throw.note or "\n" in throw.note:
+            raise RecordError("a note may not hold braces or line breaks", line)
+        try:
+            game.set_throw(throw.throw)
+            game.play(throw.move)
+        except ValueError as exc:  # a bad throw value, or a PachisiError
+            raise RecordError(str(exc), line) from None
+        positions.append(game.position)
+    outcome = game.outcome()
+    return positions, None if outcome is None else outcome.termination.value
 
-    The throw cap (RULES.md 6) ends the game as a draw after MAX_THROWS throws, as `Game` does.
-    """
-    if position.result is not None:
-        raise RecordError(
-            f"the game is already over ({_describe(result_text(position.result, position.rules.players))})",
-            line,
-        )
-    if throw.seat != position.turn:
-        raise RecordError(f"it is {SEAT_NAMES[position.turn]}'s throw, not {SEAT_NAMES[throw.seat]}'s", line)
-    if "{" in throw.note or "}" in throw.note or "\n" in throw.note:
-        raise RecordError("a note may not hold braces or line breaks", line)
-    try:
-        after = position.play(throw.throw, throw.move)
-    except ValueError as exc:  # a bad throw value, or a PachisiError
-        raise RecordError(str(exc), line) from None
-    if count >= MAX_THROWS and after.result is None:
-        after = after.with_result(DRAW)
-    return after
 
-
-def _termination(position: Position, throws: int) -> str | None:
-    """Why the game ended at `position` after `throws` throws, or None while it goes on."""
-    if position.result is None:
-        return None
-    if position.result != DRAW:
-        return "win"
-    return "throw_limit" if throws >= MAX_THROWS and not position.is_frozen() else "frozen"
+def _result(game: Game) -> str:
+    result = game.position.result
+    return "*" if result is None else result_text(result, game.position.rules.players)
 
 
 def _tag(name: str, value: str) -> str:
