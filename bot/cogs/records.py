@@ -133,7 +133,8 @@ def _member_text(member: records.Member) -> str:
 
 def _history_line(game: records.GameSummary) -> str:
     rules = game.rules
-    shape = f"{rules.players} players" + (f", {rules.pieces} pieces" if rules.pieces != 4 else "")
+    pieces = "1 piece" if rules.pieces == 1 else f"{rules.pieces} pieces"
+    shape = f"{rules.players} players" + (f", {pieces}" if rules.pieces != 4 else "")
     sides = " vs ".join(
         ", ".join(_member_text(m) for m in records.side_members(game, side)) or "nobody" for side in (0, 1)
     )

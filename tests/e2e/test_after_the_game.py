@@ -20,7 +20,7 @@ async def test_after_a_game_members_list_export_replay_and_see_their_rating(tabl
     assert listed.ephemeral
     line = next(line for line in listed.content.splitlines() if line.startswith(f"`#{game.view.id}`"))
     assert f"<@{table.alice.id}>" in line and "computer (hard)" in line
-    assert "classic, 2 players, 1 pieces" in line and f"{game.view.turn_number} throws" in line
+    assert "classic, 2 players, 1 piece ·" in line and f"{game.view.turn_number} throws" in line
     assert " won · " in line or "draw" in line
 
     exported = await table.bob.slash(table.channel, "pachisi export")
