@@ -109,6 +109,8 @@ class SeatInfo:
     level: str
     missed: int
     """Consecutive turns the timer played for this human."""
+    hints_used: int = 0
+    """Hints this seat's members asked for."""
 
 
 @dataclass(frozen=True)
@@ -167,6 +169,8 @@ class GameView:
     last_move: Move | None
     last_position: Position | None
     created_at: datetime = field(compare=False)
+    hints: bool = True
+    """The game option `hints`: the Hint button and the win chances are offered."""
 
     def legal_moves(self) -> list[Move]:
         """The moves of the pending throw; [] when nothing is thrown."""
@@ -216,12 +220,13 @@ def game_view(row: GameRow, seats: Iterable[SeatRow]) -> GameView:
         pending_cowries=None if row.pending_cowries is None else _cowries(row.pending_cowries),
         turn_number=row.turn_number,
         version=row.version,
-        seats={s.seat: SeatInfo(s.seat, s.user_id, s.level, s.missed) for s in seats},
+        seats={s.seat: SeatInfo(s.seat, s.user_id, s.level, s.missed, s.hints_used) for s in seats},
         deadline=aware(row.deadline),
         message_id=row.message_id,
         last_move=None if row.last_move is None else parse_move(row.last_move),
         last_position=None if row.last_position is None else Position.parse(row.last_position),
         created_at=aware(row.created_at) or utcnow(),
+        hints=row.hints,
     )
 
 
@@ -307,9 +312,18 @@ class GameService:
         return replace(new, version=old.version + 1)
 
     async def start(
-        self, guild_id: int, channel_id: int, user_id: int, rules: Rules, level: str, seat: int | None
+        self,
+        guild_id: int,
+        channel_id: int,
+        user_id: int,
+        rules: Rules,
+        level: str,
+        seat: int | None,
+        *,
+        hints: bool = True,
     ) -> GameView:
-        """A new game: the starter takes `seat` (default black), computers at `level` the rest."""
+        """A new game: the starter takes `seat` (default black), computers at `level` the rest;
+        `hints` offers the Hint button and the win chances."""
         try:
             get_player(level)
         except ValueError as exc:
@@ -323,7 +337,7 @@ class GameService:
                 existing = await self.store.active_game(session, channel_id)
                 if existing is not None:
                     raise GameExists(existing.id, existing.started_by)
-                return await self._insert(session, guild_id, channel_id, user_id, rules, level, seat)
+                return await self._insert(session, guild_id, channel_id, user_id, rules, level, seat, hints)
         except IntegrityError:
             # Another process started one between our check and our insert: the unique index said no.
             active = await self.get_active(channel_id)
@@ -340,6 +354,7 @@ class GameService:
         rules: Rules,
         level: str,
         seat: int,
+        hints: bool = True,
     ) -> GameView:
         now = self.clock()
         position = Position.initial(rules)
@@ -356,9 +371,17 @@ class GameService:
             deadline=deadline,
             created_at=now,
             updated_at=now,
+            hints=hints,
         )
         seats = [
-            SeatRow(seat=s, user_id=user_id if s == seat else None, level=level, missed=0, joined_at=now)
+            SeatRow(
+                seat=s,
+                user_id=user_id if s == seat else None,
+                level=level,
+                missed=0,
+                joined_at=now,
+                hints_used=0,
+            )
             for s in rules.seats
         ]
         await self.store.add_game(session, row, seats)
@@ -643,6 +666,22 @@ class GameService:
         if row is None:
             return UserStats(guild_id, user_id, 0, 0, 0, 0)
         return UserStats(guild_id, user_id, row.games, row.wins, row.captures, row.pieces_home)
+
+    async def use_hint(self, game_id: int, user_id: int, turn_number: int) -> GameView:
+        """Count a hint for the seat to move, whose member `user_id` asks on `turn_number` after
+        throwing; refuses anyone else, a turn gone by, and a game with hints off."""
+        async with self.store.transaction() as session:
+            view = await self._load(session, game_id)
+            if not view.hints:
+                raise NotAllowed("Hints are off in this game.")
+            if view.status != "active" or view.turn_number != turn_number or view.pending_throw is None:
+                raise NotAllowed("That hint is for a turn already played.")
+            if view.user_to_move() != user_id:
+                raise NotAllowed("Only the player to move can ask for a hint.")
+            seat = view.seat_to_move()
+            await self.store.update_seat(session, game_id, seat, hints_used=SeatRow.hints_used + 1)
+            info = view.seats[seat]
+            return replace(view, seats={**view.seats, seat: replace(info, hints_used=info.hints_used + 1)})
 
     async def tallies(self, game_id: int) -> dict[int, SeatTally]:
         """Throws, turns and captures per seat, counted from the move log."""

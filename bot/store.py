@@ -16,6 +16,7 @@ from typing import Any
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     CheckConstraint,
     DateTime,
     Double,
@@ -35,6 +36,7 @@ from sqlalchemy import (
     or_,
     select,
     text,
+    true,
     update,
 )
 from sqlalchemy import exc as sa_exc
@@ -118,6 +120,8 @@ class GameRow(Base):
     last_position: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    hints: Mapped[bool] = mapped_column(Boolean, server_default=true(), default=True)
+    """The game option `hints`: the Hint button and the win chances under /pachisi board."""
 
     __table_args__ = (
         CheckConstraint("status IN ('active', 'finished', 'abandoned')", name="status"),
@@ -144,6 +148,8 @@ class SeatRow(Base):
     level: Mapped[str] = mapped_column(String(16))
     missed: Mapped[int] = mapped_column(Integer)
     joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    hints_used: Mapped[int] = mapped_column(Integer, server_default="0", default=0)
+    """Hints the seat's members asked for (the game's summary counts them)."""
 
 
 class ResignationRow(Base):

@@ -3,7 +3,11 @@ button only on a member's turn with a throw to play."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from bot.cogs.pachisi import messages
 from bot.cogs.pachisi.hints import hint_button, hint_text, percent
+from bot.service import SeatTally
 from engine import Position
 from engine.analysis import analyse
 from tests.bot.test_messages import ALICE, new_game
@@ -38,3 +42,16 @@ def test_the_button_shows_only_on_a_members_turn_with_a_throw_to_play() -> None:
     computer = Position.parse("black:0,0,26,40 yellow:0,0,0,64 turn:yellow captured:- rules:classic")
     assert hint_button(new_game(position=computer, pending_throw=4)) is None  # the computer's turn
     assert new_game().seats[0].user_id == ALICE
+
+
+def test_the_summary_counts_the_hints_each_seat_used() -> None:
+    tallies = {0: SeatTally(0, 30, 20, 2), 2: SeatTally(2, 28, 19, 1)}
+    quiet = messages.final_summary(new_game(status="finished", turn_number=58), tallies)
+    assert "Hints used" not in quiet
+    game = new_game(status="finished", turn_number=58)
+    helped = replace(game, seats={**game.seats, 0: replace(game.seats[0], hints_used=3)})
+    assert "Captures: Black 2, Yellow 1. Hints used: Black 3.\n" in messages.final_summary(helped, tallies)
+
+
+def test_hints_off_hides_the_button() -> None:
+    assert hint_button(new_game(position=POSITION, pending_throw=4, hints=False)) is None

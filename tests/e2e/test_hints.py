@@ -29,13 +29,13 @@ from tests.e2e.conftest import (
 
 
 async def _alice_has_a_choice(table: Table) -> None:
-    """Play Alice's turns until she has thrown and has two or more moves to choose from."""
+    """Play Alice's turns until she has thrown and has a move to play (the dice are not seeded)."""
     rng = random.Random(11)
     for _ in range(200):
         message = await wait_for_turn_or_end(table)
         assert not is_final(message)
         labels = [b.label or "" for b in live_buttons(message)]
-        if labels != ["Throw"] and len(labels) > 1:
+        if labels != ["Throw"]:
             return
         before = turn_state(table.channel)
         await table.alice.click(message, "Throw" if labels == ["Throw"] else rng.choice(labels))
@@ -44,7 +44,7 @@ async def _alice_has_a_choice(table: Table) -> None:
 
 
 async def test_the_hint_answers_the_member_to_move_alone_with_hards_letter(table: Table) -> None:
-    await table.alice.slash(table.channel, "pachisi start", players=4, pieces=2, level="easy")
+    await table.alice.slash(table.channel, "pachisi start", players=4, level="easy")
     await _alice_has_a_choice(table)
     message = await wait_for_turn_or_end(table)
     assert HINT_BUTTON in [b.label for b in message.buttons]
@@ -66,6 +66,8 @@ async def test_the_hint_answers_the_member_to_move_alone_with_hards_letter(table
     for index in range(len(moves)):
         assert f"\n**{choice_label(index)}** {move_words(moves[index])}: " in text  # every choice
     assert len(table.channel.messages) == seen  # nothing posted for the channel to see
+    [game] = await stored_games(table.database_url)
+    assert game.view.seats[0].hints_used == 1 and game.view.seats[1].hints_used == 0  # Bob's not counted
 
     # The hint changed nothing: Alice still plays her turn, and the Hint goes with it.
     before = turn_state(table.channel)
@@ -102,3 +104,14 @@ async def test_the_result_carries_the_games_story(table: Table) -> None:
     winner_inner = line_colours(0, 2)[1]
     x, y = point(len(chances) - 1, chances[-1], len(chances))
     assert chart.getpixel((x - 1, y)) == winner_inner
+
+
+async def test_a_game_without_hints_offers_neither_the_button_nor_the_chances(table: Table) -> None:
+    await table.alice.slash(table.channel, "pachisi start", players=4, level="easy", hints=0)
+    await _alice_has_a_choice(table)
+    message = await wait_for_turn_or_end(table)
+    assert HINT_BUTTON not in [b.label for b in message.buttons]
+    reply = await table.alice.slash(table.channel, "pachisi board")
+    assert reply.attachments and "footer" not in reply.embeds[0]
+    [game] = await stored_games(table.database_url)
+    assert not game.view.hints

@@ -69,6 +69,7 @@ class PlayCommands(PachisiCommands):
         escape_hatch="come home without a capture when nothing else can move",
         last_square="a piece on the last square comes home on any throw",
         enter_moves="an entering piece moves the throw from step 1",
+        hints="a Hint button on your turn and the win chances on the board (default on)",
     )
     @app_commands.choices(  # type: ignore[misc]  # str and int choices mixed
         players=[app_commands.Choice(name="4", value=4), app_commands.Choice(name="2", value=2)],
@@ -82,6 +83,7 @@ class PlayCommands(PachisiCommands):
         escape_hatch=ON_OFF,
         last_square=ON_OFF,
         enter_moves=ON_OFF,
+        hints=ON_OFF,
     )
     async def start(
         self,
@@ -96,6 +98,7 @@ class PlayCommands(PachisiCommands):
         escape_hatch: int | None = None,
         last_square: int | None = None,
         enter_moves: int | None = None,
+        hints: int | None = None,
     ) -> None:
         missing = self.missing_permissions(interaction)
         if missing:
@@ -131,6 +134,7 @@ class PlayCommands(PachisiCommands):
             rules,
             level or self.bot.settings.default_level,
             chosen_seat,
+            hints=hints is None or bool(hints),
         )
         seat_name = SEAT_NAMES[view.seat_of(interaction.user.id) or 0].capitalize()
         channel = self.tables.channel(view)
@@ -192,7 +196,8 @@ class PlayCommands(PachisiCommands):
         await interaction.response.defer(ephemeral=True, thinking=True)
         png = await self.tables.board_png(view)
         board = discord.Embed(colour=discord.Colour.dark_gold()).set_image(url="attachment://board.png")
-        board.set_footer(text=chances_line(view))  # under the picture
+        if view.hints:
+            board.set_footer(text=chances_line(view))  # under the picture
         await interaction.followup.send(
             messages.status_line(view),
             file=discord.File(io.BytesIO(png), "board.png"),

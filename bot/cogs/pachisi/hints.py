@@ -15,7 +15,7 @@ import discord
 
 from bot.cogs.answers import tell
 from bot.cogs.pachisi.views import GameButton
-from bot.service import GameError, GameView
+from bot.service import GameView
 from engine import Position, parse_move
 from engine.analysis import Analysis, analyse, move_words
 from engine.notation import describe_side
@@ -63,7 +63,7 @@ def hint_text(view: GameView, analysis: Analysis) -> str:
 
 def hint_button(view: GameView) -> GameButton | None:
     """The Hint button of a member's turn once they have thrown, with a choice to make."""
-    if view.status != "active" or view.pending_throw is None or not view.is_human_turn():
+    if not view.hints or view.status != "active" or view.pending_throw is None or not view.is_human_turn():
         return None
     return GameButton(
         HINT, view.id, view.turn_number, label="Hint", style=discord.ButtonStyle.secondary, row=4
@@ -100,11 +100,8 @@ class Hints:
         return discord.File(io.BytesIO(png), "story.png")
 
     async def on_hint(self, interaction: discord.Interaction[Any], button: GameButton) -> None:
-        view = await self.tables.service.get(button.game_id)
-        if view.status != "active" or view.turn_number != button.turn or view.pending_throw is None:
-            raise GameError("That hint is for a turn already played.")
-        if view.user_to_move() != interaction.user.id:
-            raise GameError("Only the player to move can ask for a hint.")
+        view = await self.tables.service.use_hint(button.game_id, interaction.user.id, button.turn)
+        assert view.pending_throw is not None
         await interaction.response.defer(ephemeral=True, thinking=True)
         loop = asyncio.get_running_loop()
         analysis = await loop.run_in_executor(

@@ -107,7 +107,15 @@ def final_summary(view: GameView, tallies: Mapping[int, SeatTally]) -> str:
     captures = ", ".join(
         f"{SEAT_NAMES[s].capitalize()} {tallies[s].captures if s in tallies else 0}" for s in view.rules.seats
     )
-    return f"{head}\nThrows: {view.turn_number} in {turns} turns. Captures: {captures}.\n{players}".strip()
+    used = ", ".join(
+        f"{SEAT_NAMES[s].capitalize()} {view.seats[s].hints_used}"
+        for s in view.rules.seats
+        if s in view.seats and view.seats[s].hints_used
+    )
+    counts = f"Throws: {view.turn_number} in {turns} turns. Captures: {captures}."
+    if used:
+        counts += f" Hints used: {used}."
+    return f"{head}\n{counts}\n{players}".strip()
 
 
 def started(starter_mention: str, view: GameView) -> str:
