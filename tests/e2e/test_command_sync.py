@@ -86,4 +86,4 @@ async def test_an_unknown_argument_is_refused_with_the_usage() -> None:
         subprocess.run, [*bot_argv(), "synk"], cwd=str(REPO_ROOT), capture_output=True, text=True, timeout=60
     )
     assert result.returncode == 2
-    assert "usage: python -m bot [sync]" in result.stderr
+    assert "usage: python -m bot [sync | ratings --rebuild]" in result.stderr
