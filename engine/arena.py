@@ -25,25 +25,32 @@ from random import Random
 from typing import Any
 
 from engine import build
+from engine.errors import number, shown
 from engine.game import Game, play_out
 from engine.players import LEVELS, Player, get_player
 from engine.rules import Rules
 from engine.state import Move, Position
 
+BUDGETS = ("nodes", "depth", "beam", "entered")
+"""What `hard:` takes (HardPlayer's keyword arguments); the other levels take none."""
+
 
 def parse_level(spec: str) -> Player:
     """`normal`, `hard` or `hard:nodes=300` -> a player."""
     level, _, options = spec.partition(":")
+    if level not in ("random", *LEVELS):
+        raise ValueError(f"unknown level {shown(level)} (choose from random, {', '.join(LEVELS)})")
     budget: dict[str, int] = {}
     for option in filter(None, options.split(",")):
         key, sep, value = option.partition("=")
-        if not sep or not value.isdigit():
-            raise ValueError(f"bad budget {option!r} in {spec!r} (expected e.g. hard:nodes=300)")
-        budget[key] = int(value)
-    try:
-        return get_player(level, **budget)
-    except TypeError as error:
-        raise ValueError(f"bad budget in {spec!r}: {error}") from None
+        amount = number(value, 10**9)
+        if not sep or amount is None or key not in BUDGETS:
+            raise ValueError(
+                f"bad budget {shown(option)} in {shown(spec)} (expected e.g. hard:nodes=300; "
+                f"budgets: {', '.join(BUDGETS)})"
+            )
+        budget[key] = amount
+    return get_player(level, **budget)
 
 
 @dataclass

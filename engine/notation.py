@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.board import CASTLES, HOME, ROUTES, SEAT_NAMES
-from engine.errors import NotationError
+from engine.errors import NotationError, number
 from engine.rules import Rules
 from engine.state import DRAW, Move, Position, side_name, side_seats
 
@@ -55,7 +55,9 @@ def parse_position(text: str) -> Position:
     if len(rest) == 4:
         keys.append("result")
     if len(rest) not in (3, 4):
-        raise NotationError("expected turn:, captured:, rules: and an optional result:", text)
+        raise NotationError(
+            "expected turn:, captured:, rules: and an optional result:", " ".join(rest) or text
+        )
     values: dict[str, str] = {}
     for key, token in zip(keys, rest, strict=True):
         name, sep, value = token.partition(":")
@@ -75,17 +77,36 @@ def parse_position(text: str) -> Position:
         raise NotationError(str(exc), rest[2]) from exc
     result = _parse_result(values["result"], players, rest[3]) if "result" in values else None
     steps = tuple(dict(seat_tokens)[seat] if seat in seats else () for seat in range(4))
+    _check_result(steps, players, result, rest[3] if result is not None else text)
     return Position(rules, steps, turn, captured, result)
+
+
+def _check_result(steps: tuple[tuple[int, ...], ...], players: int, result: int | None, token: str) -> None:
+    """A side with every piece home has won, and only then may `result:` name it.
+
+    `result:draw` is taken on any position where nobody has won: the throw limit ends a game the
+    position alone cannot see (RULES.md 6).
+    """
+    won = [side for side in (0, 1) if all(steps[seat][0] == HOME for seat in side_seats(side, players))]
+    if len(won) == 2:
+        raise NotationError("both sides cannot have brought every piece home", token)
+    if won and result != won[0]:
+        name = side_name(won[0], players)
+        raise NotationError(f"{name} has every piece home: the position must end result:{name}", token)
+    if result is not None and result != DRAW and not won:
+        name = side_name(result, players)
+        raise NotationError(f"result:{name}, but {name} has not brought every piece home", token)
 
 
 def _parse_seat(token: str) -> tuple[int, tuple[int, ...]]:
     name, _, value = token.partition(":")
     parts = value.split(",")
-    if not value or not all(p.isdigit() and (p == "0" or not p.startswith("0")) for p in parts):
+    if not value or not all(p.isascii() and p.isdigit() and (p == "0" or p[0] != "0") for p in parts):
         raise NotationError("seat steps must be comma-separated numbers", token)
-    steps = tuple(sorted(int(p) for p in parts))  # canonical order is ascending; any is read
-    if steps[-1] > HOME:
+    found = [number(p, HOME) for p in parts]
+    if None in found:
         raise NotationError(f"steps run from 0 to {HOME}", token)
+    steps = tuple(sorted(s for s in found if s is not None))  # canonical order is ascending; any is read
     if not 1 <= len(steps) <= 4:
         raise NotationError("a seat has 1 to 4 pieces", token)
     return _SEAT_INDEX[name], steps
@@ -119,18 +140,13 @@ def parse_move(text: str) -> Move | None:
     if text == "pass":
         return None
     name, sep, span = text.partition(":")
-    src, dash, dst = span.partition("-")
-    if (
-        not sep
-        or name not in _SEAT_INDEX
-        or not dash
-        or not src.isdigit()
-        or not dst.isdigit()
-        or int(src) > HOME
-        or int(dst) > HOME
-    ):
-        raise NotationError("a move is written seat:from-to (like black:12-16) or pass", text)
-    return Move(_SEAT_INDEX[name], int(src), int(dst))
+    src_text, dash, dst_text = span.partition("-")
+    src, dst = number(src_text, HOME), number(dst_text, HOME)
+    if not sep or name not in _SEAT_INDEX or not dash or src is None or dst is None:
+        raise NotationError(
+            f"a move is written seat:from-to with steps 0 to {HOME} (like black:12-16) or pass", text
+        )
+    return Move(_SEAT_INDEX[name], src, dst)
 
 
 def format_move(move: Move | None) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from engine.errors import NotationError
+from engine.errors import NotationError, number, shown
 
 PRESETS: dict[str, dict[str, Any]] = {
     "classic": {"must_capture": True, "start_on_board": 0},
@@ -66,7 +66,7 @@ class Rules:
         if items and "=" not in items[0]:
             preset = items.pop(0)
             if preset not in PRESETS:
-                raise NotationError(f"unknown rules preset {preset!r} (classic or standard)", text)
+                raise NotationError(f"unknown rules preset {shown(preset)} (classic or standard)", text)
         overrides: dict[str, Any] = {}
         for item in items:
             name, sep, value = item.partition("=")
@@ -74,17 +74,20 @@ class Rules:
             value = value.strip()
             allowed = SWITCHES | NUMBERS if allow_shape else SWITCHES | {"start_on_board"}
             if not sep or name not in allowed:
-                raise NotationError(f"unknown rule option {item!r}", text)
+                raise NotationError(f"unknown rule option {shown(item)}", text)
             if name in overrides:
                 raise NotationError(f"rule option {name!r} given twice", text)
             if name in SWITCHES:
                 if value not in ("on", "off"):
-                    raise NotationError(f"rule option {name} takes on or off, not {value!r}", text)
+                    raise NotationError(f"rule option {name} takes on or off, not {shown(value)}", text)
                 overrides[name] = value == "on"
             else:
-                if not value.isdigit():
-                    raise NotationError(f"rule option {name} takes a number, not {value!r}", text)
-                overrides[name] = int(value)
+                count = number(value, 4)
+                if count is None:
+                    raise NotationError(
+                        f"rule option {name} takes a number from 0 to 4, not {shown(value)}", text
+                    )
+                overrides[name] = count
         try:
             return cls.preset_rules(preset, **overrides)
         except ValueError as exc:

@@ -60,8 +60,28 @@ def test_wilson_interval_and_percentile() -> None:
     assert arena.percentile([], 99) == 0.0
 
 
-def test_bad_levels_and_budgets_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
-    for bad in ("grandmaster", "hard:nodes=x", "hard:speed=3", "normal:nodes=5"):
-        with pytest.raises(SystemExit):
-            arena.main(["--side-a", bad, "--side-b", "normal", "--games", "1"])
-    assert "error" in capsys.readouterr().err
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [
+        ("grandmaster", "unknown level 'grandmaster' (choose from random, easy, normal, hard)"),
+        ("hard:nodes=x", "bad budget 'nodes=x' in 'hard:nodes=x'"),
+        ("hard:nodes=\u0665", "bad budget 'nodes=\u0665'"),
+        (
+            "hard:speed=3",
+            "bad budget 'speed=3' in 'hard:speed=3' (expected e.g. hard:nodes=300; budgets: nodes,",
+        ),
+        ("normal:nodes=5", "level 'normal' takes no budget"),
+        ("hard:nodes=0", "nodes and beam must be at least 1"),
+        ("hard:depth=9", "depth must be 1 to 4"),
+        ("x" * 10_000, "unknown level 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...' (10000 characters)"),
+    ],
+)
+def test_bad_levels_and_budgets_are_refused(
+    bad: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for argv in (["--side-a", bad, "--side-b", "normal"], ["--side-a", "normal", "--side-b", bad]):
+        with pytest.raises(SystemExit) as stopped:
+            arena.main([*argv, "--games", "1"])
+        assert stopped.value.code == 2
+        err = capsys.readouterr().err
+        assert f"error: {message}" in err and len(err) < 1000, err[-500:]
