@@ -105,6 +105,15 @@ def play_line(line: str) -> str:
     return format_position(_live(position_text).play(throw, move))
 
 
+def analyse_line(line: str) -> str:
+    """`<throw> <position>` -> JSON: each side's win chance, `hard`'s ranked moves with reasons."""
+    from engine.analysis import analyse, as_json
+
+    throw_text, _, position_text = line.partition(" ")
+    throw = _throw(throw_text)
+    return json.dumps(as_json(analyse(_live(position_text), throw)))
+
+
 # --- simulate ---------------------------------------------------------------------------
 
 
@@ -260,6 +269,16 @@ COMMANDS: tuple[Command, ...] = (
         "play",
         "lines '<throw> <move> <position>' -> the next position",
         batch("play", play_line, "Answer each line '<throw> <move> <position>' with the next position."),
+    ),
+    Command(
+        "analyse",
+        "lines '<throw> <position>' -> JSON: win chances, hard's ranked moves and their reasons",
+        batch(
+            "analyse",
+            analyse_line,
+            "Answer each line '<throw> <position>' with one JSON object: each side's chance to win, and "
+            "the moves in the order hard ranks them, with the mover's chance after each and the reasons.",
+        ),
     ),
     Command("simulate", "play whole games and print statistics", simulate_main),
     Command("arena", "computer levels against each other (see arena --help)", arena_main),

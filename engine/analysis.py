@@ -15,7 +15,7 @@ from random import Random
 
 from engine.board import HOME, IS_CASTLE, LAST_STEP, ROUTES, SEAT_NAMES, SQUARES, STEP_OF
 from engine.players import HARD_DEPTH, HARD_NODES, HardPlayer
-from engine.state import Move, Position, side_seats
+from engine.state import Move, Position, side_name, side_seats
 from engine.throws import PROBABILITY
 from engine.winchance import normal_move, win_chance
 
@@ -280,3 +280,21 @@ def analyse(
         chance = win_chance(position.after(throw, move))[side]
         choices.append(Choice(move, chance, index == 0, tuple(said)))
     return Analysis(position, throw, before, tuple(choices))
+
+
+def as_json(analysis: Analysis) -> dict[str, object]:
+    """The `python -m engine analyse` line: each side's chance, then the choices in `hard`'s order
+    with the mover's side's chance after each (chances rounded to four decimals)."""
+    players = analysis.position.rules.players
+    return {
+        "win_chance": {side_name(side, players): round(analysis.win_chance[side], 4) for side in (0, 1)},
+        "moves": [
+            {
+                "move": str(choice.move),
+                "win_chance": round(choice.win_chance, 4),
+                "best": choice.best,
+                "reasons": list(choice.reasons),
+            }
+            for choice in analysis.choices
+        ],
+    }
