@@ -131,11 +131,14 @@ def move_words(move: Move | None) -> str:
     return f"{whose}{start} {end}"
 
 
-def _step_on(seat: int, square: int, partner: int | None) -> int:
-    step = STEP_OF[seat][square]
-    if step == 0 and partner is not None:
-        step = STEP_OF[partner][square]
-    return step
+def _step_on(position: Position, seats: tuple[int, ...], square: int) -> int:
+    """The step of the first of `seats` (the mover's, then its partner's) with a piece on `square`:
+    how the mover counts a blockade's place (its own steps 1 and 83 share a square, for one)."""
+    for seat in seats:
+        for step in position.steps[seat]:
+            if 0 < step < HOME and ROUTES[seat][step] == square:
+                return step
+    return STEP_OF[seats[0]][square]
 
 
 def reasons(position: Position, throw: int, move: Move, alternatives: list[Move]) -> list[str]:
@@ -193,18 +196,25 @@ def _blockade_reasons(
     side: int,
     partner: int | None,
 ) -> list[str]:
-    seat = move.seat
-    old = _blockades(position, side)
-    new = _blockades(after, side)
-    said = [f"forms a blockade on {_step_on(seat, sq, partner)}" for sq in sorted(new - old)]
-    said += [f"breaks your blockade on {_step_on(seat, sq, partner)}" for sq in sorted(old - new)]
+    """Blockades formed, broken, or kept where another move would break them; only those an enemy
+    route passes through (two pieces on the seat's own middle column hold nobody up)."""
+    seats = (move.seat,) if partner is None else (move.seat, partner)
+    enemies = side_seats(1 - side, position.rules.players)
+
+    def contested(squares: set[int]) -> set[int]:
+        return {sq for sq in squares if any(STEP_OF[e][sq] for e in enemies)}
+
+    old = contested(_blockades(position, side))
+    new = contested(_blockades(after, side))
+    said = [f"forms a blockade on {_step_on(after, seats, sq)}" for sq in sorted(new - old)]
+    said += [f"breaks your blockade on {_step_on(position, seats, sq)}" for sq in sorted(old - new)]
     kept = old & new
     if kept:
-        broken_elsewhere = set()
+        broken_elsewhere: set[int] = set()
         for other in alternatives:
             if other != move:
                 broken_elsewhere |= kept - _blockades(position.after(throw, other), side)
-        said += [f"keeps your blockade on {_step_on(seat, sq, partner)}" for sq in sorted(broken_elsewhere)]
+        said += [f"keeps your blockade on {_step_on(after, seats, sq)}" for sq in sorted(broken_elsewhere)]
     return said
 
 

@@ -10,7 +10,7 @@ import pytest
 from engine.analysis import analyse, move_words, reasons, threats
 from engine.notation import parse_move
 from engine.players import HardPlayer
-from engine.state import Position
+from engine.state import Move, Position
 from engine.winchance import normal_move, win_chance
 
 
@@ -218,3 +218,17 @@ def test_a_tight_budget_still_ranks_every_move() -> None:
     ranked = HardPlayer(nodes=1).rank(SEARCH, 25, moves, Random(0))
     assert sorted(map(str, ranked)) == sorted(map(str, moves))
     assert ranked[0] == HardPlayer(nodes=1).choose(SEARCH, 25, moves, Random(0))
+
+
+def test_no_blockade_is_named_on_the_seats_own_column() -> None:
+    # Black's steps 1 and 83 share a square of its middle column, where no enemy ever comes: moving
+    # the piece on 10 "keeps" nothing worth naming, though 1-5 would part the two.
+    position = _position("0,1,10,83", captured="black+yellow")
+    assert Move(0, 1, 5) in position.legal_moves(4)
+    assert not any("blockade" in r for r in _reasons(position, 4, "black:10-14"))
+
+
+def test_a_blockade_with_the_partner_is_named_by_the_movers_step() -> None:
+    # Yellow's piece on its 64 stands on Black's 30: Black's piece joining it forms the blockade.
+    position = _position("26,0,0,0", yellow="64,0,0,0")
+    assert "forms a blockade on 30" in _reasons(position, 4, "black:26-30")
