@@ -55,3 +55,13 @@ def test_the_summary_counts_the_hints_each_seat_used() -> None:
 
 def test_hints_off_hides_the_button() -> None:
     assert hint_button(new_game(position=POSITION, pending_throw=4, hints=False)) is None
+
+
+def test_the_hint_fits_in_one_discord_message() -> None:
+    view = new_game(position=POSITION, pending_throw=4)
+    analysis = analyse(POSITION, 4)
+    wordy = replace(
+        analysis, choices=tuple(replace(c, reasons=("a reason " * 80,)) for c in analysis.choices)
+    )
+    text = hint_text(view, wordy)
+    assert len(text) < 2000 and text.count("…") == len(analysis.choices)

@@ -28,6 +28,8 @@ if TYPE_CHECKING:
     from bot.cogs.pachisi.table import Tables
 
 HINT = "hint"
+REASONS_LENGTH = 280
+"""At most this many characters of reasons per choice: five choices and the head stay under 2,000."""
 
 
 def percent(chance: float) -> str:
@@ -55,6 +57,8 @@ def hint_text(view: GameView, analysis: Analysis) -> str:
     ]
     for choice in analysis.choices:
         why = "; ".join(choice.reasons) or "no capture, castle, danger or blockade changes"
+        if len(why) > REASONS_LENGTH:  # Discord refuses a message over 2,000 characters
+            why = why[: REASONS_LENGTH - 1].rstrip() + "…"
         lines.append(
             f"**{letters[choice.move]}** {move_words(choice.move)}: {percent(choice.win_chance)}. {why}."
         )
