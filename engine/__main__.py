@@ -18,9 +18,8 @@ from typing import BinaryIO, NamedTuple, TextIO
 
 from engine import build
 from engine.errors import GameOverError, PachisiError, number, shown
-from engine.notation import format_position, parse_move, parse_position, result_text
 from engine.rules import Rules
-from engine.state import Move, Position, moves_text
+from engine.state import Move, Position, format_position, moves_text, parse_move, parse_position, result_text
 from engine.throws import check_throw
 
 

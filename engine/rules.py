@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.errors import NotationError, number, shown
@@ -105,9 +105,6 @@ class Rules:
 
     def with_options(self, **changes: Any) -> Rules:
         return replace(self, **changes)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
 
     @property
     def seats(self) -> tuple[int, ...]:

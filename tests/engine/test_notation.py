@@ -5,12 +5,8 @@ from __future__ import annotations
 import pytest
 
 from engine import Move, NotationError, Position, Rules
-from engine.notation import (
-    describe_move,
-    parse_move,
-    position_from_json,
-    position_to_json,
-)
+from engine.notation import describe_move
+from engine.state import format_move, parse_move
 
 CANONICAL = [
     "black:0,0,12,84 red:0,0,0,0 yellow:0,0,5,5 green:0,0,0,0 turn:black captured:- rules:classic",
@@ -74,23 +70,39 @@ def test_uneven_seats_and_bad_seat_order_are_refused() -> None:
 
 
 def test_moves_read_and_written() -> None:
-    assert parse_move("black:12-16") == Move(0, 12, 16)
+    assert Move.parse("black:12-16") == Move(0, 12, 16)
     assert parse_move("green:0-1") == Move(3, 0, 1)
-    assert parse_move("pass") is None
-    assert str(Move(1, 83, 84)) == "red:83-84"
-    for bad in ("black:12", "blue:1-2", "black:1-99", "black 1-2", ""):
+    assert parse_move("pass") is None and format_move(None) == "pass"
+    assert str(Move(1, 83, 84)) == "red:83-84" == format_move(Move(1, 83, 84))
+    for move in (Move(seat, src, dst) for seat in range(4) for src in (0, 9, 83) for dst in (1, 84)):
+        assert Move.parse(str(move)) == move
+    for bad in (
+        "black:12",
+        "blue:1-2",
+        "black:1-99",
+        "black 1-2",
+        "",
+        "pass",
+        "black:\u0661-2",
+        "black:1-" + "9" * 5000,
+    ):
         with pytest.raises(NotationError):
-            parse_move(bad)
+            Move.parse(bad)
+    with pytest.raises(NotationError) as info:
+        parse_move("black:1-" + "9" * 5000)
+    assert "(5008 characters)" in str(info.value)
 
 
-@pytest.mark.parametrize("text", CANONICAL)
-def test_json_form_round_trips_with_a_schema_version(text: str) -> None:
-    p = Position.parse(text)
-    data = position_to_json(p)
-    assert data["schema"] == 1
-    assert position_from_json(data) == p
-    with pytest.raises(NotationError):
-        position_from_json({**data, "schema": 99})
+def test_nothing_imports_the_text_forms_back_into_the_state() -> None:
+    """engine.notation holds only the chat's English now; state reads and writes the text itself."""
+    import ast
+    from pathlib import Path
+
+    import engine
+
+    tree = ast.parse((Path(engine.__file__).parent / "state.py").read_text())  # the source, even compiled
+    imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+    assert "engine.notation" not in imported
 
 
 def test_descriptions_for_chat() -> None:
