@@ -11,12 +11,21 @@ turns each; p99 is over every move click, and afterwards every game's move log m
 the members made and replay to the stored position (`moves_lost` counts what does not).
 `concurrent_ack_p99_ms` is the p99 of the time from a click to its first answer in that phase: the
 figure Discord's 3 s limit applies to (`concurrent_p99_ms` is the whole wait for the next board).
+
+A table as a new member meets it (a second bot process with the bot's defaults: a thread per table,
+the bot throwing for members), under Discord's per-channel limit of 5 new messages per 5 s: one
+member against three computers at the default level, clicking a random choice whenever asked, to the
+end. `clicks_per_human_throw` is their clicks over the throws of their seat, `pings_per_human_throw`
+the notifications they got over the same, `parent_channel_messages` the messages the game left in the
+channel it was started in, and `rate_limited_move_p99_ms` the p99 from a click to the next board
+(or the result). The same game with `/pachisi auto mode:off` gives `clicks_per_human_throw_auto_off`.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import json
 import random
 import statistics
@@ -41,7 +50,8 @@ from tests.e2e.conftest import (  # noqa: E402
     wait_for_turn_or_end,
 )
 from tests.e2e.fakediscord import FakeDiscord  # noqa: E402
-from tests.e2e.fakediscord.driver import Guild  # noqa: E402
+from tests.e2e.fakediscord.driver import Channel, Guild, Member  # noqa: E402
+from tests.e2e.fakediscord.server import Message  # noqa: E402
 
 START: dict[str, Any] = {"players": 2, "pieces": 4, "level": "easy"}
 
@@ -139,11 +149,96 @@ async def many_games(
     return moves, acks, elapsed, sum(played), tables
 
 
+def asking(channel: Channel, member: Member) -> Message | None:
+    """The message that waits for the member (a choice or a Throw), if any."""
+    for message in reversed(channel.messages):
+        if live_buttons(message) and f"<@{member.id}> (" in "\n".join(message.content.splitlines()[-2:]):
+            return message
+    return None
+
+
+def board_state(channel: Channel, member: Member) -> tuple[int, int] | None:
+    message = asking(channel, member)
+    return None if message is None else (message.id, len(message.edits))
+
+
+async def table_game(
+    fake: FakeDiscord, guild: Guild, database_url: str, name: str, *, auto: bool
+) -> dict[str, float]:
+    """One member and three computers, the bot's defaults, to the end (see the module's doc)."""
+    channel = guild.add_text_channel(name)
+    member = guild.add_member(f"{name}-member")
+    if not auto:
+        await member.slash(channel, "pachisi auto", timeout=30, mode="off")
+    await member.slash(channel, "pachisi start", timeout=30)
+    thread = await fake.wait_until(lambda: channel.threads[0] if channel.threads else None, timeout=30)
+    rng = random.Random(7)
+    loop = asyncio.get_running_loop()
+    clicks = 0
+    waits: list[float] = []
+
+    def over() -> bool:
+        return any(is_final(m) for m in thread.messages)
+
+    def moved_on(state: tuple[int, int] | None) -> bool:
+        """The result is up, or a new board asks the member (a new message or the same one edited)."""
+        return over() or board_state(thread, member) not in (None, state)
+
+    state = None
+    while True:
+        await fake.wait_until(functools.partial(moved_on, state), timeout=120, what="a board")
+        if over():
+            break
+        message = asking(thread, member)
+        assert message is not None
+        state = board_state(thread, member)
+        labels = [b.label or "" for b in live_buttons(message)]
+        started = loop.time()
+        await member.click(message, rng.choice(labels), wait=False, timeout=30)
+        clicks += 1
+        await fake.wait_until(functools.partial(moved_on, state), timeout=120, what="the next board")
+        waits.append((loop.time() - started) * 1000)
+    [game] = [g for g in await stored_games(database_url) if g.view.channel_id == thread.id]
+    seat = next(s for s, info in game.view.seats.items() if info.user_id == member.id)
+    throws = sum(1 for row in game.moves if row.seat == seat)
+    pings = sum(m.pinged.count(member.id) for m in [*thread.messages, *channel.messages])
+    return {
+        "clicks_per_human_throw": clicks / throws,
+        "pings_per_human_throw": pings / throws,
+        "parent_channel_messages": len(channel.messages),
+        "rate_limited_move_p99_ms": percentile(waits, 0.99) if waits else 0.0,
+    }
+
+
+async def tables_bench(fake: FakeDiscord, guild: Guild, database_url: str) -> dict[str, float | int]:
+    env = bot_env(
+        fake, database_url, DEFAULT_THREAD="true", DEFAULT_AUTO_THROW="true", DEFAULT_LEVEL="normal"
+    )
+    fake.enforce_message_limit(5, 5.0)
+    async with fake.process(bot_argv(), env=env, cwd=str(ROOT)) as bot:
+        try:
+            default = await table_game(fake, guild, database_url, "table-auto", auto=True)
+            manual = await table_game(fake, guild, database_url, "table-manual", auto=False)
+        except Exception:
+            print(bot.output()[-5000:], file=sys.stderr)
+            raise
+    return {
+        "clicks_per_human_throw": round(default["clicks_per_human_throw"], 2),
+        "clicks_per_human_throw_auto_off": round(manual["clicks_per_human_throw"], 2),
+        "parent_channel_messages": int(default["parent_channel_messages"]),
+        "pings_per_human_throw": round(default["pings_per_human_throw"], 2),
+        "rate_limited_move_p99_ms": round(default["rate_limited_move_p99_ms"], 2),
+    }
+
+
 async def measure(args: argparse.Namespace) -> dict[str, float | int]:
     with tempfile.TemporaryDirectory() as folder:
         database_url = f"sqlite+aiosqlite:///{Path(folder) / 'bench.sqlite3'}"
         async with FakeDiscord.start() as fake:
             guild = fake.add_guild("Bench club")
+            table_figures = await tables_bench(fake, guild, database_url) if args.tables else {}
+            if args.tables_only:
+                return table_figures
             async with fake.process(bot_argv(), env=bot_env(fake, database_url), cwd=str(ROOT)) as bot:
                 try:
                     moves, typed = await one_game(fake, guild, database_url, args.moves, args.autocompletes)
@@ -175,6 +270,7 @@ async def measure(args: argparse.Namespace) -> dict[str, float | int]:
         "concurrent_ack_p99_ms": round(percentile(acks, 0.99), 2),
         "moves_per_s": round(clicked / elapsed, 1),
         "moves_lost": lost,
+        **table_figures,
     }
 
 
@@ -184,6 +280,8 @@ def main() -> None:
     parser.add_argument("--autocompletes", type=int, default=100)
     parser.add_argument("--games", type=int, default=100, help="concurrent games, one channel each")
     parser.add_argument("--rounds", type=int, default=10, help="throws per member in each game")
+    parser.add_argument("--no-tables", dest="tables", action="store_false", help="skip the table game")
+    parser.add_argument("--tables-only", action="store_true", help="only the table game's figures")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
     result = asyncio.run(measure(args))

@@ -78,7 +78,11 @@ class PachisiBot(commands.AutoShardedBot):
             self.render_pool, render.board_png, Position.initial()
         )
         self.store = Store(self.settings.database_url, **pool_options(self.settings.database_url))
-        self.service = GameService(self.store, turn_timeout=self.settings.turn_timeout_seconds)
+        self.service = GameService(
+            self.store,
+            turn_timeout=self.settings.turn_timeout_seconds,
+            default_auto_throw=self.settings.default_auto_throw,
+        )
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await sync_commands(self.tree, self.store, self.settings.dev_guild_id, force=self.force_sync)

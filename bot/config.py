@@ -22,6 +22,10 @@ class Settings(BaseSettings):
     shard_count: int | None = None
     shard_ids: Annotated[list[int] | None, NoDecode] = None
     default_level: str = "normal"
+    default_thread: bool = True
+    """`/pachisi start` opens a thread per table unless its `thread` option says otherwise."""
+    default_auto_throw: bool = True
+    """The bot throws for members who never chose with `/pachisi auto`."""
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None
 

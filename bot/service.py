@@ -16,12 +16,26 @@ from datetime import datetime, timedelta
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot.errors import (
+    AlreadyThrown,
+    Conflict,
+    GameEnded,
+    GameExists,
+    IllegalMove,
+    NoGame,
+    NotAllowed,
+    NotPlaying,
+    NotThrown,
+    NotYourTurn,
+    SeatTaken,
+    StaleTurn,
+)
 from bot.records import rate_game
 from bot.store import GameRow, SeatRow, Store, aware, utcnow
 from engine.board import SEAT_NAMES
 from engine.errors import IllegalMoveError
 from engine.game import MAX_THROWS
-from engine.notation import describe_move, format_move, parse_move
+from engine.notation import format_move, parse_move
 from engine.players import get_player
 from engine.rules import Rules
 from engine.state import DRAW, Move, Position
@@ -32,70 +46,6 @@ MAX_MISSED = 3
 
 TIMER_LEEWAY = timedelta(seconds=1)
 """`timeout` is accepted this close before the deadline, so a timer that wakes a little early works."""
-
-
-# --- errors -----------------------------------------------------------------------------------
-
-
-class GameError(Exception):
-    """A request the game refuses; `str(error)` is a sentence to show the user."""
-
-    message = "that can't be done right now"
-
-    def __init__(self, message: str | None = None) -> None:
-        super().__init__(message or self.message)
-
-
-class NoGame(GameError):
-    message = "there is no game here"
-
-
-class GameExists(GameError):
-    def __init__(self, game_id: int, started_by: int) -> None:
-        self.game_id = game_id
-        super().__init__(
-            f"a game is already running in this channel (game {game_id}, started by <@{started_by}>)"
-        )
-
-
-class NotYourTurn(GameError):
-    message = "it is not your turn"
-
-
-class StaleTurn(GameError):
-    message = "that throw was already played"
-
-
-class GameEnded(GameError):
-    message = "this game has ended"
-
-
-class NotThrown(GameError):
-    message = "throw the cowries first"
-
-
-class AlreadyThrown(GameError):
-    message = "the cowries are already thrown: play a move"
-
-
-class IllegalMove(GameError):
-    message = "that move is not allowed with this throw"
-
-
-class SeatTaken(GameError):
-    message = "that seat is taken"
-
-
-class NotPlaying(GameError):
-    message = "you are not playing in this game"
-
-
-class NotAllowed(GameError):
-    message = "you are not allowed to do that"
-
-
-class Conflict(GameError):
-    message = "already played: someone else was quicker"
 
 
 # --- snapshots --------------------------------------------------------------------------------
@@ -115,16 +65,22 @@ class SeatInfo:
 
 @dataclass(frozen=True)
 class Event:
-    """One throw that happened, for the chat log."""
+    """One throw that happened, for the chat log (the bot's messages describe it)."""
 
     turn_number: int
     seat: int
     actor_id: int | None
+    """The member who played it; None when the computer did (its seat, or a timed-out member's)."""
     throw: int
     cowries: tuple[bool, ...]
     move: Move | None
-    text: str
+    before: Position
+    """The position the throw was played in."""
     by_timer: bool
+    forced: bool = False
+    """The member's throw offered one move (or none), so it was played for them at once."""
+    handed_back: bool = False
+    """The timer played for this member too often: the computer has their seat from now on."""
 
 
 @dataclass(frozen=True)
@@ -171,6 +127,9 @@ class GameView:
     created_at: datetime = field(compare=False)
     hints: bool = True
     """The game option `hints`: the Hint button and the win chances are offered."""
+    card_channel_id: int | None = None
+    """The channel showing this game's table card (the game plays in a thread of it)."""
+    card_message_id: int | None = None
 
     def legal_moves(self) -> list[Move]:
         """The moves of the pending throw; [] when nothing is thrown."""
@@ -227,6 +186,8 @@ def game_view(row: GameRow, seats: Iterable[SeatRow]) -> GameView:
         last_position=None if row.last_position is None else Position.parse(row.last_position),
         created_at=aware(row.created_at) or utcnow(),
         hints=row.hints,
+        card_channel_id=row.card_channel_id,
+        card_message_id=row.card_message_id,
     )
 
 
@@ -257,8 +218,10 @@ class GameService:
         rng: random.Random | None = None,
         turn_timeout: float = 300,
         clock: Callable[[], datetime] = utcnow,
+        default_auto_throw: bool = True,
     ) -> None:
         self.store = store
+        self.default_auto_throw = default_auto_throw
         self.rng = rng or random.SystemRandom()
         self.turn_timeout = timedelta(seconds=turn_timeout)
         self.clock = clock
@@ -321,9 +284,14 @@ class GameService:
         seat: int | None,
         *,
         hints: bool = True,
+        card_channel_id: int | None = None,
+        members: dict[int, int] | None = None,
     ) -> GameView:
         """A new game: the starter takes `seat` (default black), computers at `level` the rest;
-        `hints` offers the Hint button and the win chances."""
+        `hints` offers the Hint button and the win chances.
+
+        `members`: seat -> member for more seats taken from the start (a rematch).
+        `card_channel_id`: the channel that shows the table card when `channel_id` is its thread."""
         try:
             get_player(level)
         except ValueError as exc:
@@ -331,13 +299,16 @@ class GameService:
         seat = rules.seats[0] if seat is None else seat
         if seat not in rules.seats:
             names = ", ".join(SEAT_NAMES[s] for s in rules.seats)
-            raise NotAllowed(f"choose a seat in play: {names}")
+            raise NotAllowed(f"Choose a seat in play: {names}.")
         try:
             async with self.store.transaction() as session:
                 existing = await self.store.active_game(session, channel_id)
                 if existing is not None:
                     raise GameExists(existing.id, existing.started_by)
-                return await self._insert(session, guild_id, channel_id, user_id, rules, level, seat, hints)
+                seated = {**(members or {}), seat: user_id}
+                return await self._insert(
+                    session, guild_id, channel_id, user_id, rules, level, seated, card_channel_id, hints
+                )
         except IntegrityError:
             # Another process started one between our check and our insert: the unique index said no.
             active = await self.get_active(channel_id)
@@ -353,12 +324,13 @@ class GameService:
         user_id: int,
         rules: Rules,
         level: str,
-        seat: int,
+        seated: dict[int, int],
+        card_channel_id: int | None,
         hints: bool = True,
     ) -> GameView:
         now = self.clock()
         position = Position.initial(rules)
-        deadline = now + self.turn_timeout if position.turn == seat else None
+        deadline = now + self.turn_timeout if position.turn in seated else None
         row = GameRow(
             guild_id=guild_id,
             channel_id=channel_id,
@@ -372,19 +344,15 @@ class GameService:
             created_at=now,
             updated_at=now,
             hints=hints,
+            card_channel_id=card_channel_id,
         )
         seats = [
-            SeatRow(
-                seat=s,
-                user_id=user_id if s == seat else None,
-                level=level,
-                missed=0,
-                joined_at=now,
-                hints_used=0,
-            )
+            SeatRow(seat=s, user_id=seated.get(s), level=level, missed=0, joined_at=now, hints_used=0)
             for s in rules.seats
         ]
         await self.store.add_game(session, row, seats)
+        for seat, member in seated.items():
+            await self.store.add_player(session, row.id, member, seat)
         return game_view(row, seats)
 
     async def join(self, game_id: int, user_id: int, seat: int | None) -> GameView:
@@ -393,20 +361,29 @@ class GameService:
             view = await self._load(session, game_id)
             self._check_active(view)
             if (mine := view.seat_of(user_id)) is not None:
-                raise NotAllowed(f"you already play {SEAT_NAMES[mine]}")
+                raise NotAllowed(
+                    f"You already play {SEAT_NAMES[mine].capitalize()}: /pachisi leave first to change seats."
+                )
             if await self.store.has_resigned(session, game_id, user_id):
-                raise NotAllowed("you resigned from this game")
+                raise NotAllowed("You resigned from this game: start a new one with /pachisi start.")
             free = [s for s in view.rules.seats if view.seats[s].user_id is None]
             if seat is None:
                 if not free:
-                    raise SeatTaken("every seat is taken")
+                    raise SeatTaken("Every seat is taken: start your own game with /pachisi start.")
                 seat = free[0]
             if seat not in view.seats:
-                raise NotAllowed(f"{SEAT_NAMES[seat] if 0 <= seat < 4 else seat} is not in play")
+                raise NotAllowed(f"That seat is not in play: free seats are {self._free_words(view)}.")
             if seat not in free:
-                raise SeatTaken(f"{SEAT_NAMES[seat]} is taken")
+                raise SeatTaken(
+                    f"{SEAT_NAMES[seat].capitalize()} is taken: free seats are {self._free_words(view)}."
+                )
             new = self._with_seat(view, seat, user_id)
+            await self.store.add_player(session, game_id, user_id, seat)
             return await self._save(session, view, new)
+
+    def _free_words(self, view: GameView) -> str:
+        free = [SEAT_NAMES[s].capitalize() for s in view.rules.seats if view.seats[s].user_id is None]
+        return ", ".join(free) or "none"
 
     def _with_seat(self, view: GameView, seat: int, user_id: int | None) -> GameView:
         seats = dict(view.seats)
@@ -431,6 +408,12 @@ class GameService:
             seat = view.seat_of(user_id)
             if seat is None:
                 raise NotPlaying()
+            if resign and view.rules.players == 2:
+                # Two players: resigning concedes, the other side wins.
+                other = next(s for s in view.rules.seats if s != seat)
+                won = replace(view, position=view.position.with_result(view.position.side_of(other)))
+                await self.store.add_resignation(session, game_id, user_id)
+                return await self._close(session, won, "finished")
             new = await self._save(session, view, self._with_seat(view, seat, None))
             if resign:
                 await self.store.add_resignation(session, game_id, user_id)
@@ -442,7 +425,10 @@ class GameService:
             view = await self._load(session, game_id)
             self._check_active(view)
             if user_id != view.started_by and not can_manage:
-                raise NotAllowed("only the player who started the game, or a moderator, can end it")
+                raise NotAllowed(
+                    "Only the member who started this game, or one with Manage Channels, can end it: "
+                    "use /pachisi leave to give up your seat."
+                )
             return await self._close(session, view, "abandoned")
 
     async def mark_abandoned(self, game_id: int) -> None:
@@ -464,22 +450,41 @@ class GameService:
         return new
 
     async def _record_stats(self, session: AsyncSession, view: GameView) -> None:
-        """Once per game, as it leaves `active`: every human seated at the end gets the game counted."""
+        """Once per game, as it leaves `active`: everyone who held a seat in it gets the game
+        counted (with the seat they held last), so leaving before a loss does not dodge it."""
         captures = await self.store.captures_by(session, view.id)
         result = view.position.result
         # In user order, so two games ending at once lock the same stats rows in the same order.
-        for info in sorted(view.seats.values(), key=lambda i: i.user_id or 0):
-            if info.user_id is None:
-                continue
-            won = result is not None and result != DRAW and view.position.side_of(info.seat) == result
+        for player in await self.store.players(session, view.id):
+            won = result is not None and result != DRAW and view.position.side_of(player.seat) == result
             await self.store.add_stats(
                 session,
                 view.guild_id,
-                info.user_id,
+                player.user_id,
                 wins=int(won),
-                captures=captures.get(info.user_id, 0),
-                pieces_home=view.position.home_count(info.seat),
+                captures=captures.get(player.user_id, 0),
+                pieces_home=view.position.home_count(player.seat),
             )
+
+    async def set_card(self, game_id: int, message_id: int | None) -> None:
+        """Remember the table card's message (display only: no version bump)."""
+        async with self.store.transaction() as session:
+            await self.store.set_card(session, game_id, message_id)
+
+    async def players(self, game_id: int) -> dict[int, int]:
+        """Everyone who held a seat in the game: member -> the seat they held last."""
+        async with self.store.transaction() as session:
+            return {p.user_id: p.seat for p in await self.store.players(session, game_id)}
+
+    async def auto_throw(self, user_id: int) -> bool:
+        """Whether the bot throws for this member: their own choice, else the bot's default."""
+        async with self.store.transaction() as session:
+            found = await self.store.auto_throw(session, user_id)
+        return self.default_auto_throw if found is None else found
+
+    async def set_auto_throw(self, user_id: int, on: bool) -> None:
+        async with self.store.transaction() as session:
+            await self.store.set_auto_throw(session, user_id, on)
 
     async def set_message(self, game_id: int, message_id: int | None) -> None:
         """Remember the Discord message of the current turn (display only: no version bump)."""
@@ -497,28 +502,38 @@ class GameService:
         if turn_number != view.turn_number:
             raise StaleTurn()
         if user_id is not None and view.user_to_move() != user_id:
-            raise NotYourTurn()
+            raise NotYourTurn.for_user(view.seat_to_move(), view.user_to_move(), view.seat_of(user_id))
 
     async def _throw(
-        self, game_id: int, user_id: int | None, turn_number: int, *, by_timer: bool = False
+        self,
+        game_id: int,
+        user_id: int | None,
+        turn_number: int,
+        *,
+        by_timer: bool = False,
+        play_forced: bool = False,
     ) -> tuple[GameView, Event | None]:
         """Throw the cowries and commit the throw: the view returned is the first anyone sees of it.
 
         A throw that offers no move is played (`pass`) in the same transaction, so nothing is left
-        pending that nobody could play; the Event says so.
+        pending that nobody could play; with `play_forced`, a member's throw with exactly one move
+        plays it too (there is nothing to decide). The Event says so.
         """
         async with self.store.transaction() as session:
             view = await self._load(session, game_id)
             self._check_turn(view, user_id, turn_number)
             if user_id is None and view.is_human_turn():
-                raise NotYourTurn("a human plays this seat")
+                raise NotYourTurn("A member plays this seat: wait for their move.")
             if view.pending_throw is not None:
                 raise AlreadyThrown()
             value, faces = throw_cowries(self.rng)
             thrown = replace(view, pending_throw=value, pending_cowries=faces)
-            if thrown.legal_moves():
+            moves = thrown.legal_moves()
+            human = thrown.is_human_turn()
+            if len(moves) > 1 or (moves and not (human and play_forced)):
                 return await self._save(session, view, thrown), None
-            new, event = await self._apply(session, thrown, None, by_timer=by_timer)
+            only = moves[0] if moves else None
+            new, event = await self._apply(session, thrown, only, by_timer=by_timer, forced=human)
             return new, event
 
     async def _play(
@@ -536,7 +551,7 @@ class GameService:
             view = await self._load(session, game_id)
             self._check_turn(view, user_id, turn_number)
             if user_id is None and view.is_human_turn():
-                raise NotYourTurn("a human plays this seat")
+                raise NotYourTurn("A member plays this seat: wait for their move.")
             if view.pending_throw is None:
                 raise NotThrown()
             if choose:
@@ -546,7 +561,13 @@ class GameService:
             return await self._apply(session, view, move, by_timer=by_timer)
 
     async def _apply(
-        self, session: AsyncSession, view: GameView, move: Move | None, *, by_timer: bool
+        self,
+        session: AsyncSession,
+        view: GameView,
+        move: Move | None,
+        *,
+        by_timer: bool,
+        forced: bool = False,
     ) -> tuple[GameView, Event]:
         """Play `view`'s pending throw with `move`: position, seats, deadline, log and stats, saved."""
         throw, cowries = view.pending_throw, view.pending_cowries
@@ -606,12 +627,18 @@ class GameService:
                 rules=new.rules,
                 result=after.result,
             )
-        text = describe_move(before, throw, move)
-        return new, Event(view.turn_number, seat, actor, throw, cowries, move, text, by_timer)
+        handed_back = info.user_id is not None and new.seats[seat].user_id is None
+        event = Event(
+            view.turn_number, seat, actor, throw, cowries, move, before, by_timer, forced, handed_back
+        )
+        return new, event
 
-    async def throw(self, game_id: int, user_id: int, turn_number: int) -> tuple[GameView, list[Event]]:
-        """The user throws; a throw that offers no move is played (`pass`) at once."""
-        view, event = await self._throw(game_id, user_id, turn_number)
+    async def throw(
+        self, game_id: int, user_id: int, turn_number: int, *, play_forced: bool = False
+    ) -> tuple[GameView, list[Event]]:
+        """The user throws; a throw that offers no move is played at once, and with `play_forced`
+        so is one that offers exactly one (there is nothing to decide)."""
+        view, event = await self._throw(game_id, user_id, turn_number, play_forced=play_forced)
         return view, [] if event is None else [event]
 
     async def move(
@@ -647,9 +674,9 @@ class GameService:
         view = await self.get(game_id)
         self._check_turn(view, None, turn_number)
         if not view.is_human_turn() or view.deadline is None:
-            raise StaleTurn("that turn is not waiting for a human")
+            raise StaleTurn("That turn is not waiting for a member.")
         if self.clock() + TIMER_LEEWAY < view.deadline:
-            raise NotAllowed("the turn has not timed out yet")
+            raise NotAllowed("The turn has not timed out yet: wait for the deadline.")
         user = view.user_to_move()
         if view.pending_throw is None:
             view, passed = await self._throw(game_id, user, turn_number, by_timer=True)

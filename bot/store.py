@@ -122,6 +122,9 @@ class GameRow(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     hints: Mapped[bool] = mapped_column(Boolean, server_default=true(), default=True)
     """The game option `hints`: the Hint button and the win chances under /pachisi board."""
+    card_channel_id: Mapped[int | None] = mapped_column(BigInteger)
+    """The channel that shows the table card when the game plays in a thread of it."""
+    card_message_id: Mapped[int | None] = mapped_column(BigInteger)
 
     __table_args__ = (
         CheckConstraint("status IN ('active', 'finished', 'abandoned')", name="status"),
@@ -159,6 +162,25 @@ class ResignationRow(Base):
 
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
     user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+
+
+class GamePlayerRow(Base):
+    """Everyone who held a seat in a game (the last seat they held): each gets the game counted."""
+
+    __tablename__ = "game_players"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+
+
+class PlayerSettingsRow(Base):
+    """A member's own choices, the same in every game and server."""
+
+    __tablename__ = "player_settings"
+
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    auto_throw: Mapped[bool]
 
 
 class MoveRow(Base):
@@ -377,6 +399,15 @@ class Store:
         )
         await session.execute(query)
 
+    async def set_card(self, session: AsyncSession, game_id: int, message_id: int | None) -> None:
+        query = (
+            update(GameRow)
+            .where(GameRow.id == game_id)
+            .values(card_message_id=message_id)
+            .execution_options(synchronize_session=False)
+        )
+        await session.execute(query)
+
     # --- seats --------------------------------------------------------------------------
 
     async def seats(self, session: AsyncSession, game_id: int) -> list[SeatRow]:
@@ -409,6 +440,34 @@ class Store:
 
     async def has_resigned(self, session: AsyncSession, game_id: int, user_id: int) -> bool:
         return await session.get(ResignationRow, (game_id, user_id)) is not None
+
+    async def add_player(self, session: AsyncSession, game_id: int, user_id: int, seat: int) -> None:
+        """Count `user_id` among the game's players (again: the seat they hold now)."""
+        found = await session.get(GamePlayerRow, (game_id, user_id), populate_existing=True)
+        if found is None:
+            session.add(GamePlayerRow(game_id=game_id, user_id=user_id, seat=seat))
+        else:
+            found.seat = seat
+        await session.flush()
+
+    async def players(self, session: AsyncSession, game_id: int) -> list[GamePlayerRow]:
+        query = select(GamePlayerRow).where(GamePlayerRow.game_id == game_id).order_by(GamePlayerRow.user_id)
+        return list(await session.scalars(query.execution_options(populate_existing=True)))
+
+    # --- members' settings --------------------------------------------------------------
+
+    async def auto_throw(self, session: AsyncSession, user_id: int) -> bool | None:
+        """The member's auto-throw choice, None if they never made one."""
+        found = await session.get(PlayerSettingsRow, user_id, populate_existing=True)
+        return None if found is None else found.auto_throw
+
+    async def set_auto_throw(self, session: AsyncSession, user_id: int, on: bool) -> None:
+        found = await session.get(PlayerSettingsRow, user_id, populate_existing=True)
+        if found is None:
+            session.add(PlayerSettingsRow(user_id=user_id, auto_throw=on))
+        else:
+            found.auto_throw = on
+        await session.flush()
 
     # --- the move log -------------------------------------------------------------------
 

@@ -9,14 +9,11 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.service import (
-    MAX_MISSED,
+from bot.errors import (
     AlreadyThrown,
     Conflict,
     GameEnded,
     GameExists,
-    GameService,
-    GameView,
     IllegalMove,
     NoGame,
     NotAllowed,
@@ -26,6 +23,7 @@ from bot.service import (
     SeatTaken,
     StaleTurn,
 )
+from bot.service import MAX_MISSED, GameService, GameView
 from bot.store import Store
 from engine.game import MAX_THROWS, Game
 from engine.notation import parse_move
@@ -185,7 +183,7 @@ async def test_a_throw_that_offers_no_move_is_passed_at_once(store: Store) -> No
     await force_position(store, view, stuck)
     after, events = await games.throw(view.id, ALICE, 0)
     assert [(e.seat, e.throw, e.move, e.actor_id) for e in events] == [(0, 3, None, ALICE)]
-    assert "no move" in events[0].text
+    assert events[0].forced and not events[0].by_timer
     assert after.turn_number == 1 and after.pending_throw is None and after.seat_to_move() == 1
 
 
@@ -206,7 +204,7 @@ async def test_moves_are_checked_against_turn_seat_and_throw(store: Store) -> No
     move = view.legal_moves()[0]
     after, events = await games.move(view.id, ALICE, 0, move)
     assert [(e.turn_number, e.seat, e.move, e.by_timer) for e in events] == [(0, 0, move, False)]
-    assert events[0].text == "Black brings a piece out"
+    assert events[0].before == view.position and not events[0].forced
     with pytest.raises(StaleTurn):
         await games.move(view.id, ALICE, 0, move)
     assert (await replayed(store, after))[0] == after.position
@@ -221,7 +219,7 @@ async def test_join_leave_and_resign(store: Store) -> None:
     view = await games.start(GUILD, CHANNEL, ALICE, FOUR, "normal", None)
     with pytest.raises(SeatTaken):
         await games.join(view.id, BOB, 0)
-    with pytest.raises(NotAllowed, match="already play black"):
+    with pytest.raises(NotAllowed, match="already play Black"):
         await games.join(view.id, ALICE, 2)
     view = await games.join(view.id, BOB, None)
     assert view.seats[1].user_id == BOB
@@ -303,10 +301,9 @@ async def test_timeout_plays_for_the_human_and_gives_the_seat_back_after_three(s
         view, events = await games.timeout(view.id, view.turn_number)
         assert [(e.seat, e.actor_id, e.by_timer) for e in events] == [(0, None, True)]
         missed.append(view.seats[0].missed)
-    assert missed == [1, 2, 0] and MAX_MISSED == 3
+    assert missed == [*range(1, MAX_MISSED), 0]
     assert view.seats[0].user_id is None
-    if view.seat_to_move() == 0:
-        assert view.deadline is None
+    assert not view.is_human_turn() and view.deadline is None  # nobody left to wait for
 
 
 async def test_a_human_move_resets_missed_turns(store: Store) -> None:
@@ -432,20 +429,19 @@ async def check_replays_and_stats(store: Store, games_per_rules: int, seed: int)
 
         async with store.transaction() as session:
             rows = await store.moves(session, view.id)
-        for info in view.seats.values():
-            if info.user_id is not None:
-                user = info.user_id
-                expected[user, "games"] += 1
-                expected[user, "wins"] += view.position.side_of(info.seat) == position.result
-                expected[user, "captures"] += sum(r.captures for r in rows if r.actor_id == user)
-                expected[user, "pieces_home"] += view.position.home_count(info.seat)
+        players = await games.players(view.id)
+        assert set(players) == {ALICE, BOB}  # a seat handed to the computer still counts
+        for user, seat in players.items():
+            expected[user, "games"] += 1
+            expected[user, "wins"] += view.position.side_of(seat) == position.result
+            expected[user, "captures"] += sum(r.captures for r in rows if r.actor_id == user)
+            expected[user, "pieces_home"] += view.position.home_count(seat)
     board = {s.user_id: s for s in await games.leaderboard(GUILD)}
     for user in (ALICE, BOB):
         stats = await games.stats(GUILD, user)
         got = (stats.games, stats.wins, stats.captures, stats.pieces_home)
         assert got == tuple(expected[user, key] for key in ("games", "wins", "captures", "pieces_home"))
-        if stats.games:
-            assert board[user] == stats
+        assert stats.games > 0 and board[user] == stats
 
 
 # --- the rest of the contract -----------------------------------------------------------------
@@ -526,3 +522,51 @@ async def test_tallies_count_throws_turns_and_captures_from_the_log(store: Store
         position = position.play(row.throw, move)
     assert {s: [t.throws, t.turns, t.captures] for s, t in tallies.items()} == expected
     assert sum(t.throws for t in tallies.values()) == view.turn_number
+
+
+# --- forced throws, concessions, who counts, members' settings ----------------------------------
+
+
+async def test_a_members_throw_with_one_move_is_played_for_them(store: Store) -> None:
+    games = service(store, seed=3)
+    view = await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)
+    assert len({tuple(view.position.legal_moves(t)) for t in (2, 3, 4)}) == 1  # one piece: at most one move
+    after, events = await games.throw(view.id, ALICE, 0, play_forced=True)
+    [event] = events
+    assert event.forced and event.actor_id == ALICE and event.before == view.position
+    assert event.move in (None, *view.position.legal_moves(event.throw))
+    assert after.pending_throw is None and after.turn_number == 1
+    assert (await replayed(store, after))[0] == after.position
+
+
+async def test_resigning_a_two_player_game_concedes_it(store: Store) -> None:
+    games = service(store)
+    view = await games.join((await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)).id, BOB, 2)
+    over = await games.resign(view.id, ALICE)
+    assert over.status == "finished" and over.position.result == over.position.side_of(2)
+    assert (await games.stats(GUILD, BOB)).wins == 1
+    alice = await games.stats(GUILD, ALICE)
+    assert (alice.games, alice.wins) == (1, 0)
+
+
+async def test_a_member_who_left_still_gets_the_game_counted(store: Store) -> None:
+    games = service(store)
+    view = await games.start(GUILD, CHANNEL, ALICE, FOUR, "normal", None)
+    await games.join(view.id, BOB, 1)
+    await games.leave(view.id, BOB)
+    await games.resign(view.id, ALICE)  # four players: the computer takes the seat, the game goes on
+    assert (await games.get(view.id)).status == "active"
+    await games.end(view.id, ALICE, can_manage=False)
+    assert await games.players(view.id) == {ALICE: 0, BOB: 1}
+    for user in (ALICE, BOB):
+        assert (await games.stats(GUILD, user)).games == 1
+
+
+async def test_auto_throw_is_on_until_the_member_turns_it_off_everywhere(store: Store) -> None:
+    games = service(store)
+    assert await games.auto_throw(ALICE)
+    await games.set_auto_throw(ALICE, False)
+    assert not await games.auto_throw(ALICE)
+    assert await games.auto_throw(BOB)
+    await games.set_auto_throw(ALICE, True)
+    assert await games.auto_throw(ALICE)

@@ -13,7 +13,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.service import GameError
+from bot.errors import GameError
 from bot.store import StoreUnavailable
 
 log = logging.getLogger(__name__)

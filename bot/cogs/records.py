@@ -17,7 +17,7 @@ from discord import app_commands
 from bot import records
 from bot.cogs.answers import tell
 from bot.cogs.group import PachisiCommands
-from bot.service import NoGame
+from bot.errors import NoGame
 from engine.notation import describe_side
 from engine.record import Record
 from render.replay import replay_gif

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+import dataclasses
+from datetime import UTC, datetime, timedelta
 
 from bot.cogs.pachisi import messages
 from bot.service import Event, GameView, SeatInfo, SeatTally
 from engine import Move, Position, Rules
 
-ALICE = 111
+ALICE, BOB = 111, 222
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
+FOUR = Rules.preset_rules("classic")
 
 
-def new_game(**changes: object) -> GameView:
-    rules = Rules.preset_rules("classic", players=2)
+def game(rules: Rules = FOUR, **changes: object) -> GameView:
+    seats = {s: SeatInfo(s, None, "hard", 0) for s in rules.seats}
+    seats[0] = SeatInfo(0, ALICE, "hard", 0)
     view = GameView(
         id=1,
         guild_id=2,
@@ -26,44 +29,103 @@ def new_game(**changes: object) -> GameView:
         pending_cowries=None,
         turn_number=0,
         version=0,
-        seats={0: SeatInfo(0, ALICE, "easy", 0), 2: SeatInfo(2, None, "hard", 0)},
+        seats=seats,
         deadline=NOW,
         message_id=None,
         last_move=None,
         last_position=None,
         created_at=NOW,
     )
-    return GameView(**{**view.__dict__, **changes})  # type: ignore[arg-type]
+    return dataclasses.replace(view, **changes)  # type: ignore[arg-type]
+
+
+def event(before: Position, throw: int, move: Move | None, actor: int | None = None, **flags: bool) -> Event:
+    return Event(0, before.turn, actor, throw, (False,) * 6, move, before, False, **flags)
+
+
+def test_squares_are_named_as_the_board_shows_them() -> None:
+    assert messages.square_words(0, 0) == "the Charkoni"
+    assert messages.square_words(0, 84) == "home"
+    assert messages.square_words(0, 8) == "the tip of Black's arm"
+    assert messages.square_words(0, 12) == "Black's castle"
+    assert messages.square_words(0, 21) == "Red's castle"
+    assert messages.square_words(1, 20) == "Yellow's arm"
+
+
+def test_moves_are_told_in_board_words_with_who_made_them() -> None:
+    start = Position.initial(FOUR)
+    line = messages.event_line(event(start, 25, Move(0, 0, 1), ALICE), game())
+    assert line == f"`25` <@{ALICE}>, Black: piece out of the Charkoni to Black's arm"
+    red = Position.parse(
+        "black:0,0,0,0 red:0,0,0,5 yellow:0,0,0,0 green:0,0,0,0 turn:red captured:- rules:classic"
+    )
+    line = messages.event_line(event(red, 4, Move(1, 5, 9)), game())
+    assert line == "` 4` Computer (hard), Red: piece along Red's arm"
+    assert messages.event_line(event(red, 2, None), game()) == "` 2` Computer (hard), Red: threw 2, no move"
+    forced = messages.event_line(event(start, 3, Move(0, 0, 1), ALICE, forced=True), game())
+    assert (
+        forced == f"` 3` <@{ALICE}>, Black: threw 3, the only move: piece out of the Charkoni to Black's arm"
+    )
+
+
+def green_to_move(black_step: int) -> Position:
+    return Position.parse(
+        f"black:0,0,0,{black_step} red:0,0,0,0 yellow:0,0,0,0 green:0,0,0,17 turn:green captured:- rules:classic"
+    )
+
+
+def test_a_capture_names_the_member_whose_piece_goes_back() -> None:
+    before, throw, move = next(
+        (green_to_move(b), throw, m)
+        for b in range(2, 60)
+        for throw in (2, 3, 4, 6, 10, 25)
+        for m in green_to_move(b).legal_moves(throw)
+        if green_to_move(b).captures(m)
+    )
+    line = messages.event_line(event(before, throw, move), game())
+    assert line.endswith(f", captures **<@{ALICE}>**'s Black piece: back to the Charkoni"), line
+    assert messages.captured_members([event(before, throw, move)], game()) == [ALICE]
 
 
 def test_a_turn_message_names_who_throws_and_when_time_runs_out() -> None:
-    text = messages.turn_content(new_game(), [])
+    text = messages.turn_content(game(), [])
     assert text.splitlines() == [
         f"<@{ALICE}> (Black), your throw.",
         f"Time runs out <t:{int(NOW.timestamp())}:R>.",
     ]
 
 
-def test_the_throws_since_the_last_turn_are_listed_first_and_long_runs_summarised() -> None:
-    event = Event(0, 2, None, 25, (False,) * 6, Move(2, 0, 25), "Yellow brings a piece out", False)
-    text = messages.turn_content(new_game(), [event] * 20)
-    lines = text.splitlines()
-    assert lines[0] == "... 8 earlier throws"
-    assert lines[1] == "`25` Yellow brings a piece out (Computer)"
-    assert messages.log_lines(text) == lines[:13]
+def test_long_logs_are_summarised_and_keep_counting_across_updates() -> None:
+    start = Position.initial(FOUR)
+    computer = event(Position.parse(start.notation().replace("turn:black", "turn:red")), 2, None)
+    text = messages.turn_content(game(), [computer] * 20)
+    assert text.splitlines()[0] == "... 8 earlier throws"
+    again = messages.turn_content(game(), [computer] * 3, earlier=messages.log_lines(text))
+    assert again.splitlines()[0] == "... 11 earlier throws"
+    assert len(messages.log_lines(again)) == messages.LOG_LINES + 1
 
 
 def test_only_the_member_to_move_is_pinged_and_every_player_at_the_end() -> None:
-    game = new_game()
-    assert messages.pinged(game) == [ALICE]
-    yellow_to_throw = game.position.play(2, game.position.legal_moves(2)[0])
-    assert yellow_to_throw.turn == 2
-    assert messages.pinged(new_game(position=yellow_to_throw)) == []
-    assert messages.pinged(new_game(status="abandoned")) == [ALICE]
+    assert messages.pinged(game()) == [ALICE]
+    red_to_move = game(
+        position=Position.parse(Position.initial(FOUR).notation().replace("turn:black", "turn:red"))
+    )
+    assert messages.pinged(red_to_move) == []
+    assert messages.pinged(game(status="abandoned")) == [ALICE]
 
 
-def test_the_summary_counts_throws_turns_and_captures_per_seat() -> None:
-    tallies = {0: SeatTally(0, 30, 20, 2), 2: SeatTally(2, 28, 19, 1)}
-    summary = messages.final_summary(new_game(status="finished", turn_number=58), tallies)
-    assert "Throws: 58 in 39 turns. Captures: Black 2, Yellow 1." in summary
-    assert summary.endswith(f"<@{ALICE}>")
+def test_the_card_states_the_options_and_marks_the_freezing_rule() -> None:
+    frozen = Rules.parse("classic,last_square=off")
+    card = messages.card_content(game(frozen), "Alice", 999)
+    assert card.startswith("**Pachisi: Alice's table** (classic,last_square=off, 4 players, 4 pieces each")
+    assert messages.FREEZING_NOTE in card and "<#999>" in card
+    done = game(status="finished", turn_number=58)
+    tallies = {0: SeatTally(0, 30, 20, 2)}
+    card = messages.card_content(done, "Alice", 999, tallies, {ALICE: 0, BOB: 1}, NOW + timedelta(minutes=12))
+    assert "Throws: 58. Captures: Black 2, Red 0, Yellow 0, Green 0." in card
+    assert "Duration: 12 min." in card and f"<@{BOB}> (Red)" in card
+
+
+def test_typed_input_is_cut_short_when_quoted() -> None:
+    assert messages.quoted("x" * 500) == "`" + "x" * messages.INPUT_SHOWN + "...`"
+    assert messages.quoted("a`b") == "`a'b`"

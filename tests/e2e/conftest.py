@@ -46,6 +46,10 @@ def bot_settings(fake: FakeDiscord, database_url: str, **overrides: Any) -> Sett
         "computer_pace_seconds": 0,
         "turn_timeout_seconds": 300,
         "default_level": "easy",
+        # The older tests play in the channel and click Throw; the thread and auto-throw tests
+        # (test_tables.py) run with the bot's own defaults.
+        "default_thread": False,
+        "default_auto_throw": False,
         "_env_file": None,
     }
     values.update(overrides)
@@ -121,9 +125,13 @@ def choices_shown(channel: Channel) -> Message | None:
     return message if message is not None and live_buttons(message)[0].label != "Throw" else None
 
 
-def turn_state(channel: Channel) -> tuple[int, tuple[str | None, ...]] | None:
+def turn_state(channel: Channel) -> tuple[int, int, tuple[str | None, ...]] | None:
+    """The turn message, how often it was edited (a member's next throw updates it in place), and
+    what it offers."""
     message = turn_message(channel)
-    return None if message is None else (message.id, tuple(b.label for b in live_buttons(message)))
+    if message is None:
+        return None
+    return (message.id, len(message.edits), tuple(b.label for b in live_buttons(message)))
 
 
 def player_to_move(message: Message, members: list[Member]) -> Member:
@@ -215,6 +223,8 @@ def bot_env(fake: FakeDiscord, database_url: str, **extra: str) -> dict[str, str
         "DATABASE_URL": database_url,
         "COMPUTER_PACE_SECONDS": "0",
         "DEFAULT_LEVEL": "easy",
+        "DEFAULT_THREAD": "false",
+        "DEFAULT_AUTO_THROW": "false",
         "LOG_LEVEL": "INFO",
         **extra,
     }

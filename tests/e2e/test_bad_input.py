@@ -51,19 +51,27 @@ async def test_a_member_who_is_not_playing_cannot_throw(table: Table) -> None:
     # Nothing to choose from before a throw: autocomplete offers nothing.
     assert await table.alice.autocomplete(table.channel, "pachisi move", "choice", "") == []
     text = await refusal(table, await table.bob.click(message, "Throw"))
-    assert text == "it is not your turn"
+    assert text == "You are not playing in this game: take a computer's seat with /pachisi join."
     assert await game_now(table) == before
 
 
 async def test_a_button_of_an_earlier_turn_is_refused(table: Table) -> None:
     message = await thrown(table)
     old_button = live_buttons(message)[0]
+    before = turn_state(table.channel)
     await table.alice.click(message, old_button.label)
-    await wait_for_turn_or_end(table, after=(message.id, (old_button.label,)))
-    await table.fake.wait_until(lambda: message.button(old_button.label).disabled, what="old buttons off")
+    await wait_for_turn_or_end(table, after=before)
+    # The message was updated (or closed); a client still showing the old button clicks it.
+    await table.fake.wait_until(
+        lambda: all(b.custom_id != old_button.custom_id or b.disabled for b in message.buttons),
+        what="the old button gone",
+    )
     before = await game_now(table)
-    text = await refusal(table, await table.alice.click(message, old_button.label, force=True))
-    assert text == "that throw was already played"
+    data = {"custom_id": old_button.custom_id, "component_type": 2}
+    channel = table.fake.server.channels[message.channel_id]
+    stale = await table.fake.server.send_interaction(3, table.alice.record, channel, data, message)
+    text = await refusal(table, Reply(stale))
+    assert text == "That throw was already played: use the game's newest message."
     assert await game_now(table) == before
 
 
@@ -83,7 +91,7 @@ async def test_a_double_click_plays_the_move_once(table: Table) -> None:
     # The winner's handler ends by showing the next turn: then both clicks are fully handled.
     await wait_for_turn_or_end(table, after=state)
     refused = [m for r in (first, second) for m in r.followups]
-    assert [m.content for m in refused] == ["that throw was already played"]
+    assert [m.content for m in refused] == ["That throw was already played: use the game's newest message."]
     assert refused[0].ephemeral
     games = await stored_games(table.database_url)
     assert [row.turn_number for row in games[0].moves].count(before.turn_number) == 1
@@ -95,7 +103,7 @@ async def test_a_typed_move_that_is_not_in_the_list_is_refused(table: Table) -> 
     before = await game_now(table)
     reply = await table.alice.slash(table.channel, "pachisi move", choice="Z")
     assert reply.ephemeral
-    assert reply.content.startswith("`Z` is not a move. Legal moves: A (")
+    assert reply.content.startswith("`Z` is not a move of this throw: choose A (")
     reply = await table.alice.slash(table.channel, "pachisi move", choice="black:0-83")
     assert reply.ephemeral
     assert reply.content.startswith("black:0-83 is not legal with a throw of"), reply.content
@@ -108,9 +116,9 @@ async def test_a_command_in_a_channel_without_a_game(table: Table) -> None:
     for command in ("pachisi throw", "pachisi board", "pachisi join", "pachisi leave", "pachisi end"):
         reply = await table.alice.slash(other, command)
         assert reply.ephemeral
-        assert reply.content == "There is no game in this channel. Start one with `/pachisi start`."
+        assert reply.content == "There is no game in this channel: start one with /pachisi start."
     reply = await table.alice.slash(other, "pachisi move", choice="A")
-    assert reply.content.startswith("There is no game in this channel.")
+    assert reply.content.startswith("There is no game in this channel:")
     assert await stored_games(table.database_url) == []
 
 

@@ -107,7 +107,7 @@ async def test_the_result_carries_the_games_story(table: Table) -> None:
 
 
 async def test_a_game_without_hints_offers_neither_the_button_nor_the_chances(table: Table) -> None:
-    await table.alice.slash(table.channel, "pachisi start", players=4, level="easy", hints=0)
+    await table.alice.slash(table.channel, "pachisi start", players=4, level="easy", hints=False)
     await _alice_has_a_choice(table)
     message = await wait_for_turn_or_end(table)
     assert HINT_BUTTON not in [b.label for b in message.buttons]

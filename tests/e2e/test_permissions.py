@@ -17,12 +17,14 @@ async def test_start_without_attach_files_says_what_is_missing_and_starts_nothin
     assert await stored_games(table.database_url) == []
 
 
-def changed_from(table: Table, before: int) -> Callable[[], Message | None]:
-    """A wait condition: the turn message now offers moves, or a newer turn message is up."""
+def changed_from(table: Table, before: Message) -> Callable[[], Message | None]:
+    """A wait condition: the turn message now offers moves, or it was updated, or a newer one is up."""
+    edits = len(before.edits)
 
     def check() -> Message | None:
         m = turn_message(table.channel)
-        return m if m is not None and (m.id != before or m.buttons[0].label != "Throw") else None
+        changed = m is not None and (m.id != before.id or len(m.edits) != edits)
+        return m if m is not None and (changed or m.buttons[0].label != "Throw") else None
 
     return check
 
@@ -33,9 +35,10 @@ async def test_a_refused_post_mid_game_is_explained_and_the_move_is_kept(table: 
     # Throw until a throw offers a choice (a throw with no move passes and posts the next turn).
     while [b.label for b in message.buttons if b.label != "Take a seat"] == ["Throw"]:
         await table.alice.click(message, "Throw", wait=False)
-        message = await table.fake.wait_until(changed_from(table, message.id), what="the next state")
+        message = await table.fake.wait_until(changed_from(table, message), what="the next state")
     # The next turn's post is refused, as when Send Messages is taken away mid-game.
     table.fake.fail_next("POST", "/channels/{id}/messages", status=403, code=50013, times=20)
+    table.fake.fail_next("PATCH", "/channels/{id}/messages/{m}", status=403, code=50013, times=20)
     choice = next(b.label for b in message.buttons if b.label and b.label.startswith("A:"))
     reply = await table.alice.click(message, choice)
     said = await table.fake.wait_until(

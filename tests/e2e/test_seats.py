@@ -76,10 +76,10 @@ async def test_join_by_command_names_the_seat_and_refuses_a_taken_one(table: Tab
     assert reply.content == f"<@{table.bob.id}> takes **Yellow** (Black + Yellow)."
     reply = await table.bob.slash(table.channel, "pachisi join", seat="green")
     assert reply.ephemeral
-    assert reply.content == "you already play yellow"
+    assert reply.content == "You already play Yellow: /pachisi leave first to change seats."
     carol = table.guild.add_member("Carol")
     reply = await carol.slash(table.channel, "pachisi join", seat="black")
     assert reply.ephemeral
-    assert reply.content == "black is taken"
+    assert reply.content == "Black is taken: free seats are Red, Green."
     [game] = await stored_games(table.database_url)
     assert game.view.seats[0].user_id == table.alice.id and game.view.seats[2].user_id == table.bob.id

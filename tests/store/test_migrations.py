@@ -13,7 +13,17 @@ from alembic.migration import MigrationContext
 
 from bot.store import ROOT, Base, downgrade, make_engine, upgrade
 
-TABLES = {"games", "seats", "resignations", "moves", "user_stats", "command_sync", "ratings"}
+TABLES = {
+    "games",
+    "seats",
+    "resignations",
+    "moves",
+    "user_stats",
+    "command_sync",
+    "ratings",
+    "game_players",
+    "player_settings",
+}
 
 
 async def _tables(url: str) -> set[str]:

@@ -18,7 +18,8 @@ from bot import texts
 from bot.cogs.answers import tell
 from bot.cogs.group import PachisiCommands
 from bot.cogs.pachisi.hints import chances_line
-from bot.service import GameError, GameView, NoGame
+from bot.errors import GameError, NoGame
+from bot.service import GameView
 from engine import SEAT_NAMES, Move, NotationError, Rules, parse_move
 from engine.players import LEVELS
 
@@ -30,21 +31,38 @@ SEAT_CHOICES: list[app_commands.Choice[str]] = [
     app_commands.Choice(name=name.capitalize(), value=name) for name in SEAT_NAMES
 ]
 LEVEL_CHOICES: list[app_commands.Choice[str]] = [app_commands.Choice(name=lv, value=lv) for lv in LEVELS]
-ON_OFF: list[app_commands.Choice[int]] = [
-    app_commands.Choice(name="on", value=1),
-    app_commands.Choice(name="off", value=0),
-]
+RULE_HELP = {
+    "must_capture": "no piece comes home before its side has captured",
+    "escape_hatch": "come home without a capture when nothing else can move",
+    "last_square": "a piece on the last square comes home on any throw",
+    "enter_moves": "an entering piece moves the throw from step 1",
+    "start_on_board": "pieces per seat that start on the board",
+}
+
+
+def rules_completions(current: str) -> list[tuple[str, str]]:
+    """Suggestions for the `rules` option: the typed options kept, one more option added."""
+    done = [part.strip() for part in current.split(",")[:-1] if part.strip()]
+    typed = current.split(",")[-1].strip().lower()
+    given = {part.partition("=")[0] for part in done}
+    found: list[tuple[str, str]] = []
+    for name, help_text in RULE_HELP.items():
+        if name in given:
+            continue
+        values = ["0", "1", "2", "3", "4"] if name == "start_on_board" else ["on", "off"]
+        for value in values:
+            option = f"{name}={value}"
+            if typed and typed not in option:
+                continue
+            text = ",".join([*done, option])
+            note = messages.FREEZING_NOTE if option == messages.FREEZING_RULE else help_text
+            found.append((f"{text}: {note}", text))
+    return found[:25]
+
+
 NEEDED_PERMISSIONS = ("view_channel", "send_messages", "attach_files", "embed_links")
 MAX_CHOICE = 100
 """Longer typed choices are not read (a move is about a dozen characters; a choice name at most 100)."""
-ECHOED = 40
-
-
-def quoted(typed: str) -> str:
-    """What a refusal repeats of a typed choice: its start, without backticks (Discord refuses a
-    reply over 2,000 characters, so the whole input never goes back)."""
-    text = typed.replace("`", "'")
-    return text if len(text) <= ECHOED else text[:ECHOED] + "…"
 
 
 def seat_index(name: str | None) -> int | None:
@@ -61,14 +79,11 @@ class PlayCommands(PachisiCommands):
     @app_commands.describe(
         players="2 or 4 players (4: partners Black + Yellow against Red + Green)",
         variant="classic (default) or standard",
+        pieces="pieces per seat, 1-4",
         level="how well the computer players play",
         seat="the seat you take (default Black)",
-        pieces="pieces per seat, 1-4",
-        start_on_board="pieces per seat that start on the board",
-        must_capture="no piece comes home before its side has captured",
-        escape_hatch="come home without a capture when nothing else can move",
-        last_square="a piece on the last square comes home on any throw",
-        enter_moves="an entering piece moves the throw from step 1",
+        thread="play in a new thread of this channel (default on)",
+        rules="more options, e.g. escape_hatch=off,enter_moves=on",
         hints="a Hint button on your turn and the win chances on the board (default on)",
     )
     @app_commands.choices(  # type: ignore[misc]  # str and int choices mixed
@@ -79,73 +94,77 @@ class PlayCommands(PachisiCommands):
         ],
         level=LEVEL_CHOICES,
         seat=SEAT_CHOICES,
-        must_capture=ON_OFF,
-        escape_hatch=ON_OFF,
-        last_square=ON_OFF,
-        enter_moves=ON_OFF,
-        hints=ON_OFF,
     )
     async def start(
         self,
         interaction: discord.Interaction[Any],
         players: int = 4,
         variant: str = "classic",
+        pieces: app_commands.Range[int, 1, 4] = 4,
         level: str | None = None,
         seat: str | None = None,
-        pieces: app_commands.Range[int, 1, 4] | None = None,
-        start_on_board: app_commands.Range[int, 0, 4] | None = None,
-        must_capture: int | None = None,
-        escape_hatch: int | None = None,
-        last_square: int | None = None,
-        enter_moves: int | None = None,
-        hints: int | None = None,
+        thread: bool | None = None,
+        rules: app_commands.Range[str, 0, 200] | None = None,
+        hints: bool = True,
     ) -> None:
         missing = self.missing_permissions(interaction)
         if missing:
-            await tell(interaction, f"I can't run a game here: I need {', '.join(missing)} in this channel.")
+            await tell(interaction, f"I can't run a game here: give me {', '.join(missing)} in this channel.")
             return
-        options: dict[str, Any] = {"players": players}
-        for name, value in (
-            ("pieces", pieces),
-            ("start_on_board", start_on_board),
-            ("must_capture", must_capture),
-            ("escape_hatch", escape_hatch),
-            ("last_square", last_square),
-            ("enter_moves", enter_moves),
-        ):
-            if value is not None:
-                options[name] = value if name in ("pieces", "start_on_board") else bool(value)
         try:
-            rules = Rules.preset_rules(variant, **options)
-        except ValueError as exc:
-            await tell(interaction, f"Those options don't fit together: {exc}.")
+            chosen = Rules.parse(f"{variant},{rules or ''}", allow_shape=False).with_options(
+                players=players, pieces=pieces
+            )
+        except ValueError as exc:  # NotationError too: it names the option, not the whole input
+            reason = str(exc).rsplit(" (in ", 1)[0][:80]
+            await tell(
+                interaction,
+                f"{messages.quoted(rules or variant)} is not a rule set I know ({reason}): "
+                "pick the options from the list.",
+            )
             return
         chosen_seat = seat_index(seat)
-        if chosen_seat is not None and chosen_seat not in rules.seats:
-            await tell(interaction, "In a two-player game the seats are Black and Yellow.")
+        if chosen_seat is not None and chosen_seat not in chosen.seats:
+            await tell(
+                interaction, "In a two-player game the seats are Black and Yellow: choose one of them."
+            )
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        self.tables.remember(interaction.user)
-        assert interaction.guild_id is not None and interaction.channel_id is not None
-        view = await self.service.start(
-            interaction.guild_id,
-            interaction.channel_id,
-            interaction.user.id,
-            rules,
+        await self.tables.open_table(
+            interaction,
+            chosen,
             level or self.bot.settings.default_level,
             chosen_seat,
-            hints=hints is None or bool(hints),
+            thread=self.bot.settings.default_thread if thread is None else thread,
+            hints=hints,
         )
-        seat_name = SEAT_NAMES[view.seat_of(interaction.user.id) or 0].capitalize()
-        channel = self.tables.channel(view)
-        if channel is not None:
-            await channel.send(
-                messages.started(interaction.user.mention, view),
-                allowed_mentions=discord.AllowedMentions.none(),
+
+    @start.autocomplete("rules")
+    async def rules_choices(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return [
+            app_commands.Choice(name=name[:100], value=value[:100])
+            for name, value in rules_completions(current)
+        ]
+
+    @app_commands.command(
+        name="auto", description="Whether the bot throws for you (on) or you click Throw (off)"
+    )
+    @app_commands.describe(mode="on: the bot throws for you and plays forced moves; off: you throw yourself")
+    @app_commands.choices(
+        mode=[app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
+    )
+    async def auto(self, interaction: discord.Interaction[Any], mode: str) -> None:
+        on = mode == "on"
+        await self.service.set_auto_throw(interaction.user.id, on)
+        if on:
+            text = "Auto-throw is on: I throw for you and ask only when a throw offers a choice."
+        else:
+            text = (
+                "Auto-throw is off: you get a Throw button on your turns (forced moves still play at once)."
             )
-        await interaction.followup.send(f"Your game has started: you play {seat_name}.", ephemeral=True)
-        async with self.tables.locks[view.id]:
-            await self.tables.advance(view.id, [])
+        await tell(interaction, text + " This holds in every game and server.")
 
     @app_commands.command(name="join", description="Take a computer's seat in this channel's game")
     @app_commands.describe(seat="the seat to take (default: the first computer seat)")
@@ -223,7 +242,9 @@ class PlayCommands(PachisiCommands):
     async def help(self, interaction: discord.Interaction[Any]) -> None:
         await interaction.response.send_message(texts.HELP, ephemeral=True)
 
-    @app_commands.command(name="end", description="End this channel's game (the starter or Manage Channels)")
+    @app_commands.command(
+        name="end", description="End this game for everyone (its starter or Manage Channels)"
+    )
     async def end(self, interaction: discord.Interaction[Any]) -> None:
         await self.tables.confirm_end(interaction, await self.channel_game(interaction))
 
@@ -233,7 +254,7 @@ class PlayCommands(PachisiCommands):
         assert interaction.channel_id is not None
         view = await self.service.get_active(interaction.channel_id)
         if view is None:
-            raise NoGame("There is no game in this channel. Start one with `/pachisi start`.")
+            raise NoGame("There is no game in this channel: start one with /pachisi start.")
         return view
 
     def read_choice(self, view: GameView, choice: str) -> Move:
@@ -249,7 +270,7 @@ class PlayCommands(PachisiCommands):
             move = None
         if move is None:
             options = ", ".join(f"{render.choice_label(i)} ({m})" for i, m in enumerate(moves)) or "none"
-            raise GameError(f"`{quoted(text)}` is not a move. Legal moves: {options}.")
+            raise GameError(f"{messages.quoted(text)} is not a move of this throw: choose {options}.")
         return move
 
     def missing_permissions(self, interaction: discord.Interaction[Any]) -> list[str]:

@@ -17,7 +17,7 @@ from bot.cogs.answers import handle_error, tell
 
 TABLE_COG = "Pachisi"
 """The cog that owns the game buttons' handlers (looked up at click time: no import)."""
-THROW, MOVE, JOIN = "throw", "move", "join"
+THROW, MOVE, JOIN, REMATCH = "throw", "move", "join", "rematch"
 
 
 MAX_ID = 2**31 - 1

@@ -128,6 +128,20 @@ class Channel:
             m for m in self._server.channel_messages.get(self.id, []) if not m.deleted and not m.ephemeral
         ]
 
+    @property
+    def threads(self) -> list[Channel]:
+        """The live threads started from this channel, oldest first."""
+        return [
+            Channel(self._server, c)
+            for c in self._server.channels.values()
+            if c.parent is not None and c.parent.id == self.id and not c.deleted
+        ]
+
+    @property
+    def parent(self) -> Channel | None:
+        """A thread's channel."""
+        return None if self.record.parent is None else Channel(self._server, self.record.parent)
+
     def last_message(self) -> Message | None:
         messages = self.messages
         return messages[-1] if messages else None
@@ -373,10 +387,19 @@ class FakeDiscord:
         message: str | None = None,
         retry_after: float | None = None,
         times: int = 1,
+        body_contains: str | None = None,
     ) -> None:
-        """Fail the next REST call(s) matching `path` (after /api/v10; `{x}` = any segment)."""
+        """Fail the next REST call(s) matching `path` (after /api/v10; `{x}` = any segment), and
+        with `body_contains` only those whose body holds that text."""
         self.server.fail_next(
-            method, path, status=status, code=code, message=message, retry_after=retry_after, times=times
+            method,
+            path,
+            status=status,
+            code=code,
+            message=message,
+            retry_after=retry_after,
+            times=times,
+            body_contains=body_contains,
         )
 
     def hold_next(self, method: str, path: str) -> Hold:
@@ -384,6 +407,10 @@ class FakeDiscord:
         the bot once `hold.reached` is set, and Discord has acted on a request the bot never heard
         back from."""
         return self.server.hold_next(method, path)
+
+    def enforce_message_limit(self, count: int = 5, seconds: float = 5.0) -> None:
+        """Answer a channel's new messages beyond `count` per `seconds` with Discord's 429."""
+        self.server.enforce_message_limit(count, seconds)
 
     def deny_bot(self, channel: Channel, *permissions: str) -> None:
         """Take permissions (discord.py names: "send_messages", "attach_files", ...) from the bot."""

@@ -41,10 +41,13 @@ PERMISSIONS = {
     "read_message_history": 1 << 16,
     "use_external_emojis": 1 << 18,
     "use_application_commands": 1 << 31,
+    "create_public_threads": 1 << 35,
+    "send_messages_in_threads": 1 << 38,
 }
 EVERYONE_PERMISSIONS = sum(PERMISSIONS.values())  # what @everyone, and so the bot, may do
 HEARTBEAT_MS = 41_250
 INTERACTION_TOKEN_LIFETIME = 15 * 60.0
+PUBLIC_THREAD = 11
 EVENTS_KEPT = 5000  # per session, for RESUME; an older sequence number gets INVALID_SESSION
 
 Json = dict[str, Any]
@@ -127,6 +130,17 @@ def check_choices(choices: list[Json]) -> None:
         raise ApiError(400, 50035, "Invalid Form Body: at most 25 choices, names of 1 to 100 characters")
 
 
+def pinged_users(body: Json) -> list[int]:
+    """Who a new message notifies: users mentioned in its content that `allowed_mentions` lets
+    through (no `allowed_mentions`: all of them). Edits never notify anyone."""
+    mentioned = [int(found) for found in re.findall(r"<@!?(\d+)>", body.get("content") or "")]
+    allowed = body.get("allowed_mentions")
+    if allowed is None or "users" in (allowed.get("parse") or []):
+        return list(dict.fromkeys(mentioned))
+    users = {int(u) for u in allowed.get("users") or []}
+    return [u for u in dict.fromkeys(mentioned) if u in users]
+
+
 class ApiError(Exception):
     """An error answer in Discord's shape: HTTP status plus a JSON `code` and `message`."""
 
@@ -192,8 +206,14 @@ class ChannelRecord:
     deleted: bool = False
     bot_denied: int = 0  # permission bits a member overwrite takes from the bot here
     bot_id: int = 0
+    type: int = 0
+    parent: ChannelRecord | None = None  # a thread's channel
+    owner_id: int = 0
+    auto_archive_duration: int = 1440
 
     def payload(self) -> Json:
+        if self.type == PUBLIC_THREAD:
+            return self.thread_payload()
         overwrites = []
         if self.bot_denied:
             overwrites.append({"id": str(self.bot_id), "type": 1, "allow": "0", "deny": str(self.bot_denied)})
@@ -211,6 +231,35 @@ class ChannelRecord:
             "last_message_id": None,
         }
 
+    def thread_payload(self) -> Json:
+        """A public thread as Discord describes it (threads inherit their channel's permissions)."""
+        assert self.parent is not None
+        return {
+            "id": str(self.id),
+            "type": PUBLIC_THREAD,
+            "guild_id": str(self.guild_id),
+            "parent_id": str(self.parent.id),
+            "owner_id": str(self.owner_id),
+            "name": self.name,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "message_count": 0,
+            "member_count": 1,
+            "flags": 0,
+            "thread_metadata": {
+                "archived": False,
+                "auto_archive_duration": self.auto_archive_duration,
+                "archive_timestamp": _now(),
+                "locked": False,
+                "create_timestamp": _now(),
+            },
+        }
+
+    @property
+    def denied(self) -> int:
+        """What the bot may not do here: a thread has its channel's overwrites."""
+        return self.parent.bot_denied if self.parent is not None else self.bot_denied
+
 
 @dataclass
 class GuildRecord:
@@ -222,7 +271,8 @@ class GuildRecord:
 
     def payload(self) -> Json:
         """The full GUILD_CREATE object; discord.py ignores guilds it cannot parse."""
-        live = [c for c in self.channels.values() if not c.deleted]
+        live = [c for c in self.channels.values() if not c.deleted and c.type != PUBLIC_THREAD]
+        threads = [c for c in self.channels.values() if not c.deleted and c.type == PUBLIC_THREAD]
         return {
             "id": str(self.id),
             "name": self.name,
@@ -245,7 +295,7 @@ class GuildRecord:
             "stickers": [],
             "features": [],
             "channels": [c.payload() for c in live],
-            "threads": [],
+            "threads": [c.payload() for c in threads],
             "members": [m.payload() for m in self.members.values()],
             "member_count": len(self.members),
             "presences": [],
@@ -322,6 +372,8 @@ class Message:
     deleted: bool = False
     timestamp: str = field(default_factory=_now)
     edited_timestamp: str | None = None
+    thread_id: int | None = None  # the thread started from this message
+    pinged: list[int] = field(default_factory=list)  # users notified when it was posted
 
     @property
     def ephemeral(self) -> bool:
@@ -428,6 +480,7 @@ class Fault:
     message: str
     retry_after: float | None
     times: int
+    body_contains: str | None = None
 
 
 @dataclass
@@ -479,6 +532,9 @@ class FakeDiscordServer:
         self.resumes = 0
         self.faults: list[Fault] = []
         self.holds: list[Hold] = []
+        self.message_limit: tuple[int, float] | None = None  # (count, seconds) per channel
+        self.posted_at: dict[int, list[float]] = {}  # channel id -> monotonic times of recent posts
+        self.rate_limited = 0  # 429s answered by the message bucket
         self.requests: list[Request] = []
         self.unhandled: list[str] = []
         self.spec = openapi.load() if check_spec else None
@@ -598,13 +654,17 @@ class FakeDiscordServer:
         message: str | None = None,
         retry_after: float | None = None,
         times: int = 1,
+        body_contains: str | None = None,
     ) -> None:
-        """Answer the next `times` matching REST calls with an error; `{name}` in path is a wildcard."""
+        """Answer the next `times` matching REST calls with an error; `{name}` in path is a wildcard.
+        With `body_contains`, only calls whose body holds that text match (one message of many)."""
         regex = _path_regex(path)
         default = {429: "You are being rate limited.", 403: "Missing Permissions", 404: "Unknown Channel"}
         text = message or default.get(status, "Error")
         self.faults.append(
-            Fault(method.upper(), re.compile(regex + "$"), status, code, text, retry_after, times)
+            Fault(
+                method.upper(), re.compile(regex + "$"), status, code, text, retry_after, times, body_contains
+            )
         )
 
     def release_holds(self) -> None:
@@ -805,7 +865,7 @@ class FakeDiscordServer:
             "member": member.payload(permissions=EVERYONE_PERMISSIONS),
             "token": interaction.token,
             "version": 1,
-            "app_permissions": str(EVERYONE_PERMISSIONS & ~channel.bot_denied),
+            "app_permissions": str(EVERYONE_PERMISSIONS & ~channel.denied),
             "locale": "en-US",
             "guild_locale": "en-US",
             "entitlements": [],
@@ -853,6 +913,8 @@ class FakeDiscordServer:
         r("GET", "/channels/{channel}/messages/{message}", self._get_message)
         r("PATCH", "/channels/{channel}/messages/{message}", self._edit_message)
         r("DELETE", "/channels/{channel}/messages/{message}", self._delete_message)
+        r("POST", "/channels/{channel}/threads", self._create_thread)
+        r("POST", "/channels/{channel}/messages/{message}/threads", self._create_thread)
         r("POST", "/interactions/{interaction}/{token}/callback", self._callback)
         r("POST", "/webhooks/{app}/{token}", self._followup)
         r("GET", "/webhooks/{app}/{token}/messages/{message}", self._get_webhook_message)
@@ -900,6 +962,11 @@ class FakeDiscordServer:
     async def _answer(self, request: web.Request, path: str) -> web.StreamResponse:
         for fault in self.faults:
             if fault.method == request.method and fault.pattern.match(path):
+                if (
+                    fault.body_contains is not None
+                    and fault.body_contains.encode() not in await request.read()
+                ):
+                    continue
                 fault.times -= 1
                 if fault.times <= 0:
                     self.faults.remove(fault)
@@ -1090,6 +1157,7 @@ class FakeDiscordServer:
         message = Message(snowflake(), channel.id, channel.guild_id, self.bot_user)
         message.attachments = self._attachments([], body, files)
         self._apply(message, body)
+        message.pinged = pinged_users(body)
         self.messages[message.id] = message
         self.channel_messages.setdefault(channel.id, []).append(message)
         return message
@@ -1147,14 +1215,89 @@ class FakeDiscordServer:
     async def _post_message(self, request: web.Request, p: dict[str, str]) -> web.Response:
         channel = self._channel(p["channel"])
         body, files = await self._body(request)
-        needed = PERMISSIONS["view_channel"] | PERMISSIONS["send_messages"]
+        send = "send_messages_in_threads" if channel.type == PUBLIC_THREAD else "send_messages"
+        needed = PERMISSIONS["view_channel"] | PERMISSIONS[send]
         if files:
             needed |= PERMISSIONS["attach_files"]
-        if channel.bot_denied & needed:
+        if channel.denied & needed:
             raise ApiError(403, 50013, "Missing Permissions")
+        if (limited := self._message_bucket(channel)) is not None:
+            return limited
         message = self._new_message(channel, body, files)
         await self._created(message)
-        return json_response(message.payload(self.url))
+        return json_response(message.payload(self.url), headers=self._bucket_headers(channel))
+
+    # --- threads and the per-channel message bucket -------------------------------------------
+
+    def enforce_message_limit(self, count: int = 5, seconds: float = 5.0) -> None:
+        """Discord's per-channel limit on new messages: `count` per `seconds`, then a 429."""
+        self.message_limit = (count, seconds)
+
+    def _recent_posts(self, channel: ChannelRecord) -> list[float]:
+        now = time.monotonic()
+        window = self.message_limit[1] if self.message_limit else 0.0
+        recent = [t for t in self.posted_at.get(channel.id, []) if now - t < window]
+        self.posted_at[channel.id] = recent
+        return recent
+
+    def _message_bucket(self, channel: ChannelRecord) -> web.Response | None:
+        """None when a message may be posted now (and counts it), else Discord's 429."""
+        if self.message_limit is None:
+            return None
+        count, seconds = self.message_limit
+        recent = self._recent_posts(channel)
+        if len(recent) >= count:
+            retry = max(0.001, recent[0] + seconds - time.monotonic())
+            self.rate_limited += 1
+            headers = {**self._bucket_headers(channel), "X-RateLimit-Scope": "shared"}
+            body = {"message": "You are being rate limited.", "retry_after": retry, "global": False}
+            return json_response(body, 429, headers)
+        recent.append(time.monotonic())
+        return None
+
+    def _bucket_headers(self, channel: ChannelRecord) -> dict[str, str]:
+        if self.message_limit is None:
+            return {}
+        count, seconds = self.message_limit
+        recent = self._recent_posts(channel)
+        reset_after = recent[0] + seconds - time.monotonic() if recent else seconds
+        return {
+            "X-RateLimit-Limit": str(count),
+            "X-RateLimit-Remaining": str(max(0, count - len(recent))),
+            "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
+            "X-RateLimit-Reset-After": f"{reset_after:.3f}",
+            "X-RateLimit-Bucket": f"messages-{channel.id}",
+        }
+
+    async def _create_thread(self, request: web.Request, p: dict[str, str]) -> web.Response:
+        """A public thread from a text channel (from one of its messages or without one)."""
+        parent = self._channel(p["channel"])
+        if parent.type == PUBLIC_THREAD:
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        if parent.denied & (PERMISSIONS["view_channel"] | PERMISSIONS["create_public_threads"]):
+            raise ApiError(403, 50013, "Missing Permissions")
+        body, _ = await self._body(request)
+        name = str(body.get("name") or "")
+        if not 1 <= len(name) <= 100:
+            raise ApiError(400, 50035, "Invalid Form Body: name")
+        guild = self.guilds[parent.guild_id]
+        thread = ChannelRecord(
+            snowflake(),
+            guild.id,
+            name,
+            0,
+            bot_id=self.bot_user.id,
+            type=PUBLIC_THREAD,
+            parent=parent,
+            owner_id=self.bot_user.id,
+            auto_archive_duration=int(body.get("auto_archive_duration") or 4320),
+        )
+        guild.channels[thread.id] = self.channels[thread.id] = thread
+        if "message" in p:
+            self._message(parent, p["message"]).thread_id = thread.id
+        await self.dispatch("THREAD_CREATE", {**thread.payload(), "newly_created": True})
+        await self._notify()
+        return json_response(thread.payload(), 201)
 
     async def _get_message(self, request: web.Request, p: dict[str, str]) -> web.Response:
         return json_response(self._message(self._channel(p["channel"]), p["message"]).payload(self.url))

@@ -1,0 +1,229 @@
+"""Tables as members meet them with the bot's defaults: a thread per table with one table card in
+the channel, the bot throwing for members, turns told in board words, pings only where due."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager
+
+import pytest
+
+from tests.e2e.conftest import Table, is_final, live_buttons, stored_games
+from tests.e2e.fakediscord.driver import Channel
+from tests.e2e.fakediscord.server import Message
+
+QUICK = {"players": 2, "pieces": 2, "level": "easy"}
+
+
+@pytest.fixture
+async def tables(start_table: Callable[..., AbstractAsyncContextManager[Table]]) -> AsyncIterator[Table]:
+    async with start_table(default_thread=True, default_auto_throw=True) as table_:
+        yield table_
+
+
+async def the_thread(table: Table, count: int = 1) -> Channel:
+    threads = await table.fake.wait_until(
+        lambda: table.channel.threads if len(table.channel.threads) >= count else None,
+        timeout=15,
+        what="a thread",
+    )
+    return threads[count - 1]
+
+
+def asking(thread: Channel) -> Message | None:
+    """The message that waits for a member's choice (or a Throw), if any."""
+    return next((m for m in reversed(thread.messages) if live_buttons(m)), None)
+
+
+def ended(thread: Channel) -> Message | None:
+    return next((m for m in reversed(thread.messages) if is_final(m)), None)
+
+
+async def play_to_the_end(table: Table, thread: Channel, rng: random.Random, limit: int = 2000) -> Message:
+    """Click a random choice whenever one is offered, until the result is posted."""
+    seen: tuple[int, int] | None = None  # a board already clicked: its message and edit count
+    for _ in range(limit):
+
+        def ready(seen: object = seen) -> Message | None:
+            if (final := ended(thread)) is not None:
+                return final
+            message = asking(thread)
+            if message is None or (message.id, len(message.edits)) == seen:
+                return None
+            return message
+
+        message = await table.fake.wait_until(ready, timeout=30, what="a choice or the end")
+        if is_final(message):
+            return message
+        labels = [b.label or "" for b in live_buttons(message)]
+        seen = (message.id, len(message.edits))
+        member = next(
+            m for m in (table.alice, table.bob) if f"<@{m.id}> (" in message.content.splitlines()[-2]
+        )
+        await member.click(message, rng.choice(labels), wait=False)
+    raise AssertionError("the game did not end")
+
+
+async def test_a_table_plays_in_its_thread_with_one_card_in_the_channel(tables: Table) -> None:
+    reply = await tables.alice.slash(tables.channel, "pachisi start", **QUICK)
+    thread = await the_thread(tables)
+    assert thread.name == "Pachisi: Alice's table"
+    assert reply.ephemeral and f"<#{thread.id}>" in reply.content
+    [card] = tables.channel.messages
+    assert f"<#{thread.id}>" in card.content and "Take a seat" in [b.label for b in card.buttons]
+    assert f"Black: <@{tables.alice.id}>" in card.content and "Yellow: Computer (easy)" in card.content
+
+    await tables.bob.click(card, "Take a seat")
+    await tables.fake.wait_until(
+        lambda: f"Yellow: <@{tables.bob.id}>" in card.content, what="the card's seats"
+    )
+    assert "Take a seat" not in [b.label for b in card.buttons]  # no computer seat left
+
+    final = await play_to_the_end(tables, thread, random.Random(3))
+    await tables.fake.wait_until(lambda: " win!**" in card.content, what="the result on the card")
+    assert tables.channel.messages == [card]  # one message in the channel for the whole game
+    assert [b.label for b in card.buttons] == ["Rematch"]
+    assert "Throws:" in card.content and "Captures:" in card.content and "Duration:" in card.content
+    assert f"<@{tables.alice.id}>" in final.content
+    # Moves are told in board words, with who made them; no route step numbers.
+    lines = [line for m in thread.messages for line in m.content.splitlines() if line.startswith("`")]
+    assert lines and all(
+        re.search(r"(<@\d+>|Computer \(\w+( \w+)*\)), (Black|Yellow):", line) for line in lines
+    )
+    assert not any(re.search(r"\bon \d+ to \d+\b", line) for line in lines)
+
+
+async def test_without_thread_permissions_the_game_plays_in_the_channel_and_says_why(tables: Table) -> None:
+    tables.fake.deny_bot(tables.channel, "create_public_threads")
+    reply = await tables.alice.slash(tables.channel, "pachisi start", **QUICK)
+    assert "Create Public Threads" in reply.content and reply.ephemeral
+    assert tables.channel.threads == []
+    await tables.fake.wait_until(lambda: asking(tables.channel) or ended(tables.channel), what="the game")
+    (game,) = await stored_games(tables.database_url)
+    assert game.view.channel_id == tables.channel.id and game.view.card_channel_id is None
+
+
+async def test_start_inside_a_thread_plays_there(tables: Table) -> None:
+    await tables.alice.slash(tables.channel, "pachisi start", **QUICK)
+    thread = await the_thread(tables)
+    (first,) = await stored_games(tables.database_url)
+    await tables.alice.slash(thread, "pachisi end")  # the first table ends...
+    confirm = next(m for m in reversed(tables.fake.server.channel_messages[thread.id]) if m.buttons)
+    await tables.alice.click(confirm, "End the game")
+    await tables.fake.wait_until(
+        lambda: any("ended the game" in m.content for m in thread.messages), what="the end"
+    )
+    reply = await tables.bob.slash(thread, "pachisi start", **QUICK)  # ...and a new one starts in its thread
+    assert reply.ephemeral and "Your game has started" in reply.content
+    stored = await stored_games(tables.database_url)
+    assert [g.view.channel_id for g in stored] == [thread.id, thread.id]
+    assert stored[0].view.status == "abandoned" and first.view.id == stored[0].view.id
+    assert len(tables.channel.threads) == 1 and stored[1].view.card_channel_id is None
+
+
+async def test_the_bot_throws_for_members_and_asks_only_for_real_choices(tables: Table) -> None:
+    await tables.alice.slash(tables.channel, "pachisi start", players=4, pieces=2, level="easy")
+    thread = await the_thread(tables)
+    rng = random.Random(5)
+    for _ in range(6):
+        message = await tables.fake.wait_until(
+            lambda: asking(thread) or ended(thread), timeout=30, what="a choice"
+        )
+        if is_final(message):
+            break
+        labels = [b.label or "" for b in live_buttons(message)]
+        assert "Throw" not in labels and len(labels) >= 2, labels  # a member is asked only to choose
+        await tables.alice.click(message, rng.choice(labels))
+    told = "\n".join(m.content for m in thread.messages)
+    assert re.search(rf"<@{tables.alice.id}>, Black: threw \d+, (the only move: piece|no move)", told), told
+
+
+async def test_auto_off_gives_a_throw_button_and_on_takes_it_away(tables: Table) -> None:
+    off = await tables.alice.slash(tables.channel, "pachisi auto", mode="off")
+    assert off.ephemeral and "Auto-throw is off" in off.content
+    await tables.alice.slash(tables.channel, "pachisi start", **QUICK)
+    thread = await the_thread(tables)
+    message = await tables.fake.wait_until(lambda: asking(thread), what="the Throw button")
+    assert [b.label for b in live_buttons(message)] == ["Throw"]
+    on = await tables.alice.slash(thread, "pachisi auto", mode="on")
+    assert "Auto-throw is on" in on.content
+    assert await tables.bot.service.auto_throw(tables.alice.id)
+    assert await tables.bot.service.auto_throw(tables.bob.id)  # Bob never chose: the default
+
+
+async def test_pings_go_only_to_players_with_a_choice_waiting_or_a_piece_captured(tables: Table) -> None:
+    await tables.alice.slash(tables.channel, "pachisi start", players=4, pieces=2, level="easy")
+    thread = await the_thread(tables)
+    await play_to_the_end(tables, thread, random.Random(11))
+    players = {tables.alice.id}
+    for message in [*thread.messages, *tables.channel.messages]:
+        assert set(message.pinged) <= players, message.content
+        posted = message.edits[0]["content"] if message.edits else message.content  # as it pinged
+        if message.pinged and not is_final(message):
+            prompt = posted.splitlines()[-2:]
+            waits = any(line.startswith(f"<@{tables.alice.id}> (") for line in prompt)
+            captured = f"**<@{tables.alice.id}>**'s" in posted
+            assert waits or captured, message.content
+    assert tables.channel.messages[0].pinged == []  # the card pings nobody
+
+
+async def test_rematch_opens_a_new_thread_with_the_same_seats(tables: Table) -> None:
+    await tables.alice.slash(tables.channel, "pachisi start", seat="yellow", **{**QUICK, "level": "hard"})
+    thread = await the_thread(tables)
+    await play_to_the_end(tables, thread, random.Random(2))
+    card = tables.channel.messages[0]
+    await tables.fake.wait_until(lambda: "Rematch" in [b.label for b in card.buttons], what="Rematch")
+    refused = await tables.bob.click(card, "Rematch")
+    assert "Only the players of this game" in refused.content and refused.ephemeral
+    await tables.alice.click(card, "Rematch")
+    second = await the_thread(tables, 2)
+    games = await stored_games(tables.database_url)
+    new = games[-1].view
+    assert new.channel_id == second.id and new.rules == games[0].view.rules
+    assert new.seats[2].user_id == tables.alice.id and new.seats[0].level == "hard"
+    assert len(tables.channel.messages) == 2  # one card per table
+
+
+async def test_a_member_is_reminded_once_at_half_time_and_the_hand_back_is_announced(
+    start_table: Callable[..., AbstractAsyncContextManager[Table]],
+) -> None:
+    async with start_table(default_thread=True, default_auto_throw=True, turn_timeout_seconds=2) as table:
+        await table.alice.slash(table.channel, "pachisi auto", mode="off")  # a Throw to miss every turn
+        await table.alice.slash(table.channel, "pachisi start", **QUICK)
+        thread = await the_thread(table)
+        card = table.channel.messages[0]
+        handed = await table.fake.wait_until(
+            lambda: next((m for m in thread.messages if "missed too many turns" in m.content), None),
+            timeout=40,
+            what="the hand-back",
+        )
+        assert "Black missed too many turns: the computer plays it from now on" in handed.content
+        reminders = [m for m in thread.messages if "it's your turn (Black)" in m.content]
+        assert len(reminders) == 3  # one a turn, at half time
+        assert all(m.pinged == [table.alice.id] for m in reminders)
+        await table.fake.wait_until(lambda: "Black: Computer" in card.content, what="the card's seats")
+
+
+async def test_refusals_say_what_to_do_and_never_echo_input_whole(tables: Table) -> None:
+    long = "escape_hatch=maybe," + "x" * 150
+    reply = await tables.alice.slash(tables.channel, "pachisi start", rules=long)
+    assert reply.ephemeral and reply.content.startswith("`escape_hatch=maybe,xxx")
+    assert "x" * 60 not in reply.content and "pick the options from the list" in reply.content
+    choices = await tables.alice.autocomplete(tables.channel, "pachisi start", "rules", "last")
+    assert (
+        "last_square=off: last_square=off freezes about 96 % of games: no piece can come home",
+        "last_square=off",
+    ) in choices
+    await tables.alice.slash(tables.channel, "pachisi start", **QUICK)
+    thread = await the_thread(tables)
+    message = await tables.fake.wait_until(lambda: asking(thread), what="a choice")
+    carol = tables.guild.add_member("Carol")
+    refused = await carol.click(message, live_buttons(message)[0].label or "")
+    assert refused.content == "You are not playing in this game: take a computer's seat with /pachisi join."
+    ended = await carol.slash(thread, "pachisi end")
+    assert ended.ephemeral and ended.content.startswith("Only the member who started this game")
+    assert ended.components == []  # refused before any confirmation is shown
+    early = await tables.alice.slash(thread, "pachisi move", choice="Z")
+    assert early.content.startswith("`Z` is not a move of this throw: choose A (")
