@@ -69,7 +69,9 @@ async def test_a_button_of_an_earlier_turn_is_refused(table: Table) -> None:
     before = await game_now(table)
     data = {"custom_id": old_button.custom_id, "component_type": 2}
     channel = table.fake.server.channels[message.channel_id]
-    stale = await table.fake.server.send_interaction(3, table.alice.record, channel, data, message)
+    stale = await table.fake.server.send_interaction(
+        3, table.alice.record, channel, data, message, forged=True
+    )
     text = await refusal(table, Reply(stale))
     assert text == "That throw was already played: use the game's newest message."
     assert await game_now(table) == before

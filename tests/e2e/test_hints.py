@@ -26,6 +26,7 @@ from tests.e2e.conftest import (
     turn_state,
     wait_for_turn_or_end,
 )
+from tests.e2e.fakediscord.driver import Reply
 
 
 async def _alice_has_a_choice(table: Table) -> None:
@@ -71,9 +72,17 @@ async def test_the_hint_answers_the_member_to_move_alone_with_hards_letter(table
 
     # The hint changed nothing: Alice still plays her turn, and the Hint goes with it.
     before = turn_state(table.channel)
+    hint = message.button(HINT_BUTTON)
     await table.alice.click(message, live_buttons(message)[0].label)
     await wait_for_turn_or_end(table, after=before)
-    stale = await table.alice.click(message, HINT_BUTTON, force=True)
+    # The message was updated for the next turn (or closed); a client still showing the old Hint
+    # clicks it.
+    data = {"custom_id": hint.custom_id, "component_type": 2}
+    channel = table.fake.server.channels[message.channel_id]
+    sent = await table.fake.server.send_interaction(
+        3, table.alice.record, channel, data, message, forged=True
+    )
+    stale = await Reply(sent).wait()
     assert stale.ephemeral and "already played" in (
         stale.followups[-1].content if stale.followups else stale.content
     )

@@ -167,7 +167,8 @@ async def test_killed_after_a_throw_is_stored_before_its_choices_are_shown(
         for _ in range(100):
             message = await wait_for_turn_or_end(table)
             [game] = await stored_games(database_url)
-            fake.fail_next("PATCH", "/channels/{c}/messages/{m}", status=429, retry_after=60)
+            before = turn_state(table.channel)
+            fake.fail_next("PATCH", "/channels/{c}/messages/{m}", status=429, retry_after=3)
             limited = sum(r.status == 429 for r in fake.server.requests)
             await player_to_move(message, members).click(message, "Throw", wait=False)
             await fake.wait_until(
@@ -177,10 +178,9 @@ async def test_killed_after_a_throw_is_stored_before_its_choices_are_shown(
             [game] = await stored_games(database_url)
             if game.view.pending_throw is not None:
                 break
-            # The throw played at once (one move or none): the bot waits out the 429; restart it.
+            # The throw played at once (one move or none): the bot waits out the short 429.
             fake.server.faults.clear()
-            await bot.kill()
-            await bot.start()
+            await wait_for_turn_or_end(table, after=before)
         else:
             raise AssertionError("no throw offered a move")
         await bot.kill()
@@ -286,10 +286,14 @@ async def test_killed_after_a_turn_is_posted_before_its_id_is_stored(
     table = subprocess_table(fake, database_url)
     members = [table.alice, table.bob]
     async with fake.process(bot_argv(), env=bot_env(fake, database_url), cwd=str(REPO_ROOT)) as bot:
-        message, labels = await two_members_to_a_choice(table)
+        await two_members_to_a_choice(table)
+        # The members play on until a turn is posted (a turn message is often updated in place).
         hold = fake.hold_next("POST", "/channels/{c}/messages")
-        await player_to_move(message, members).click(message, labels[0], wait=False)
-        await fake.wait_until(hold.reached.is_set, what="the next turn's post")
+        playing = asyncio.create_task(play_out(table, members, by="buttons"))
+        try:
+            await fake.wait_until(hold.reached.is_set, timeout=120, what="the next turn's post")
+        finally:
+            playing.cancel()
         await bot.kill()
         orphan = table.channel.last_message()
         assert orphan is not None and live_buttons(orphan), "the held post is the next turn's"
