@@ -10,7 +10,8 @@ from bot.cogs.pachisi.hints import hint_button, hint_text, percent
 from bot.service import SeatTally
 from engine import Position
 from engine.analysis import analyse
-from tests.bot.test_messages import ALICE, new_game
+from tests.bot.test_messages import ALICE
+from tests.bot.test_messages import game as new_game
 
 # Two players: Black (Alice) threw a 4; her piece on 26 can capture Yellow's on its 64 (Black's 30).
 POSITION = Position.parse("black:0,0,26,40 yellow:0,0,0,64 turn:black captured:- rules:classic")
@@ -24,7 +25,7 @@ def test_the_hint_names_hards_move_by_its_letter_and_explains_every_choice() -> 
     moves = view.legal_moves()
     letter = "AB"[moves.index(analysis.choices[0].move)]
     assert lines[0].startswith(f"**Hint**: play **{letter}**, the piece on ")
-    assert lines[1].startswith("Your chance to win: ")
+    assert lines[1].startswith("Your side's chance to win: ")
     assert len(lines) == 2 + len(moves)
     capture = next(line for line in lines[2:] if "26 to 30" in line)
     assert "captures Yellow's piece and throws again, and opens home for your side" in capture
@@ -50,7 +51,7 @@ def test_the_summary_counts_the_hints_each_seat_used() -> None:
     assert "Hints used" not in quiet
     game = new_game(status="finished", turn_number=58)
     helped = replace(game, seats={**game.seats, 0: replace(game.seats[0], hints_used=3)})
-    assert "Captures: Black 2, Yellow 1. Hints used: Black 3.\n" in messages.final_summary(helped, tallies)
+    assert "Captures: Black 2, Red 0, Yellow 1, Green 0. Hints used: Black 3.\n" in messages.final_summary(helped, tallies)
 
 
 def test_hints_off_hides_the_button() -> None:
