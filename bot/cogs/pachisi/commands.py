@@ -6,6 +6,7 @@ locks and what is posted.
 
 from __future__ import annotations
 
+import asyncio
 import io
 from typing import TYPE_CHECKING, Any
 
@@ -240,7 +241,11 @@ class PlayCommands(PachisiCommands):
 
     @app_commands.command(name="help", description="How to play Pachisi here")
     async def help(self, interaction: discord.Interaction[Any]) -> None:
-        await interaction.response.send_message(texts.HELP, ephemeral=True)
+        """The text and the board's key (pieces, castles, choice arrows, story, capture marks)."""
+        legend = await asyncio.get_running_loop().run_in_executor(self.bot.render_pool, render.legend_png)
+        await interaction.response.send_message(
+            texts.HELP, file=discord.File(io.BytesIO(legend), "legend.png"), ephemeral=True
+        )
 
     @app_commands.command(
         name="end", description="End this game for everyone (its starter or Manage Channels)"

@@ -155,10 +155,10 @@ def log(events: list[Event], view: GameView, earlier: list[str] | None = None) -
 
 
 def seat_name(view: GameView, seat: int, names: Mapping[int, str]) -> str:
-    """A seat's player as the board names them: the member's display name, or the computer."""
+    """A seat's player as the board's panel names them: the member's display name, or `Computer · hard`."""
     info = view.seats[seat]
     if info.user_id is None:
-        return f"Computer ({info.level})"
+        return f"Computer · {info.level}"
     return names.get(info.user_id) or f"Player {str(info.user_id)[-4:]}"
 
 
