@@ -306,7 +306,12 @@ async def test_killed_after_a_turn_is_posted_before_its_id_is_stored(
         current = await fake.wait_until(
             one_live_turn, timeout=30, what="one live turn message, not the orphan"
         )
-        [game] = await stored_games(database_url)
+        # The bot stores a turn message's id once Discord has answered its post: a moment later.
+        for _ in range(300):
+            [game] = await stored_games(database_url)
+            if game.view.message_id == current.id:
+                break
+            await asyncio.sleep(0.1)
         assert game.view.message_id == current.id
         final = await play_out(table, members, by="buttons")
         assert "Throws:" in final.content
