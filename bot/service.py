@@ -34,12 +34,11 @@ from bot.records import rate_game
 from bot.store import GameRow, SeatRow, Store, aware, utcnow
 from engine.board import SEAT_NAMES
 from engine.errors import IllegalMoveError
-from engine.game import MAX_THROWS
+from engine.game import Game, Outcome, Throw
 from engine.notation import format_move, parse_move
 from engine.players import get_player
 from engine.rules import Rules
-from engine.state import DRAW, Move, Position
-from engine.throws import throw_cowries
+from engine.state import Move, Position
 
 MAX_MISSED = 3
 """Turns in a row the timer may play for a human before the seat goes back to the computer."""
@@ -131,11 +130,21 @@ class GameView:
     """The channel showing this game's table card (the game plays in a thread of it)."""
     card_message_id: int | None = None
 
+    def game(self) -> Game:
+        """The engine's game resumed from what is stored: position, throw count, pending throw."""
+        pending = None if self.pending_throw is None else Throw.of(self.pending_throw, self.pending_cowries)
+        return Game(self.position, throws=self.turn_number, pending=pending)
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended (win, frozen or throw limit); None while it goes on or if abandoned."""
+        return Game(self.position, throws=self.turn_number).outcome()
+
     def legal_moves(self) -> list[Move]:
         """The moves of the pending throw; [] when nothing is thrown."""
         if self.pending_throw is None or self.status != "active":
             return []
-        return self.position.legal_moves(self.pending_throw)
+        return self.game().legal_moves()
 
     def seat_to_move(self) -> int:
         return self.position.turn
@@ -453,10 +462,11 @@ class GameService:
         """Once per game, as it leaves `active`: everyone who held a seat in it gets the game
         counted (with the seat they held last), so leaving before a loss does not dodge it."""
         captures = await self.store.captures_by(session, view.id)
-        result = view.position.result
+        outcome = view.outcome
+        winner = None if outcome is None else outcome.winner
         # In user order, so two games ending at once lock the same stats rows in the same order.
         for player in await self.store.players(session, view.id):
-            won = result is not None and result != DRAW and view.position.side_of(player.seat) == result
+            won = winner is not None and view.position.side_of(player.seat) == winner
             await self.store.add_stats(
                 session,
                 view.guild_id,
@@ -526,9 +536,10 @@ class GameService:
                 raise NotYourTurn("A member plays this seat: wait for their move.")
             if view.pending_throw is not None:
                 raise AlreadyThrown()
-            value, faces = throw_cowries(self.rng)
+            game = view.game()
+            value, faces = game.throw(self.rng)
             thrown = replace(view, pending_throw=value, pending_cowries=faces)
-            moves = thrown.legal_moves()
+            moves = game.legal_moves()
             human = thrown.is_human_turn()
             if len(moves) > 1 or (moves and not (human and play_forced)):
                 return await self._save(session, view, thrown), None
@@ -572,14 +583,14 @@ class GameService:
         """Play `view`'s pending throw with `move`: position, seats, deadline, log and stats, saved."""
         throw, cowries = view.pending_throw, view.pending_cowries
         assert throw is not None and cowries is not None
-        before = view.position
-        seat = before.turn
+        game = view.game()
+        before = game.position
+        seat = game.turn
         try:
-            after = before.play(throw, move)
+            after = game.play(move)
         except IllegalMoveError as exc:
             raise IllegalMove(str(exc)) from None
-        if after.result is None and view.turn_number + 1 >= MAX_THROWS:
-            after = after.with_result(DRAW)
+        outcome = game.outcome()
         seats = dict(view.seats)
         info = seats[seat]
         if info.user_id is not None and by_timer:
@@ -590,11 +601,11 @@ class GameService:
             seats[seat] = replace(info, missed=0)
         new = replace(
             view,
-            status="active" if after.result is None else "finished",
+            status="active" if outcome is None else "finished",
             position=after,
             pending_throw=None,
             pending_cowries=None,
-            turn_number=view.turn_number + 1,
+            turn_number=game.throws,
             seats=seats,
             last_move=move,
             last_position=before,
@@ -625,7 +636,7 @@ class GameService:
                 guild_id=new.guild_id,
                 game_id=new.id,
                 rules=new.rules,
-                result=after.result,
+                result=None if outcome is None else outcome.winner,
             )
         handed_back = info.user_id is not None and new.seats[seat].user_id is None
         event = Event(

@@ -13,7 +13,7 @@ from datetime import datetime
 
 import render
 from bot.service import Event, GameView, SeatTally
-from engine import DRAW, MAX_THROWS, SEAT_NAMES, Move, Position, Rules
+from engine import SEAT_NAMES, Move, Position, Rules, Termination
 from engine.board import HOME, IS_CASTLE, MID, ROUTES, SQUARES
 from engine.state import side_seats
 
@@ -205,9 +205,11 @@ def turn_content(
 
 
 def result_head(view: GameView) -> str:
-    result = view.position.result
-    if result is None or result == DRAW:
-        why = "the throw limit was reached" if view.turn_number >= MAX_THROWS else "no piece can move"
+    outcome = view.outcome
+    result = None if outcome is None else outcome.winner
+    if result is None:
+        limit = outcome is not None and outcome.termination is Termination.THROW_LIMIT
+        why = "the throw limit was reached" if limit else "no piece can move"
         return f"The game is a draw: {why}."
     winners = [seat_label(view, s) for s in view.rules.seats if view.position.side_of(s) == result]
     return f"**{side_words(result, view.rules.players)} win!** " + ", ".join(winners)

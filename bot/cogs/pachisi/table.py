@@ -758,6 +758,7 @@ class Tables(commands.Cog, name="Pachisi"):
             throw=view.pending_throw,
             cowries=view.pending_cowries,
             choices=view.legal_moves() or None,
+            termination=view.outcome,
         )
         return await asyncio.get_running_loop().run_in_executor(self.bot.render_pool, draw)
 
