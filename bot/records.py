@@ -15,7 +15,7 @@ from datetime import datetime
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot import ratings
-from bot.store import GameRow, MoveRow, RatingRow, SeatRow, Store, aware
+from bot.store import GameRow, MoveRow, RatingRow, SeatRow, Status, Store, aware
 from engine.notation import parse_move, result_text
 from engine.record import SEAT_TAGS, Record, Throw
 from engine.rules import Rules
@@ -93,7 +93,7 @@ def game_record(
         Throw(row.seat, row.throw, parse_move(row.move or "pass"), "timer" if row.by_timer else "")
         for row in moves
     ]
-    stopped = "abandoned" if game.status == "abandoned" else "unfinished"
+    stopped = "abandoned" if game.status == Status.ABANDONED else "unfinished"
     return Record.play(rules, throws, tags, stopped=stopped)
 
 
@@ -231,7 +231,7 @@ async def history(store: Store, guild_id: int, limit: int = 10) -> list[GameSumm
             moves = await store.moves(session, game.id)
             position = Position.parse(game.position)
             rules = Rules.parse(game.rules)
-            if game.status == "active":
+            if game.status == Status.ACTIVE:
                 result = "active"
             elif position.result is None:
                 result = "*"

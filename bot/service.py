@@ -31,7 +31,7 @@ from bot.errors import (
     StaleTurn,
 )
 from bot.records import rate_game
-from bot.store import GameRow, SeatRow, Store, aware, utcnow
+from bot.store import GameRow, SeatRow, Status, Store, aware, utcnow
 from engine.board import SEAT_NAMES
 from engine.errors import IllegalMoveError
 from engine.game import Game, Outcome, Throw
@@ -112,7 +112,7 @@ class GameView:
     channel_id: int
     started_by: int
     rules: Rules
-    status: str
+    status: Status
     position: Position
     pending_throw: int | None
     pending_cowries: tuple[bool, ...] | None
@@ -142,7 +142,7 @@ class GameView:
 
     def legal_moves(self) -> list[Move]:
         """The moves of the pending throw; [] when nothing is thrown."""
-        if self.pending_throw is None or self.status != "active":
+        if self.pending_throw is None or self.status != Status.ACTIVE:
             return []
         return self.game().legal_moves()
 
@@ -153,7 +153,7 @@ class GameView:
         return self.seats[self.position.turn].user_id
 
     def is_human_turn(self) -> bool:
-        return self.status == "active" and self.user_to_move() is not None
+        return self.status == Status.ACTIVE and self.user_to_move() is not None
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat `user_id` plays, if any (one seat per user)."""
@@ -182,7 +182,7 @@ def game_view(row: GameRow, seats: Iterable[SeatRow]) -> GameView:
         channel_id=row.channel_id,
         started_by=row.started_by,
         rules=Rules.parse(row.rules),
-        status=row.status,
+        status=Status(row.status),
         position=Position.parse(row.position),
         pending_throw=row.pending_throw,
         pending_cowries=None if row.pending_cowries is None else _cowries(row.pending_cowries),
@@ -203,7 +203,7 @@ def game_view(row: GameRow, seats: Iterable[SeatRow]) -> GameView:
 def _columns(view: GameView) -> dict[str, object]:
     """The game-row columns a service call may change (everything but identity and version)."""
     return {
-        "status": view.status,
+        "status": str(view.status),
         "position": view.position.notation(),
         "pending_throw": view.pending_throw,
         "pending_cowries": None if view.pending_cowries is None else _cowries_text(view.pending_cowries),
@@ -345,7 +345,7 @@ class GameService:
             channel_id=channel_id,
             started_by=user_id,
             rules=_rules_text(rules),
-            status="active",
+            status=Status.ACTIVE,
             position=position.notation(),
             turn_number=0,
             version=0,
@@ -422,7 +422,7 @@ class GameService:
                 other = next(s for s in view.rules.seats if s != seat)
                 won = replace(view, position=view.position.with_result(view.position.side_of(other)))
                 await self.store.add_resignation(session, game_id, user_id)
-                return await self._close(session, won, "finished")
+                return await self._close(session, won, Status.FINISHED)
             new = await self._save(session, view, self._with_seat(view, seat, None))
             if resign:
                 await self.store.add_resignation(session, game_id, user_id)
@@ -438,7 +438,7 @@ class GameService:
                     "Only the member who started this game, or one with Manage Channels, can end it: "
                     "use /pachisi leave to give up your seat."
                 )
-            return await self._close(session, view, "abandoned")
+            return await self._close(session, view, Status.ABANDONED)
 
     async def mark_abandoned(self, game_id: int) -> None:
         """The channel is gone or the bot was removed: close the game, retrying lost races."""
@@ -446,14 +446,14 @@ class GameService:
             try:
                 async with self.store.transaction() as session:
                     view = await self._load(session, game_id)
-                    if view.status == "active":
-                        await self._close(session, view, "abandoned")
+                    if view.status == Status.ACTIVE:
+                        await self._close(session, view, Status.ABANDONED)
                 return
             except Conflict:
                 continue
         raise Conflict()
 
-    async def _close(self, session: AsyncSession, view: GameView, status: str) -> GameView:
+    async def _close(self, session: AsyncSession, view: GameView, status: Status) -> GameView:
         new = await self._save(session, view, replace(view, status=status, deadline=None))
         await self._record_stats(session, new)
         return new
@@ -504,7 +504,7 @@ class GameService:
     # --- playing ------------------------------------------------------------------------
 
     def _check_active(self, view: GameView) -> None:
-        if view.status != "active":
+        if view.status != Status.ACTIVE:
             raise GameEnded()
 
     def _check_turn(self, view: GameView, user_id: int | None, turn_number: int) -> None:
@@ -601,7 +601,7 @@ class GameService:
             seats[seat] = replace(info, missed=0)
         new = replace(
             view,
-            status="active" if outcome is None else "finished",
+            status=Status.ACTIVE if outcome is None else Status.FINISHED,
             position=after,
             pending_throw=None,
             pending_cowries=None,
@@ -628,7 +628,7 @@ class GameService:
             )
         except IntegrityError:
             raise Conflict() from None
-        if new.status != "active":
+        if new.status != Status.ACTIVE:
             await self._record_stats(session, new)
             await rate_game(
                 self.store,
@@ -667,7 +667,7 @@ class GameService:
         """
         events: list[Event] = []
         view = await self.get(game_id)
-        while view.status == "active" and not view.is_human_turn():
+        while view.status == Status.ACTIVE and not view.is_human_turn():
             try:
                 if view.pending_throw is None:
                     view, passed = await self._throw(game_id, None, view.turn_number)
@@ -712,7 +712,7 @@ class GameService:
             view = await self._load(session, game_id)
             if not view.hints:
                 raise NotAllowed("Hints are off in this game.")
-            if view.status != "active" or view.turn_number != turn_number or view.pending_throw is None:
+            if view.status != Status.ACTIVE or view.turn_number != turn_number or view.pending_throw is None:
                 raise NotAllowed("That hint is for a turn already played.")
             if view.user_to_move() != user_id:
                 raise NotAllowed("Only the player to move can ask for a hint.")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +47,16 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 ROOT = Path(__file__).resolve().parents[1]
-STATUSES = ("active", "finished", "abandoned")
+
+
+class Status(StrEnum):
+    """A game's status as stored in `games.status` (the strings are the stored values)."""
+
+    ACTIVE = "active"
+    FINISHED = "finished"
+    ABANDONED = "abandoned"
+
+
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 SCHEMA_LOCK_KEY = 0x5041_4348_4953_4931  # "PACHISI1": any fixed bigint shared by every process
 
@@ -351,7 +361,7 @@ class Store:
         return (rows[0][0], [seat for _, seat in rows]) if rows else None
 
     async def active_game(self, session: AsyncSession, channel_id: int) -> GameRow | None:
-        query = select(GameRow).where(GameRow.channel_id == channel_id, GameRow.status == "active")
+        query = select(GameRow).where(GameRow.channel_id == channel_id, GameRow.status == Status.ACTIVE)
         return (await session.scalars(query)).first()
 
     async def active_games(
@@ -359,9 +369,9 @@ class Store:
     ) -> list[GameRow]:
         """Active games by id; with `unannounced`, also finished games whose turn message is still
         stored: the process died after the last move and before the result was posted."""
-        wanted = GameRow.status == "active"
+        wanted = GameRow.status == Status.ACTIVE
         if unannounced:
-            wanted = or_(wanted, and_(GameRow.status == "finished", GameRow.message_id.is_not(None)))
+            wanted = or_(wanted, and_(GameRow.status == Status.FINISHED, GameRow.message_id.is_not(None)))
         query = select(GameRow).where(wanted).order_by(GameRow.id)
         if guild_ids is not None:
             query = query.where(GameRow.guild_id.in_(list(guild_ids)))
@@ -600,7 +610,7 @@ class Store:
         query = (
             select(GameRow)
             .join(last, last.c.game_id == GameRow.id)
-            .where(GameRow.status == "finished")
+            .where(GameRow.status == Status.FINISHED)
             .order_by(last.c.last)
         )
         if guild_id is not None:

@@ -67,7 +67,7 @@ def hint_text(view: GameView, analysis: Analysis) -> str:
 
 def hint_button(view: GameView) -> GameButton | None:
     """The Hint button of a member's turn once they have thrown, with a choice to make."""
-    if not view.hints or view.status != "active" or view.pending_throw is None or not view.is_human_turn():
+    if not view.hints or view.pending_throw is None or not view.is_human_turn():
         return None
     return GameButton(
         HINT, view.id, view.turn_number, label="Hint", style=discord.ButtonStyle.secondary, row=4

@@ -13,6 +13,7 @@ from datetime import datetime
 
 import render
 from bot.service import Event, GameView, SeatTally
+from bot.store import Status
 from engine import SEAT_NAMES, Move, Position, Rules, Termination
 from engine.board import HOME, IS_CASTLE, MID, ROUTES, SQUARES
 from engine.state import side_seats
@@ -176,9 +177,9 @@ def status_line(view: GameView) -> str:
 
 def prompt(view: GameView) -> list[str]:
     """What the game waits for, last in a turn message."""
-    if view.status == "finished":
+    if view.status == Status.FINISHED:
         return []
-    if view.status != "active":
+    if view.status != Status.ACTIVE:
         return ["This game has ended."]
     seat = view.seat_to_move()
     if view.pending_throw is not None:
@@ -199,7 +200,7 @@ def turn_content(
 ) -> str:
     """A turn message: the throws since the last one, then what the game waits for."""
     lines = log(events, view, earlier)
-    if view.status == "finished":
+    if view.status == Status.FINISHED:
         lines.append(final_summary(view, tallies or {}))
     return "\n".join([*lines, *prompt(view)])
 
@@ -260,10 +261,10 @@ def card_content(
     """The table card in the channel: options, seats, where it plays; the result at the end."""
     seats = " · ".join(f"{colour(s)}: {player_words(view, s)}" for s in view.rules.seats)
     lines = [f"**Pachisi: {starter_name}'s table** ({rules_words(view.rules)})", seats]
-    if view.status == "active":
+    if view.status == Status.ACTIVE:
         where = f"Playing in <#{thread_id}>." if thread_id else "Playing in this channel."
         lines.append(f"{where} Anyone can take a computer's seat with **Take a seat**.")
-    elif view.status == "finished":
+    elif view.status == Status.FINISHED:
         lines.append(result_head(view))
         tallies = tallies or {}
         captures = ", ".join(
@@ -298,6 +299,6 @@ def seat_given_up(mention: str, seat: int | None, *, resign: bool) -> str:
 
 def pinged(view: GameView) -> list[int]:
     """Who a turn message may ping: the one to move, or every player at the end."""
-    if view.status != "active":
+    if view.status != Status.ACTIVE:
         return [info.user_id for info in view.seats.values() if info.user_id]
     return [u for u in [view.user_to_move()] if u]

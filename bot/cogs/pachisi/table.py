@@ -40,7 +40,7 @@ from bot.cogs.pachisi.views import (
 )
 from bot.errors import AlreadyThrown, GameError, NotAllowed
 from bot.service import Event, GameView
-from bot.store import StoreUnavailable
+from bot.store import Status, StoreUnavailable
 from engine import Move, Rules, parse_move
 from engine.notation import NotationError
 
@@ -218,8 +218,8 @@ class Tables(commands.Cog, name="Pachisi"):
         channel = self.bot.get_channel(view.card_channel_id)
         if not isinstance(channel, discord.TextChannel):
             return
-        tallies = await self.service.tallies(view.id) if view.status == "finished" else None
-        players = await self.service.players(view.id) if view.status == "finished" else None
+        tallies = await self.service.tallies(view.id) if view.status == Status.FINISHED else None
+        players = await self.service.players(view.id) if view.status == Status.FINISHED else None
         content = messages.card_content(
             view, self.starter_name(view), view.channel_id, tallies, players, datetime.now(UTC)
         )
@@ -232,9 +232,9 @@ class Tables(commands.Cog, name="Pachisi"):
 
     def card_buttons(self, view: GameView) -> discord.ui.View | None:
         buttons = discord.ui.View(timeout=None)
-        if view.status == "active" and any(i.user_id is None for i in view.seats.values()):
+        if view.status == Status.ACTIVE and any(i.user_id is None for i in view.seats.values()):
             buttons.add_item(GameButton(JOIN, view.id, view.turn_number, label="Take a seat"))
-        elif view.status == "finished":
+        elif view.status == Status.FINISHED:
             buttons.add_item(
                 GameButton(
                     REMATCH, view.id, view.turn_number, label="Rematch", style=discord.ButtonStyle.success
@@ -255,7 +255,7 @@ class Tables(commands.Cog, name="Pachisi"):
             raise NotAllowed(
                 "Only the players of this game can start its rematch: start your own with /pachisi start."
             )
-        if old.status == "active":
+        if old.status == Status.ACTIVE:
             raise NotAllowed("This game is still on: finish it first.")
         await interaction.response.defer(ephemeral=True, thinking=True)
         seat = players.pop(interaction.user.id, None)
@@ -312,7 +312,7 @@ class Tables(commands.Cog, name="Pachisi"):
         """Play on until a member must decide: the computers' turns, and the throws the bot makes
         for members with auto-throw on (one move or none plays at once)."""
         events = list(events)
-        while view.status == "active":
+        while view.status == Status.ACTIVE:
             if not view.is_human_turn():
                 view, more = await self.service.play_computers(game_id)
                 events += more
@@ -343,7 +343,7 @@ class Tables(commands.Cog, name="Pachisi"):
         if view is None:
             view = await self.service.get(game_id)
         pace = self.bot.settings.computer_pace_seconds
-        if view.status == "active" and not view.is_human_turn() and pace > 0:
+        if view.status == Status.ACTIVE and not view.is_human_turn() and pace > 0:
             # Let the players read the last move; a member may take a seat meanwhile.
             lock = self.locks[game_id]
             posts = self.posts[game_id]
@@ -375,7 +375,7 @@ class Tables(commands.Cog, name="Pachisi"):
             stored = await self.stored_message(view, channel)
             if stored is not None:
                 await self.close_message(stored, [])
-        acting = view.seat_to_move() if view.status == "active" and view.is_human_turn() else None
+        acting = view.seat_to_move() if view.status == Status.ACTIVE and view.is_human_turn() else None
         if clicked is not None and message is clicked and acting is not None:
             own_turn = all(e.seat == acting for e in events)
             newest = self.last_post.get(view.channel_id) == clicked.id
@@ -437,11 +437,11 @@ class Tables(commands.Cog, name="Pachisi"):
         channel = self.channel(view)
         if channel is None:
             return
-        tallies = await self.service.tallies(view.id) if view.status == "finished" else {}
+        tallies = await self.service.tallies(view.id) if view.status == Status.FINISHED else {}
         content = messages.turn_content(view, events, tallies)
         png = await self.board_png(view, events)
         files = [discord.File(io.BytesIO(png), "board.png")]
-        if view.status == "finished":
+        if view.status == Status.FINISHED:
             files += [file for make in self.result_files if (file := await make(view)) is not None]
         shown = events[-messages.LOG_LINES :]  # a capture is pinged only where it is told
         pinged = [*messages.pinged(view), *messages.captured_members(shown, view)]
@@ -459,9 +459,9 @@ class Tables(commands.Cog, name="Pachisi"):
             raise self.cannot_post(view) from exc
         self.posts[view.id] += 1
         self.last_post[view.channel_id] = message.id
-        self.clicker[message.id] = view.user_to_move() if view.status == "active" else None
-        await self.service.set_message(view.id, message.id if view.status == "active" else None)
-        if view.status != "active" or any(e.handed_back for e in events):
+        self.clicker[message.id] = view.user_to_move() if view.status == Status.ACTIVE else None
+        await self.service.set_message(view.id, message.id if view.status == Status.ACTIVE else None)
+        if view.status != Status.ACTIVE or any(e.handed_back for e in events):
             await self.update_card(view)
         self.schedule_timer(view)
 
@@ -488,12 +488,12 @@ class Tables(commands.Cog, name="Pachisi"):
             after = await (self.service.resign if resign else self.service.leave)(
                 view.id, interaction.user.id
             )
-            if after.status == "finished":
+            if after.status == Status.FINISHED:
                 text = f"{interaction.user.mention} resigns: {messages.result_head(after)}"
             else:
                 text = messages.seat_given_up(interaction.user.mention, seat, resign=resign)
             await self.announce(interaction, after, text)
-            if after.status != "active":
+            if after.status != Status.ACTIVE:
                 self.cancel_timer(after.id)
                 await self.advance(after.id, [], after)
             else:
@@ -557,7 +557,7 @@ class Tables(commands.Cog, name="Pachisi"):
 
     def schedule_timer(self, view: GameView) -> None:
         self.cancel_timer(view.id)
-        if view.status != "active" or view.deadline is None:
+        if view.status != Status.ACTIVE or view.deadline is None:
             return
         self.timers[view.id] = asyncio.create_task(self.run_timer(view.id, view.turn_number, view.deadline))
 
@@ -592,7 +592,7 @@ class Tables(commands.Cog, name="Pachisi"):
     async def remind(self, game_id: int, turn: int) -> None:
         view = await self.service.get(game_id)
         channel = self.channel(view)
-        if view.status != "active" or view.turn_number != turn or not view.is_human_turn() or channel is None:
+        if view.turn_number != turn or not view.is_human_turn() or channel is None:
             return
         user = view.user_to_move()
         await channel.send(messages.reminder(view), allowed_mentions=mentioning([user] if user else []))
@@ -616,9 +616,9 @@ class Tables(commands.Cog, name="Pachisi"):
             try:
                 async with self.locks[view.id]:
                     current = await self.service.get(view.id)
-                    if current.status == "finished" and current.message_id is not None:
+                    if current.status == Status.FINISHED and current.message_id is not None:
                         await self.show(current, [], None)  # the last move is stored, its result not shown
-                    if current.status != "active":
+                    if current.status != Status.ACTIVE:
                         continue
                     if current.is_human_turn() and await self.turn_is_shown(current):
                         self.schedule_timer(current)
@@ -716,7 +716,7 @@ class Tables(commands.Cog, name="Pachisi"):
         self.names[user.id] = user.display_name
 
     def turn_buttons(self, view: GameView) -> discord.ui.View | None:
-        if view.status != "active":
+        if view.status != Status.ACTIVE:
             return None
         buttons = discord.ui.View(timeout=None)
         if view.pending_throw is not None:
