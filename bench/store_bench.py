@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.service import GameService, GameView
+from bot.service import GameService, GameSnapshot
 from bot.store import GameRow, SeatRow, Store, make_engine, upgrade, utcnow
 from engine.rules import Rules
 from engine.state import Position
@@ -76,7 +76,7 @@ async def run(url: str, games: int, samples: int, seed: int) -> dict[str, float]
         timings: list[float] = []
         while len(timings) < samples:
             game_id = rng.choice(ids)
-            view: GameView = await service.get(game_id)
+            view: GameSnapshot = await service.get(game_id)
             user = view.user_to_move()
             if view.status != "active" or user is None:
                 ids.remove(game_id)

@@ -104,7 +104,7 @@ class UserStats:
 
 
 @dataclass(frozen=True)
-class GameView:
+class GameSnapshot:
     """A game as stored after the call that returned it."""
 
     id: int
@@ -174,9 +174,9 @@ def _rules_text(rules: Rules) -> str:
     return ",".join([rules.token(), *shape])
 
 
-def game_view(row: GameRow, seats: Iterable[SeatRow]) -> GameView:
+def game_snapshot(row: GameRow, seats: Iterable[SeatRow]) -> GameSnapshot:
     """A stored game as the rest of the bot sees it (public so tools and tests read rows the same way)."""
-    return GameView(
+    return GameSnapshot(
         id=row.id,
         guild_id=row.guild_id,
         channel_id=row.channel_id,
@@ -200,7 +200,7 @@ def game_view(row: GameRow, seats: Iterable[SeatRow]) -> GameView:
     )
 
 
-def _columns(view: GameView) -> dict[str, object]:
+def _columns(view: GameSnapshot) -> dict[str, object]:
     """The game-row columns a service call may change (everything but identity and version)."""
     return {
         "status": str(view.status),
@@ -237,37 +237,37 @@ class GameService:
 
     # --- reading ------------------------------------------------------------------------
 
-    async def _load(self, session: AsyncSession, game_id: int) -> GameView:
+    async def _load(self, session: AsyncSession, game_id: int) -> GameSnapshot:
         found = await self.store.game_and_seats(session, game_id)
         if found is None:
             raise NoGame()
-        return game_view(*found)
+        return game_snapshot(*found)
 
-    async def get(self, game_id: int) -> GameView:
+    async def get(self, game_id: int) -> GameSnapshot:
         async with self.store.transaction() as session:
             return await self._load(session, game_id)
 
-    async def get_active(self, channel_id: int) -> GameView | None:
+    async def get_active(self, channel_id: int) -> GameSnapshot | None:
         async with self.store.transaction() as session:
             row = await self.store.active_game(session, channel_id)
-            return None if row is None else game_view(row, await self.store.seats(session, row.id))
+            return None if row is None else game_snapshot(row, await self.store.seats(session, row.id))
 
     async def active_games(
         self, guild_ids: Iterable[int] | None = None, *, unannounced: bool = False
-    ) -> list[GameView]:
+    ) -> list[GameSnapshot]:
         """See `Store.active_games`: `unannounced` adds finished games whose result is not posted yet."""
         async with self.store.transaction() as session:
             rows = await self.store.active_games(session, guild_ids, unannounced=unannounced)
             seats = await self.store.seats_of(session, [row.id for row in rows])
-            return [game_view(row, seats[row.id]) for row in rows]
+            return [game_snapshot(row, seats[row.id]) for row in rows]
 
     # --- writing ------------------------------------------------------------------------
 
-    def _deadline(self, view: GameView) -> datetime | None:
+    def _deadline(self, view: GameSnapshot) -> datetime | None:
         """A fresh deadline when a human is to act in an active game, else none."""
         return self.clock() + self.turn_timeout if view.is_human_turn() else None
 
-    async def _save(self, session: AsyncSession, old: GameView, new: GameView) -> GameView:
+    async def _save(self, session: AsyncSession, old: GameSnapshot, new: GameSnapshot) -> GameSnapshot:
         """Write `new` over `old` with the optimistic version check, seats included."""
         if not await self.store.update_game(session, old.id, old.version, **_columns(new)):
             raise Conflict()
@@ -295,7 +295,7 @@ class GameService:
         hints: bool = True,
         card_channel_id: int | None = None,
         members: dict[int, int] | None = None,
-    ) -> GameView:
+    ) -> GameSnapshot:
         """A new game: the starter takes `seat` (default black), computers at `level` the rest;
         `hints` offers the Hint button and the win chances.
 
@@ -336,7 +336,7 @@ class GameService:
         seated: dict[int, int],
         card_channel_id: int | None,
         hints: bool = True,
-    ) -> GameView:
+    ) -> GameSnapshot:
         now = self.clock()
         position = Position.initial(rules)
         deadline = now + self.turn_timeout if position.turn in seated else None
@@ -362,9 +362,9 @@ class GameService:
         await self.store.add_game(session, row, seats)
         for seat, member in seated.items():
             await self.store.add_player(session, row.id, member, seat)
-        return game_view(row, seats)
+        return game_snapshot(row, seats)
 
-    async def join(self, game_id: int, user_id: int, seat: int | None) -> GameView:
+    async def join(self, game_id: int, user_id: int, seat: int | None) -> GameSnapshot:
         """Take a computer's seat (the first free one in turn order when `seat` is None)."""
         async with self.store.transaction() as session:
             view = await self._load(session, game_id)
@@ -390,11 +390,11 @@ class GameService:
             await self.store.add_player(session, game_id, user_id, seat)
             return await self._save(session, view, new)
 
-    def _free_words(self, view: GameView) -> str:
+    def _free_words(self, view: GameSnapshot) -> str:
         free = [SEAT_NAMES[s].capitalize() for s in view.rules.seats if view.seats[s].user_id is None]
         return ", ".join(free) or "none"
 
-    def _with_seat(self, view: GameView, seat: int, user_id: int | None) -> GameView:
+    def _with_seat(self, view: GameSnapshot, seat: int, user_id: int | None) -> GameSnapshot:
         seats = dict(view.seats)
         seats[seat] = replace(seats[seat], user_id=user_id, missed=0)
         new = replace(view, seats=seats)
@@ -402,15 +402,15 @@ class GameService:
             new = replace(new, deadline=self._deadline(new))
         return new
 
-    async def leave(self, game_id: int, user_id: int) -> GameView:
+    async def leave(self, game_id: int, user_id: int) -> GameSnapshot:
         """The computer takes the user's seat back; the user may join again later."""
         return await self._give_up(game_id, user_id, resign=False)
 
-    async def resign(self, game_id: int, user_id: int) -> GameView:
+    async def resign(self, game_id: int, user_id: int) -> GameSnapshot:
         """The computer takes the user's seat for good: the user cannot rejoin this game."""
         return await self._give_up(game_id, user_id, resign=True)
 
-    async def _give_up(self, game_id: int, user_id: int, *, resign: bool) -> GameView:
+    async def _give_up(self, game_id: int, user_id: int, *, resign: bool) -> GameSnapshot:
         async with self.store.transaction() as session:
             view = await self._load(session, game_id)
             self._check_active(view)
@@ -428,7 +428,7 @@ class GameService:
                 await self.store.add_resignation(session, game_id, user_id)
             return new
 
-    async def end(self, game_id: int, user_id: int, *, can_manage: bool) -> GameView:
+    async def end(self, game_id: int, user_id: int, *, can_manage: bool) -> GameSnapshot:
         """Stop a game without a result (status `abandoned`): its starter, or a channel manager."""
         async with self.store.transaction() as session:
             view = await self._load(session, game_id)
@@ -453,12 +453,12 @@ class GameService:
                 continue
         raise Conflict()
 
-    async def _close(self, session: AsyncSession, view: GameView, status: Status) -> GameView:
+    async def _close(self, session: AsyncSession, view: GameSnapshot, status: Status) -> GameSnapshot:
         new = await self._save(session, view, replace(view, status=status, deadline=None))
         await self._record_stats(session, new)
         return new
 
-    async def _record_stats(self, session: AsyncSession, view: GameView) -> None:
+    async def _record_stats(self, session: AsyncSession, view: GameSnapshot) -> None:
         """Once per game, as it leaves `active`: everyone who held a seat in it gets the game
         counted (with the seat they held last), so leaving before a loss does not dodge it."""
         captures = await self.store.captures_by(session, view.id)
@@ -503,11 +503,11 @@ class GameService:
 
     # --- playing ------------------------------------------------------------------------
 
-    def _check_active(self, view: GameView) -> None:
+    def _check_active(self, view: GameSnapshot) -> None:
         if view.status != Status.ACTIVE:
             raise GameEnded()
 
-    def _check_turn(self, view: GameView, user_id: int | None, turn_number: int) -> None:
+    def _check_turn(self, view: GameSnapshot, user_id: int | None, turn_number: int) -> None:
         self._check_active(view)
         if turn_number != view.turn_number:
             raise StaleTurn()
@@ -522,7 +522,7 @@ class GameService:
         *,
         by_timer: bool = False,
         play_forced: bool = False,
-    ) -> tuple[GameView, Event | None]:
+    ) -> tuple[GameSnapshot, Event | None]:
         """Throw the cowries and commit the throw: the view returned is the first anyone sees of it.
 
         A throw that offers no move is played (`pass`) in the same transaction, so nothing is left
@@ -556,7 +556,7 @@ class GameService:
         user_id: int | None,
         by_timer: bool = False,
         choose: bool = False,
-    ) -> tuple[GameView, Event]:
+    ) -> tuple[GameSnapshot, Event]:
         """Play the pending throw: `move`, or the computer's choice when `choose`; one transaction."""
         async with self.store.transaction() as session:
             view = await self._load(session, game_id)
@@ -574,12 +574,12 @@ class GameService:
     async def _apply(
         self,
         session: AsyncSession,
-        view: GameView,
+        view: GameSnapshot,
         move: Move | None,
         *,
         by_timer: bool,
         forced: bool = False,
-    ) -> tuple[GameView, Event]:
+    ) -> tuple[GameSnapshot, Event]:
         """Play `view`'s pending throw with `move`: position, seats, deadline, log and stats, saved."""
         throw, cowries = view.pending_throw, view.pending_cowries
         assert throw is not None and cowries is not None
@@ -646,7 +646,7 @@ class GameService:
 
     async def throw(
         self, game_id: int, user_id: int, turn_number: int, *, play_forced: bool = False
-    ) -> tuple[GameView, list[Event]]:
+    ) -> tuple[GameSnapshot, list[Event]]:
         """The user throws; a throw that offers no move is played at once, and with `play_forced`
         so is one that offers exactly one (there is nothing to decide)."""
         view, event = await self._throw(game_id, user_id, turn_number, play_forced=play_forced)
@@ -654,12 +654,12 @@ class GameService:
 
     async def move(
         self, game_id: int, user_id: int, turn_number: int, move: Move
-    ) -> tuple[GameView, list[Event]]:
+    ) -> tuple[GameSnapshot, list[Event]]:
         """The user plays `move` with the pending throw."""
         view, event = await self._play(game_id, turn_number, move, user_id=user_id)
         return view, [event]
 
-    async def play_computers(self, game_id: int) -> tuple[GameView, list[Event]]:
+    async def play_computers(self, game_id: int) -> tuple[GameSnapshot, list[Event]]:
         """Play computer turns until a human must act or the game ends.
 
         Each throw and each move commits on its own, so after a crash the stored throw is played, not
@@ -680,7 +680,7 @@ class GameService:
             events.append(event)
         return view, events
 
-    async def timeout(self, game_id: int, turn_number: int) -> tuple[GameView, list[Event]]:
+    async def timeout(self, game_id: int, turn_number: int) -> tuple[GameSnapshot, list[Event]]:
         """The human's deadline passed: the computer plays this turn for them (throw if needed + move)."""
         view = await self.get(game_id)
         self._check_turn(view, None, turn_number)
@@ -705,7 +705,7 @@ class GameService:
             return UserStats(guild_id, user_id, 0, 0, 0, 0)
         return UserStats(guild_id, user_id, row.games, row.wins, row.captures, row.pieces_home)
 
-    async def use_hint(self, game_id: int, user_id: int, turn_number: int) -> GameView:
+    async def use_hint(self, game_id: int, user_id: int, turn_number: int) -> GameSnapshot:
         """Count a hint for the seat to move, whose member `user_id` asks on `turn_number` after
         throwing; refuses anyone else, a turn gone by, and a game with hints off."""
         async with self.store.transaction() as session:

@@ -23,7 +23,7 @@ from bot.errors import (
     SeatTaken,
     StaleTurn,
 )
-from bot.service import MAX_MISSED, GameService, GameView
+from bot.service import MAX_MISSED, GameService, GameSnapshot
 from bot.store import Store
 from engine.game import MAX_THROWS, Game
 from engine.notation import parse_move
@@ -66,7 +66,7 @@ def service(store: Store, seed: int = 1, clock: Clock | None = None) -> GameServ
     return GameService(store, rng=random.Random(seed), turn_timeout=60, clock=clock or Clock())
 
 
-async def force_position(store: Store, view: GameView, text: str, turn_number: int | None = None) -> None:
+async def force_position(store: Store, view: GameSnapshot, text: str, turn_number: int | None = None) -> None:
     """Put a game in a chosen position (its log then no longer replays to it: only for flow tests)."""
     values: dict[str, object] = {"position": text}
     if turn_number is not None:
@@ -75,7 +75,7 @@ async def force_position(store: Store, view: GameView, text: str, turn_number: i
         assert await store.update_game(session, view.id, view.version, **values)
 
 
-async def replayed(store: Store, view: GameView) -> tuple[Position, int]:
+async def replayed(store: Store, view: GameSnapshot) -> tuple[Position, int]:
     """The position rebuilt from the game's rules and its move log, and the log's length."""
     async with store.transaction() as session:
         rows = await store.moves(session, view.id)
@@ -131,7 +131,7 @@ async def test_concurrent_starts_in_one_channel_make_one_game(db_url: str, store
         )
     finally:
         await other.close()
-    started = [r for r in results if isinstance(r, GameView)]
+    started = [r for r in results if isinstance(r, GameSnapshot)]
     assert len(started) == 1
     assert all(
         isinstance(r, GameExists) and r.game_id == started[0].id for r in results if r is not started[0]
@@ -375,7 +375,7 @@ GAME_RULES = [
 ]
 
 
-async def play_out(games: GameService, clock: Clock, view: GameView, rng: random.Random) -> GameView:
+async def play_out(games: GameService, clock: Clock, view: GameSnapshot, rng: random.Random) -> GameSnapshot:
     """Play a game to its end: humans click at random (sometimes time out, leave, or come back)."""
     while view.status == "active":
         if not view.is_human_turn():

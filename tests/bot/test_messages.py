@@ -6,7 +6,7 @@ import dataclasses
 from datetime import UTC, datetime, timedelta
 
 from bot.cogs.pachisi import messages
-from bot.service import Event, GameView, SeatInfo, SeatTally
+from bot.service import Event, GameSnapshot, SeatInfo, SeatTally
 from engine import Move, Position, Rules
 
 ALICE, BOB = 111, 222
@@ -14,10 +14,10 @@ NOW = datetime(2026, 1, 1, tzinfo=UTC)
 FOUR = Rules.preset_rules("classic")
 
 
-def game(rules: Rules = FOUR, **changes: object) -> GameView:
+def game(rules: Rules = FOUR, **changes: object) -> GameSnapshot:
     seats = {s: SeatInfo(s, None, "hard", 0) for s in rules.seats}
     seats[0] = SeatInfo(0, ALICE, "hard", 0)
-    view = GameView(
+    view = GameSnapshot(
         id=1,
         guild_id=2,
         channel_id=3,

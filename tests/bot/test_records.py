@@ -11,7 +11,7 @@ from pathlib import Path
 
 from bot import ratings
 from bot.records import game_record, history, rebuild_ratings, seat_players
-from bot.service import GameService, GameView
+from bot.service import GameService, GameSnapshot
 from bot.store import ROOT, RatingRow, Store, upgrade
 from engine.record import read_record
 from engine.rules import Rules
@@ -25,7 +25,7 @@ RULES = [
 ]
 
 
-async def play_games(store: Store, count: int, seed: int) -> tuple[GameService, list[GameView]]:
+async def play_games(store: Store, count: int, seed: int) -> tuple[GameService, list[GameSnapshot]]:
     """Whole games: Alice starts each, Bob or Carol joins some; random clicks, timeouts, leaving."""
     clock = Clock()
     games = service(store, seed=seed, clock=clock)

@@ -16,7 +16,7 @@ from sqlalchemy import inspect, select
 from bot.client import PachisiBot
 from bot.config import Settings, load_settings
 from bot.records import game_record
-from bot.service import GameView, game_view
+from bot.service import GameSnapshot, game_snapshot
 from bot.store import GameRow, MoveRow, Store
 from engine import Position, parse_move
 from engine.game import Game
@@ -234,7 +234,7 @@ def bot_env(fake: FakeDiscord, database_url: str, **extra: str) -> dict[str, str
 class StoredGame:
     """One game as the database holds it, with its move log."""
 
-    view: GameView
+    view: GameSnapshot
     moves: list[MoveRow]
 
 
@@ -246,7 +246,9 @@ async def stored_games(database_url: str) -> list[StoredGame]:
             rows = (await session.execute(select(GameRow).order_by(GameRow.id))).scalars().all()
             seats = await store.seats_of(session, [row.id for row in rows])
             games = [
-                StoredGame(game_view(row, seats.get(row.id, [])), list(await store.moves(session, row.id)))
+                StoredGame(
+                    game_snapshot(row, seats.get(row.id, [])), list(await store.moves(session, row.id))
+                )
                 for row in rows
             ]
     finally:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.service import GameView
+from bot.service import GameSnapshot
 from tests.e2e.conftest import Table, live_buttons, stored_games, turn_state, wait_for_turn_or_end
 from tests.e2e.fakediscord.driver import Reply
 from tests.e2e.fakediscord.server import Message
@@ -12,7 +12,7 @@ from tests.e2e.fakediscord.server import Message
 
 async def game_now(table: Table) -> tuple[object, ...]:
     """What a refused request must not change (the turn message's id is display, set after posting)."""
-    view: GameView | None = await table.bot.service.get_active(table.channel.id)
+    view: GameSnapshot | None = await table.bot.service.get_active(table.channel.id)
     assert view is not None
     return view.version, view.turn_number, view.position, view.pending_throw, view.seats
 

@@ -20,7 +20,7 @@ from bot.cogs.answers import tell
 from bot.cogs.group import PachisiCommands
 from bot.cogs.pachisi.hints import chances_line
 from bot.errors import GameError, NoGame
-from bot.service import GameView
+from bot.service import GameSnapshot
 from engine import SEAT_NAMES, Move, NotationError, Rules, parse_move
 from engine.players import LEVELS
 
@@ -255,14 +255,14 @@ class PlayCommands(PachisiCommands):
 
     # --- helpers --------------------------------------------------------------------------
 
-    async def channel_game(self, interaction: discord.Interaction[Any]) -> GameView:
+    async def channel_game(self, interaction: discord.Interaction[Any]) -> GameSnapshot:
         assert interaction.channel_id is not None
         view = await self.service.get_active(interaction.channel_id)
         if view is None:
             raise NoGame("There is no game in this channel: start one with /pachisi start.")
         return view
 
-    def read_choice(self, view: GameView, choice: str) -> Move:
+    def read_choice(self, view: GameSnapshot, choice: str) -> Move:
         """A typed choice: a board letter (A, B...) or a move like `black:12-16`; checked by the service."""
         text = choice.strip()
         moves = view.legal_moves()

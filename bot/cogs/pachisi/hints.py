@@ -15,7 +15,7 @@ import discord
 
 from bot.cogs.answers import tell
 from bot.cogs.pachisi.views import GameButton
-from bot.service import GameView
+from bot.service import GameSnapshot
 from engine import Position, parse_move
 from engine.analysis import Analysis, analyse, move_words
 from engine.notation import describe_side
@@ -41,7 +41,7 @@ def percent(chance: float) -> str:
     return f"{round(100 * chance)} %"
 
 
-def hint_text(view: GameView, analysis: Analysis) -> str:
+def hint_text(view: GameSnapshot, analysis: Analysis) -> str:
     """The ephemeral answer: hard's move and letter, the chances before and after, the reasons."""
     moves = view.legal_moves()
     best = analysis.best
@@ -65,7 +65,7 @@ def hint_text(view: GameView, analysis: Analysis) -> str:
     return "\n".join(lines)
 
 
-def hint_button(view: GameView) -> GameButton | None:
+def hint_button(view: GameSnapshot) -> GameButton | None:
     """The Hint button of a member's turn once they have thrown, with a choice to make."""
     if not view.hints or view.pending_throw is None or not view.is_human_turn():
         return None
@@ -74,7 +74,7 @@ def hint_button(view: GameView) -> GameButton | None:
     )
 
 
-def chances_line(view: GameView) -> str:
+def chances_line(view: GameSnapshot) -> str:
     """Each side's chance to win as the game stands (with the pending throw, if any)."""
     chances = win_chance(view.position, view.pending_throw)
     sides = ", ".join(
@@ -93,7 +93,7 @@ class Hints:
         tables.add_turn_button(hint_button)
         tables.add_result_file(self.story_file)
 
-    async def story_file(self, view: GameView) -> discord.File | None:
+    async def story_file(self, view: GameSnapshot) -> discord.File | None:
         """The finished game's story: each side's chance to win over the throws."""
         store = self.tables.service.store
         async with store.transaction() as session:

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime
 
 import render
-from bot.service import Event, GameView, SeatTally
+from bot.service import Event, GameSnapshot, SeatTally
 from bot.store import Status
 from engine import SEAT_NAMES, Move, Position, Rules, Termination
 from engine.board import HOME, IS_CASTLE, MID, ROUTES, SQUARES
@@ -64,13 +64,13 @@ def square_words(seat: int, step: int) -> str:
     return f"{owner}'s arm"
 
 
-def player_words(view: GameView, seat: int) -> str:
+def player_words(view: GameSnapshot, seat: int) -> str:
     """Who plays a seat: `<@id>` or `Computer (hard)`."""
     info = view.seats[seat]
     return f"<@{info.user_id}>" if info.user_id else f"Computer ({info.level})"
 
 
-def move_words(position: Position, move: Move, view: GameView | None = None) -> str:
+def move_words(position: Position, move: Move, view: GameSnapshot | None = None) -> str:
     """`piece from Green's arm to Yellow's castle, captures <@B>'s Yellow piece: back to the Charkoni`."""
     whose = "" if move.seat == position.turn else f"{colour(move.seat)}'s "
     if move.dst >= HOME:
@@ -94,12 +94,12 @@ def move_words(position: Position, move: Move, view: GameView | None = None) -> 
     return text
 
 
-def choice_text(index: int, view: GameView, move: Move) -> str:
+def choice_text(index: int, view: GameSnapshot, move: Move) -> str:
     """`A: piece from Black's arm to Red's castle`: the label shared by buttons, autocomplete, board."""
     return f"{render.choice_label(index)}: {move_words(view.position, move)}"
 
 
-def event_line(event: Event, view: GameView) -> str:
+def event_line(event: Event, view: GameSnapshot) -> str:
     """One throw of the log: `` `6` Computer (hard), Red: piece from ... to ... ``."""
     info = view.seats[event.seat]
     if event.actor_id is not None:
@@ -120,7 +120,7 @@ def event_line(event: Event, view: GameView) -> str:
     return line
 
 
-def captured_members(events: Iterable[Event], view: GameView) -> list[int]:
+def captured_members(events: Iterable[Event], view: GameSnapshot) -> list[int]:
     """Members whose pieces these events captured (they are pinged when told)."""
     found: list[int] = []
     for event in events:
@@ -138,7 +138,7 @@ def log_lines(content: str) -> list[str]:
     return list(itertools.takewhile(lambda line: line.startswith(("`", "... ")), content.splitlines()))
 
 
-def log(events: list[Event], view: GameView, earlier: list[str] | None = None) -> list[str]:
+def log(events: list[Event], view: GameSnapshot, earlier: list[str] | None = None) -> list[str]:
     """Earlier log lines plus the events', the oldest summarised beyond `LOG_LINES`."""
     lines = [line for line in earlier or [] if not line.startswith("... ") or "earlier throws" not in line]
     skipped = sum(
@@ -155,7 +155,7 @@ def log(events: list[Event], view: GameView, earlier: list[str] | None = None) -
 # --- turn messages ----------------------------------------------------------------------------
 
 
-def seat_name(view: GameView, seat: int, names: Mapping[int, str]) -> str:
+def seat_name(view: GameSnapshot, seat: int, names: Mapping[int, str]) -> str:
     """A seat's player as the board's panel names them: the member's display name, or `Computer · hard`."""
     info = view.seats[seat]
     if info.user_id is None:
@@ -163,19 +163,19 @@ def seat_name(view: GameView, seat: int, names: Mapping[int, str]) -> str:
     return names.get(info.user_id) or f"Player {str(info.user_id)[-4:]}"
 
 
-def seat_label(view: GameView, seat: int) -> str:
+def seat_label(view: GameSnapshot, seat: int) -> str:
     return f"{player_words(view, seat)} ({colour(seat)})"
 
 
-def side_name(view: GameView, seat: int) -> str:
+def side_name(view: GameSnapshot, seat: int) -> str:
     return side_words(view.position.side_of(seat), view.rules.players)
 
 
-def status_line(view: GameView) -> str:
+def status_line(view: GameSnapshot) -> str:
     return f"Throw {view.turn_number + 1}: {seat_label(view, view.seat_to_move())} to play."
 
 
-def prompt(view: GameView) -> list[str]:
+def prompt(view: GameSnapshot) -> list[str]:
     """What the game waits for, last in a turn message."""
     if view.status == Status.FINISHED:
         return []
@@ -192,7 +192,7 @@ def prompt(view: GameView) -> list[str]:
 
 
 def turn_content(
-    view: GameView,
+    view: GameSnapshot,
     events: list[Event],
     tallies: Mapping[int, SeatTally] | None = None,
     *,
@@ -205,7 +205,7 @@ def turn_content(
     return "\n".join([*lines, *prompt(view)])
 
 
-def result_head(view: GameView) -> str:
+def result_head(view: GameSnapshot) -> str:
     outcome = view.outcome
     result = None if outcome is None else outcome.winner
     if result is None:
@@ -216,7 +216,7 @@ def result_head(view: GameView) -> str:
     return f"**{side_words(result, view.rules.players)} win!** " + ", ".join(winners)
 
 
-def final_summary(view: GameView, tallies: Mapping[int, SeatTally]) -> str:
+def final_summary(view: GameSnapshot, tallies: Mapping[int, SeatTally]) -> str:
     """The result, everyone mentioned, and how the game went seat by seat."""
     players = " ".join(f"<@{i.user_id}>" for i in view.seats.values() if i.user_id)
     turns = sum(t.turns for t in tallies.values())
@@ -234,7 +234,7 @@ def final_summary(view: GameView, tallies: Mapping[int, SeatTally]) -> str:
     return f"{result_head(view)}\n{counts}\n{players}".strip()
 
 
-def reminder(view: GameView) -> str:
+def reminder(view: GameSnapshot) -> str:
     seat = view.seat_to_move()
     when = f": time runs out {relative_time(view.deadline)}" if view.deadline else ""
     return f"{player_words(view, seat)}, it's your turn ({colour(seat)}){when}."
@@ -251,7 +251,7 @@ def rules_words(rules: Rules) -> str:
 
 
 def card_content(
-    view: GameView,
+    view: GameSnapshot,
     starter_name: str,
     thread_id: int | None,
     tallies: Mapping[int, SeatTally] | None = None,
@@ -281,14 +281,14 @@ def card_content(
     return "\n".join(lines)
 
 
-def started(starter_mention: str, view: GameView) -> str:
+def started(starter_mention: str, view: GameSnapshot) -> str:
     return (
         f"{starter_mention} starts a game of Pachisi ({rules_words(view.rules)}). "
         "Computers fill the other seats: anyone can take one with **Take a seat** or `/pachisi join`."
     )
 
 
-def seat_taken(mention: str, view: GameView, seat: int) -> str:
+def seat_taken(mention: str, view: GameSnapshot, seat: int) -> str:
     return f"{mention} takes **{colour(seat)}** ({side_name(view, seat)})."
 
 
@@ -297,7 +297,7 @@ def seat_given_up(mention: str, seat: int | None, *, resign: bool) -> str:
     return f"{mention} {'resigns' if resign else 'leaves'}; the computer plays {name}."
 
 
-def pinged(view: GameView) -> list[int]:
+def pinged(view: GameSnapshot) -> list[int]:
     """Who a turn message may ping: the one to move, or every player at the end."""
     if view.status != Status.ACTIVE:
         return [info.user_id for info in view.seats.values() if info.user_id]

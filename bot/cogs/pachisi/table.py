@@ -39,7 +39,7 @@ from bot.cogs.pachisi.views import (
     game_of,
 )
 from bot.errors import AlreadyThrown, GameError, NotAllowed
-from bot.service import Event, GameView
+from bot.service import Event, GameSnapshot
 from bot.store import Status, StoreUnavailable
 from engine import Move, Rules, parse_move
 from engine.notation import NotationError
@@ -87,9 +87,9 @@ class Tables(commands.Cog, name="Pachisi"):
         """Turn message id -> the member it asked (its updates in place stay theirs)."""
         self.resumed_guilds: set[int] = set()
         self.buttons: dict[str, ButtonHandler] = {}
-        self.turn_extras: list[Callable[[GameView], GameButton | None]] = []
+        self.turn_extras: list[Callable[[GameSnapshot], GameButton | None]] = []
         """Buttons other modules add to a turn's message (`add_turn_button`)."""
-        self.result_files: list[Callable[[GameView], Awaitable[discord.File | None]]] = []
+        self.result_files: list[Callable[[GameSnapshot], Awaitable[discord.File | None]]] = []
         """Pictures other modules add to a finished game's message (`add_result_file`)."""
         self.add_button(THROW, self.on_throw_button)
         self.add_button(MOVE, self.on_move_button)
@@ -106,11 +106,11 @@ class Tables(commands.Cog, name="Pachisi"):
         """Route clicks on `GameButton(action, ...)` to `handler` (other cogs add theirs)."""
         self.buttons[action] = handler
 
-    def add_turn_button(self, make: Callable[[GameView], GameButton | None]) -> None:
+    def add_turn_button(self, make: Callable[[GameSnapshot], GameButton | None]) -> None:
         """Show `make(view)` on every turn message, where it returns a button (the Hint)."""
         self.turn_extras.append(make)
 
-    def add_result_file(self, make: Callable[[GameView], Awaitable[discord.File | None]]) -> None:
+    def add_result_file(self, make: Callable[[GameSnapshot], Awaitable[discord.File | None]]) -> None:
         """Attach `await make(view)` to the message that announces a game's result (the story chart)."""
         self.result_files.append(make)
 
@@ -150,7 +150,7 @@ class Tables(commands.Cog, name="Pachisi"):
         thread: bool,
         members: dict[int, int] | None = None,
         hints: bool = True,
-    ) -> GameView:
+    ) -> GameSnapshot:
         """Start a game where the member asked: in a new thread with a table card in the channel,
         in the thread they are in, or in the channel itself. The interaction is deferred."""
         assert interaction.guild_id is not None and interaction.channel_id is not None
@@ -201,7 +201,7 @@ class Tables(commands.Cog, name="Pachisi"):
             await self.advance(view.id, [])
         return view
 
-    async def post_card(self, view: GameView) -> None:
+    async def post_card(self, view: GameSnapshot) -> None:
         if view.card_channel_id is None:
             return
         channel = self.bot.get_channel(view.card_channel_id)
@@ -211,7 +211,7 @@ class Tables(commands.Cog, name="Pachisi"):
         card = await channel.send(content, view=self.card_buttons(view), allowed_mentions=NO_MENTIONS)
         await self.service.set_card(view.id, card.id)
 
-    async def update_card(self, view: GameView) -> None:
+    async def update_card(self, view: GameSnapshot) -> None:
         """Show the seats as they are now, or the result at the end (an edit, never a new message)."""
         if view.card_channel_id is None or view.card_message_id is None:
             return
@@ -230,7 +230,7 @@ class Tables(commands.Cog, name="Pachisi"):
         except (discord.NotFound, discord.Forbidden):
             log.warning("game=%s table card could not be updated", view.id)
 
-    def card_buttons(self, view: GameView) -> discord.ui.View | None:
+    def card_buttons(self, view: GameSnapshot) -> discord.ui.View | None:
         buttons = discord.ui.View(timeout=None)
         if view.status == Status.ACTIVE and any(i.user_id is None for i in view.seats.values()):
             buttons.add_item(GameButton(JOIN, view.id, view.turn_number, label="Take a seat"))
@@ -242,7 +242,7 @@ class Tables(commands.Cog, name="Pachisi"):
             )
         return buttons if buttons.children else None
 
-    def starter_name(self, view: GameView) -> str:
+    def starter_name(self, view: GameSnapshot) -> str:
         return self.names.get(view.started_by) or f"Player {str(view.started_by)[-4:]}"
 
     async def rematch(self, interaction: discord.Interaction[Any], game_id: int) -> None:
@@ -305,10 +305,12 @@ class Tables(commands.Cog, name="Pachisi"):
                     self.done_text(view, events), ephemeral=True, allowed_mentions=NO_MENTIONS
                 )
 
-    def done_text(self, view: GameView, events: list[Event]) -> str:
+    def done_text(self, view: GameSnapshot, events: list[Event]) -> str:
         return messages.event_line(events[0], view) if events else "Done."
 
-    async def settle(self, game_id: int, events: list[Event], view: GameView) -> tuple[GameView, list[Event]]:
+    async def settle(
+        self, game_id: int, events: list[Event], view: GameSnapshot
+    ) -> tuple[GameSnapshot, list[Event]]:
         """Play on until a member must decide: the computers' turns, and the throws the bot makes
         for members with auto-throw on (one move or none plays at once)."""
         events = list(events)
@@ -333,7 +335,7 @@ class Tables(commands.Cog, name="Pachisi"):
         self,
         game_id: int,
         events: list[Event],
-        view: GameView | None = None,
+        view: GameSnapshot | None = None,
         *,
         clicked: discord.Message | None = None,
     ) -> None:
@@ -358,7 +360,7 @@ class Tables(commands.Cog, name="Pachisi"):
         view, events = await self.settle(game_id, events, view)
         await self.show(view, events, clicked)
 
-    async def show(self, view: GameView, events: list[Event], clicked: discord.Message | None) -> None:
+    async def show(self, view: GameSnapshot, events: list[Event], clicked: discord.Message | None) -> None:
         """Show the game after `events` in as few writes as possible: the message the member clicked
         is updated in place when it is still the newest post of the game (their graces, and the
         computers' turns up to their next choice, in one edit); otherwise it is closed with its
@@ -387,7 +389,7 @@ class Tables(commands.Cog, name="Pachisi"):
             await self.close_message(message, own, view)
         await self.post_turn(view, events[len(own) :] if message is not None else events)
 
-    async def stored_message(self, view: GameView, channel: GameChannel) -> discord.Message | None:
+    async def stored_message(self, view: GameSnapshot, channel: GameChannel) -> discord.Message | None:
         if view.message_id is None:
             return None
         try:
@@ -395,7 +397,7 @@ class Tables(commands.Cog, name="Pachisi"):
         except (discord.NotFound, discord.Forbidden):
             return None
 
-    async def edit_turn(self, view: GameView, events: list[Event], message: discord.Message) -> None:
+    async def edit_turn(self, view: GameSnapshot, events: list[Event], message: discord.Message) -> None:
         """The member throws again (a grace, a capture) or has thrown: the same message, updated."""
         content = messages.turn_content(view, events, earlier=messages.log_lines(message.content))
         png = await self.board_png(view, events)
@@ -415,7 +417,7 @@ class Tables(commands.Cog, name="Pachisi"):
             await self.service.set_message(view.id, message.id)
         self.schedule_timer(view)
 
-    def cannot_post(self, view: GameView) -> GameError:
+    def cannot_post(self, view: GameSnapshot) -> GameError:
         log.warning("game=%s channel=%s missing permissions to post", view.id, view.channel_id)
         return GameError(
             "I can't post the board here: give me Send Messages (in threads too) and Attach Files. "
@@ -423,7 +425,7 @@ class Tables(commands.Cog, name="Pachisi"):
         )
 
     async def close_message(
-        self, message: discord.Message, events: list[Event], view: GameView | None = None
+        self, message: discord.Message, events: list[Event], view: GameSnapshot | None = None
     ) -> None:
         """A turn message done with: its outcome added, its buttons gone, in one edit."""
         earlier = messages.log_lines(message.content)
@@ -432,7 +434,7 @@ class Tables(commands.Cog, name="Pachisi"):
         with contextlib.suppress(discord.NotFound, discord.Forbidden):
             await message.edit(content=content, view=disabled_copy(message), allowed_mentions=NO_MENTIONS)
 
-    async def post_turn(self, view: GameView, events: list[Event]) -> None:
+    async def post_turn(self, view: GameSnapshot, events: list[Event]) -> None:
         """A new message for the turn (or the end of the game), and its timer."""
         channel = self.channel(view)
         if channel is None:
@@ -468,7 +470,7 @@ class Tables(commands.Cog, name="Pachisi"):
     # --- seats ----------------------------------------------------------------------------
 
     async def take_seat(
-        self, interaction: discord.Interaction[Any], view: GameView, seat: int | None
+        self, interaction: discord.Interaction[Any], view: GameSnapshot, seat: int | None
     ) -> None:
         async with self.locks[view.id]:
             joined = await self.service.join(view.id, interaction.user.id, seat)
@@ -481,7 +483,9 @@ class Tables(commands.Cog, name="Pachisi"):
             if joined.is_human_turn() and joined.user_to_move() == interaction.user.id:
                 await self.advance(joined.id, [], joined)
 
-    async def give_up(self, interaction: discord.Interaction[Any], view: GameView, *, resign: bool) -> None:
+    async def give_up(
+        self, interaction: discord.Interaction[Any], view: GameSnapshot, *, resign: bool
+    ) -> None:
         await self.acknowledge(interaction, public=interaction.channel_id == view.channel_id)
         async with self.locks[view.id]:
             seat = view.seat_of(interaction.user.id)
@@ -501,7 +505,7 @@ class Tables(commands.Cog, name="Pachisi"):
                 if not after.is_human_turn():
                     await self.advance(after.id, [], after)
 
-    async def announce(self, interaction: discord.Interaction[Any], view: GameView, text: str) -> None:
+    async def announce(self, interaction: discord.Interaction[Any], view: GameSnapshot, text: str) -> None:
         """News for the table: in the game's channel, and as the answer when the member is there."""
         if interaction.channel_id == view.channel_id:
             await tell(interaction, text, ephemeral=False)
@@ -511,7 +515,7 @@ class Tables(commands.Cog, name="Pachisi"):
             await channel.send(text, allowed_mentions=NO_MENTIONS)
         await tell(interaction, f"{text} The game plays in <#{view.channel_id}>.")
 
-    async def confirm_end(self, interaction: discord.Interaction[Any], view: GameView) -> None:
+    async def confirm_end(self, interaction: discord.Interaction[Any], view: GameSnapshot) -> None:
         """Ask before ending a game for everyone, once the member may end it at all."""
         if not self.may_end(interaction, view):
             raise NotAllowed(
@@ -527,7 +531,7 @@ class Tables(commands.Cog, name="Pachisi"):
             "End this game for everyone? It can't be resumed.", view=confirm, ephemeral=True
         )
 
-    def may_end(self, interaction: discord.Interaction[Any], view: GameView) -> bool:
+    def may_end(self, interaction: discord.Interaction[Any], view: GameSnapshot) -> bool:
         member = interaction.user
         can_manage = isinstance(member, discord.Member) and member.guild_permissions.manage_channels
         return can_manage or member.id == view.started_by
@@ -555,7 +559,7 @@ class Tables(commands.Cog, name="Pachisi"):
 
     # --- timers ---------------------------------------------------------------------------
 
-    def schedule_timer(self, view: GameView) -> None:
+    def schedule_timer(self, view: GameSnapshot) -> None:
         self.cancel_timer(view.id)
         if view.status != Status.ACTIVE or view.deadline is None:
             return
@@ -632,7 +636,7 @@ class Tables(commands.Cog, name="Pachisi"):
                 log.exception("game=%s could not be resumed", view.id)
         log.info("resumed games=%d", len(views))
 
-    async def retire_orphans(self, view: GameView) -> None:
+    async def retire_orphans(self, view: GameSnapshot) -> None:
         """Disable the buttons of this game's messages that the store does not know: a process
         killed after Discord took a turn's post and before its id was stored left one, live."""
         channel = self.channel(view)
@@ -657,7 +661,7 @@ class Tables(commands.Cog, name="Pachisi"):
         except (discord.NotFound, discord.Forbidden):
             pass  # no history to read: the orphan stays, and a click on it is refused as stale
 
-    async def turn_is_shown(self, view: GameView) -> bool:
+    async def turn_is_shown(self, view: GameSnapshot) -> bool:
         """Whether the stored turn message offers this turn's buttons: a process killed between
         committing a throw or move and editing the message leaves buttons nobody can use."""
         channel = self.channel(view)
@@ -700,7 +704,7 @@ class Tables(commands.Cog, name="Pachisi"):
         else:
             await interaction.response.defer(ephemeral=True, thinking=True)
 
-    def channel(self, view: GameView) -> GameChannel | None:
+    def channel(self, view: GameSnapshot) -> GameChannel | None:
         """Where the game plays. A thread just created may not be cached yet (its gateway event
         comes later): a partial one posts there all the same."""
         channel = self.bot.get_channel(view.channel_id)
@@ -715,7 +719,7 @@ class Tables(commands.Cog, name="Pachisi"):
     def remember(self, user: discord.abc.User) -> None:
         self.names[user.id] = user.display_name
 
-    def turn_buttons(self, view: GameView) -> discord.ui.View | None:
+    def turn_buttons(self, view: GameSnapshot) -> discord.ui.View | None:
         if view.status != Status.ACTIVE:
             return None
         buttons = discord.ui.View(timeout=None)
@@ -743,7 +747,7 @@ class Tables(commands.Cog, name="Pachisi"):
             buttons.add_item(GameButton(JOIN, view.id, view.turn_number, label="Take a seat", row=4))
         return buttons
 
-    async def board_png(self, view: GameView, events: list[Event] | None = None) -> bytes:
+    async def board_png(self, view: GameSnapshot, events: list[Event] | None = None) -> bytes:
         """The board, with the moves of `events` (the story since the member's previous turn)
         numbered on it; without events, the last move."""
         names = {seat: messages.seat_name(view, seat, self.names) for seat in view.rules.seats}
