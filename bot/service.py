@@ -31,7 +31,7 @@ from bot.errors import (
     StaleTurn,
 )
 from bot.records import rate_game
-from bot.store import GameRow, SeatRow, Status, Store, aware, utcnow
+from bot.store import GameRow, GameValues, SeatRow, SeatValues, Status, Store, aware, utcnow
 from engine.board import SEAT_NAMES
 from engine.errors import IllegalMoveError
 from engine.game import Game, Outcome, Throw
@@ -200,7 +200,7 @@ def game_snapshot(row: GameRow, seats: Iterable[SeatRow]) -> GameSnapshot:
     )
 
 
-def _columns(view: GameSnapshot) -> dict[str, object]:
+def _columns(view: GameSnapshot) -> GameValues:
     """The game-row columns a service call may change (everything but identity and version)."""
     return {
         "status": str(view.status),
@@ -273,11 +273,7 @@ class GameService:
             raise Conflict()
         for seat, info in new.seats.items():
             if info != old.seats[seat]:
-                values: dict[str, object] = {
-                    "user_id": info.user_id,
-                    "level": info.level,
-                    "missed": info.missed,
-                }
+                values: SeatValues = {"user_id": info.user_id, "level": info.level, "missed": info.missed}
                 if info.user_id != old.seats[seat].user_id:
                     values["joined_at"] = self.clock()
                 await self.store.update_seat(session, old.id, seat, **values)

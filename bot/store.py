@@ -13,7 +13,7 @@ from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from sqlalchemy import (
     BigInteger,
@@ -45,6 +45,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.sql.elements import ColumnElement
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -55,6 +56,29 @@ class Status(StrEnum):
     ACTIVE = "active"
     FINISHED = "finished"
     ABANDONED = "abandoned"
+
+
+class GameValues(TypedDict, total=False):
+    """The `games` columns a service call may write (identity, version and times are the store's)."""
+
+    status: str
+    position: str
+    pending_throw: int | None
+    pending_cowries: str | None
+    turn_number: int
+    deadline: datetime | None
+    last_move: str | None
+    last_position: str | None
+
+
+class SeatValues(TypedDict, total=False):
+    """The `seats` columns a service call may write; `hints_used` may be a SQL increment."""
+
+    user_id: int | None
+    level: str
+    missed: int
+    joined_at: datetime
+    hints_used: int | ColumnElement[int]
 
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
@@ -386,7 +410,9 @@ class Store:
         session.add_all(seats)
         await session.flush()
 
-    async def update_game(self, session: AsyncSession, game_id: int, version: int, **values: Any) -> bool:
+    async def update_game(
+        self, session: AsyncSession, game_id: int, version: int, **values: Unpack[GameValues]
+    ) -> bool:
         """Write `values` and bump the version, only if the row still has `version`.
 
         False means another writer got there first: the caller rolls back.
@@ -435,7 +461,9 @@ class Store:
                 found[seat.game_id].append(seat)
         return found
 
-    async def update_seat(self, session: AsyncSession, game_id: int, seat: int, **values: Any) -> None:
+    async def update_seat(
+        self, session: AsyncSession, game_id: int, seat: int, **values: Unpack[SeatValues]
+    ) -> None:
         query = (
             update(SeatRow)
             .where(SeatRow.game_id == game_id, SeatRow.seat == seat)

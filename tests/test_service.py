@@ -24,7 +24,7 @@ from bot.errors import (
     StaleTurn,
 )
 from bot.service import MAX_MISSED, GameService, GameSnapshot
-from bot.store import Store
+from bot.store import GameValues, Store
 from engine.game import MAX_THROWS, Game
 from engine.notation import parse_move
 from engine.rules import Rules
@@ -68,7 +68,7 @@ def service(store: Store, seed: int = 1, clock: Clock | None = None) -> GameServ
 
 async def force_position(store: Store, view: GameSnapshot, text: str, turn_number: int | None = None) -> None:
     """Put a game in a chosen position (its log then no longer replays to it: only for flow tests)."""
-    values: dict[str, object] = {"position": text}
+    values: GameValues = {"position": text}
     if turn_number is not None:
         values["turn_number"] = turn_number
     async with store.transaction() as session:
