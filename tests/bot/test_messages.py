@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 from bot.cogs.pachisi import messages
 from bot.service import Event, GameSnapshot, SeatInfo, SeatTally
-from engine import Move, Position, Rules
+from engine import DRAW, MAX_THROWS, Move, Position, Rules
 
 ALICE, BOB = 111, 222
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
@@ -129,3 +129,16 @@ def test_the_card_states_the_options_and_marks_the_freezing_rule() -> None:
 def test_typed_input_is_cut_short_when_quoted() -> None:
     assert messages.quoted("x" * 500) == "`" + "x" * messages.INPUT_SHOWN + "...`"
     assert messages.quoted("a`b") == "`a'b`"
+
+
+def test_a_draw_is_told_by_its_cause_from_the_engine_outcome() -> None:
+    frozen_rules = Rules.parse("classic,last_square=off")
+    frozen = Position.parse(
+        "black:83,84,84,84 red:83,84,84,84 yellow:84,84,84,84 green:84,84,84,84 "
+        "turn:black captured:black+yellow,red+green rules:classic,last_square=off"
+    )
+    stuck = game(frozen_rules, status="finished", position=frozen, turn_number=40)
+    assert messages.result_head(stuck) == "The game is a draw: no piece can move."
+    limit = Position.initial(FOUR).with_result(DRAW)
+    drawn = game(status="finished", position=limit, turn_number=MAX_THROWS)
+    assert messages.result_head(drawn) == "The game is a draw: the throw limit was reached."
