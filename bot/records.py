@@ -16,10 +16,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot import ratings
 from bot.store import GameRow, MoveRow, RatingRow, SeatRow, Status, Store, aware
+from engine.game import Game
 from engine.notation import parse_move, result_text
 from engine.record import SEAT_TAGS, Record, Throw
 from engine.rules import Rules
-from engine.state import DRAW, Position, side_of
+from engine.state import Position, side_of
 
 
 @dataclass(frozen=True)
@@ -132,12 +133,12 @@ async def stored_game(store: Store, guild_id: int, channel_id: int, game_id: int
 
 
 def rated_game(
-    rules: Rules, result: int | None, seats: Sequence[SeatRow], moves: Sequence[MoveRow]
+    rules: Rules, winner: int | None, seats: Sequence[SeatRow], moves: Sequence[MoveRow]
 ) -> ratings.RatedGame:
     """The ratings' view of a finished game: each side's members with their shares, the winner."""
     levels = {s.seat: s.level for s in seats}
     sides = ratings.sides_from_throws(rules.players, levels, [(row.seat, row.actor_id) for row in moves])
-    return ratings.RatedGame(sides, None if result is None or result == DRAW else result)
+    return ratings.RatedGame(sides, winner)
 
 
 def _apply(rows: dict[int, RatingRow], guild_id: int, game: ratings.RatedGame) -> None:
@@ -171,12 +172,13 @@ def _apply(rows: dict[int, RatingRow], guild_id: int, game: ratings.RatedGame) -
 
 
 async def rate_game(
-    store: Store, session: AsyncSession, *, guild_id: int, game_id: int, rules: Rules, result: int | None
+    store: Store, session: AsyncSession, *, guild_id: int, game_id: int, rules: Rules, winner: int | None
 ) -> None:
-    """Live update as a game finishes, in the transaction that finished it (after its last move)."""
+    """Live update as a game finishes, in the transaction that finished it (after its last move);
+    `winner` None: a draw."""
     seats = await store.seats(session, game_id)
     moves = await store.moves(session, game_id)
-    rated = rated_game(rules, result, seats, moves)
+    rated = rated_game(rules, winner, seats, moves)
     if not rated.rated:
         return
     # Rows first (a no-op for those that exist), then locked: two games ending at once, with a
@@ -198,8 +200,9 @@ async def rebuild_ratings(store: Store, guild_id: int | None = None) -> int:
         count = 0
         for game in games:
             moves = await store.moves(session, game.id)
-            result = Position.parse(game.position).result
-            rated = rated_game(Rules.parse(game.rules), result, seats.get(game.id, []), moves)
+            outcome = Game(Position.parse(game.position), throws=game.turn_number).outcome()
+            winner = None if outcome is None else outcome.winner
+            rated = rated_game(Rules.parse(game.rules), winner, seats.get(game.id, []), moves)
             if rated.rated:
                 _apply(by_guild.setdefault(game.guild_id, {}), game.guild_id, rated)
                 count += 1

@@ -632,7 +632,7 @@ class GameService:
                 guild_id=new.guild_id,
                 game_id=new.id,
                 rules=new.rules,
-                result=None if outcome is None else outcome.winner,
+                winner=None if outcome is None else outcome.winner,
             )
         handed_back = info.user_id is not None and new.seats[seat].user_id is None
         event = Event(
