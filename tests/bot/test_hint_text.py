@@ -51,7 +51,9 @@ def test_the_summary_counts_the_hints_each_seat_used() -> None:
     assert "Hints used" not in quiet
     game = new_game(status="finished", turn_number=58)
     helped = replace(game, seats={**game.seats, 0: replace(game.seats[0], hints_used=3)})
-    assert "Captures: Black 2, Red 0, Yellow 1, Green 0. Hints used: Black 3.\n" in messages.final_summary(helped, tallies)
+    assert "Captures: Black 2, Red 0, Yellow 1, Green 0. Hints used: Black 3.\n" in messages.final_summary(
+        helped, tallies
+    )
 
 
 def test_hints_off_hides_the_button() -> None:
