@@ -112,8 +112,8 @@ async def test_start_inside_a_thread_plays_there(tables: Table) -> None:
     await tables.alice.slash(thread, "pachisi end")  # the first table ends...
     confirm = next(m for m in reversed(tables.fake.server.channel_messages[thread.id]) if m.buttons)
     await tables.alice.click(confirm, "End the game")
-    await tables.fake.wait_until(
-        lambda: any("ended the game" in m.content for m in thread.messages), what="the end"
+    await tables.fake.wait_until(  # closing the turn and the card may wait on a cold renderer
+        lambda: any("ended the game" in m.content for m in thread.messages), timeout=30, what="the end"
     )
     reply = await tables.bob.slash(thread, "pachisi start", **QUICK)  # ...and a new one starts in its thread
     assert reply.ephemeral and "Your game has started" in reply.content
