@@ -20,7 +20,7 @@ from engine.game import Game
 from engine.notation import parse_move, result_text
 from engine.record import SEAT_TAGS, Record, Throw
 from engine.rules import Rules
-from engine.state import Position, side_of
+from engine.state import Position, side_of, side_seats
 
 
 @dataclass(frozen=True)
@@ -95,7 +95,14 @@ def game_record(
         for row in moves
     ]
     stopped = "abandoned" if game.status == Status.ABANDONED else "unfinished"
-    return Record.play(rules, throws, tags, stopped=stopped)
+    resigned = None if game.conceded_to is None else side_seats(1 - game.conceded_to, rules.players)[0]
+    return Record.play(rules, throws, tags, stopped=stopped, resigned=resigned)
+
+
+def stored_position(game: GameRow) -> Position:
+    """The game's position as stored, with the result of a resignation put back on it."""
+    position = Position.parse(game.position)
+    return position if game.conceded_to is None else position.with_result(game.conceded_to)
 
 
 def record_filename(game: GameRow, extension: str = "txt") -> str:
@@ -200,7 +207,7 @@ async def rebuild_ratings(store: Store, guild_id: int | None = None) -> int:
         count = 0
         for game in games:
             moves = await store.moves(session, game.id)
-            outcome = Game(Position.parse(game.position), throws=game.turn_number).outcome()
+            outcome = Game(stored_position(game), throws=game.turn_number).outcome()
             winner = None if outcome is None else outcome.winner
             rated = rated_game(Rules.parse(game.rules), winner, seats.get(game.id, []), moves)
             if rated.rated:
@@ -232,7 +239,7 @@ async def history(store: Store, guild_id: int, limit: int = 10) -> list[GameSumm
         summaries = []
         for game in games:
             moves = await store.moves(session, game.id)
-            position = Position.parse(game.position)
+            position = stored_position(game)
             rules = Rules.parse(game.rules)
             if game.status == Status.ACTIVE:
                 result = "active"

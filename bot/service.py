@@ -30,11 +30,11 @@ from bot.errors import (
     SeatTaken,
     StaleTurn,
 )
-from bot.records import rate_game
+from bot.records import rate_game, stored_position
 from bot.store import GameRow, GameValues, SeatRow, SeatValues, Status, Store, aware, utcnow
 from engine.board import SEAT_NAMES
 from engine.errors import IllegalMoveError
-from engine.game import Game, Outcome, Throw
+from engine.game import Game, Outcome, Termination, Throw
 from engine.notation import format_move, parse_move
 from engine.players import get_player
 from engine.rules import Rules
@@ -137,7 +137,8 @@ class GameSnapshot:
 
     @property
     def outcome(self) -> Outcome | None:
-        """How the game ended (win, frozen or throw limit); None while it goes on or if abandoned."""
+        """How the game ended (win, frozen, throw limit, resignation); None while it goes on or if
+        abandoned."""
         return Game(self.position, throws=self.turn_number).outcome()
 
     def legal_moves(self) -> list[Move]:
@@ -183,7 +184,7 @@ def game_snapshot(row: GameRow, seats: Iterable[SeatRow]) -> GameSnapshot:
         started_by=row.started_by,
         rules=Rules.parse(row.rules),
         status=Status(row.status),
-        position=Position.parse(row.position),
+        position=stored_position(row),
         pending_throw=row.pending_throw,
         pending_cowries=None if row.pending_cowries is None else _cowries(row.pending_cowries),
         turn_number=row.turn_number,
@@ -202,9 +203,12 @@ def game_snapshot(row: GameRow, seats: Iterable[SeatRow]) -> GameSnapshot:
 
 def _columns(view: GameSnapshot) -> GameValues:
     """The game-row columns a service call may change (everything but identity and version)."""
+    outcome = view.outcome
+    conceded = outcome is not None and outcome.termination is Termination.RESIGNATION
     return {
         "status": str(view.status),
-        "position": view.position.notation(),
+        "position": (view.position.with_result(None) if conceded else view.position).notation(),
+        "conceded_to": outcome.winner if conceded and outcome is not None else None,
         "pending_throw": view.pending_throw,
         "pending_cowries": None if view.pending_cowries is None else _cowries_text(view.pending_cowries),
         "turn_number": view.turn_number,
@@ -415,10 +419,20 @@ class GameService:
                 raise NotPlaying()
             if resign and view.rules.players == 2:
                 # Two players: resigning concedes, the other side wins.
-                other = next(s for s in view.rules.seats if s != seat)
-                won = replace(view, position=view.position.with_result(view.position.side_of(other)))
+                game = view.game()
+                outcome = game.resign(seat)
+                won = replace(view, position=game.position, pending_throw=None, pending_cowries=None)
                 await self.store.add_resignation(session, game_id, user_id)
-                return await self._close(session, won, Status.FINISHED)
+                over = await self._close(session, won, Status.FINISHED)
+                await rate_game(
+                    self.store,
+                    session,
+                    guild_id=over.guild_id,
+                    game_id=over.id,
+                    rules=over.rules,
+                    winner=outcome.winner,
+                )
+                return over
             new = await self._save(session, view, self._with_seat(view, seat, None))
             if resign:
                 await self.store.add_resignation(session, game_id, user_id)

@@ -69,6 +69,7 @@ class GameValues(TypedDict, total=False):
     deadline: datetime | None
     last_move: str | None
     last_position: str | None
+    conceded_to: int | None
 
 
 class SeatValues(TypedDict, total=False):
@@ -159,6 +160,9 @@ class GameRow(Base):
     card_channel_id: Mapped[int | None] = mapped_column(BigInteger)
     """The channel that shows the table card when the game plays in a thread of it."""
     card_message_id: Mapped[int | None] = mapped_column(BigInteger)
+    conceded_to: Mapped[int | None] = mapped_column(Integer)
+    """The side a resignation conceded the game to; `position` stays the live one it was resigned
+    in, since the notation's `result:` names only a side with every piece home."""
 
     __table_args__ = (
         CheckConstraint("status IN ('active', 'finished', 'abandoned')", name="status"),

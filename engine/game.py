@@ -30,7 +30,7 @@ from typing import NamedTuple
 from engine.board import HOME
 from engine.errors import AlreadyThrownError, GameOverError, NotThrownError, PachisiError
 from engine.rules import Rules
-from engine.state import DRAW, Move, Position
+from engine.state import DRAW, Move, Position, side_seats
 from engine.throws import _VALUE_OF_BITS, VALUE_TO_MOUTHS, check_throw, throw_cowries
 
 MAX_THROWS = 10_000
@@ -46,6 +46,8 @@ class Termination(enum.Enum):
     """No seat can move for any throw (RULES.md 6): a draw."""
     THROW_LIMIT = "throw_limit"
     """MAX_THROWS throws were played: a draw."""
+    RESIGNATION = "resignation"
+    """A side conceded (`Game.resign`): the other side wins with its pieces where they stand."""
 
 
 class Outcome(NamedTuple):
@@ -166,7 +168,12 @@ class Game:
             if result is None:
                 return None
             if result != DRAW:
-                self._outcome = Outcome(Termination.WIN, result)
+                # The notation names a winner only once its pieces are all home, so a winner
+                # still on the way home can only come from a resignation.
+                rules = self._position.rules
+                seats = side_seats(result, rules.players)
+                home = all(self._position.home_count(seat) == rules.pieces for seat in seats)
+                self._outcome = Outcome(Termination.WIN if home else Termination.RESIGNATION, result)
             elif self._position.is_frozen():
                 self._outcome = Outcome(Termination.FROZEN, None)
             else:
@@ -212,6 +219,19 @@ class Game:
             self.record.append(Turn(before.turn, throw, move))
         self._advance(after, self._throws + 1)
         return self._position
+
+    def resign(self, seat: int) -> Outcome:
+        """`seat`'s side concedes and the other side wins (the bot offers it in two-player games)."""
+        if self.outcome() is not None:
+            raise GameOverError("the game is over")
+        if seat not in self._position.rules.seats:
+            raise PachisiError(f"seat {seat} does not play in a {self._position.rules.players}-player game")
+        self._pending = None
+        self._position = self._position.with_result(1 - self._position.side_of(seat))
+        self._outcome = None
+        outcome = self.outcome()
+        assert outcome is not None
+        return outcome
 
     def _advance(self, position: Position, throws: int) -> None:
         if throws >= self.max_throws and position.result is None:

@@ -29,8 +29,9 @@ from engine.rules import Rules
 from engine.state import Move, Position
 from engine.throws import check_throw
 
-TERMINATIONS = ("win", "frozen", "throw_limit", "abandoned", "unfinished")
-"""Why a record ends: the first three end the game under the rules; the last two stop it early."""
+TERMINATIONS = ("win", "frozen", "throw_limit", "resignation", "abandoned", "unfinished")
+"""Why a record ends: the first three end the game under the rules, a resignation concedes it (the
+Result names the side that wins), the last two stop it early."""
 STOPPED = ("abandoned", "unfinished")
 
 REQUIRED_TAGS = ("Rules", "Players", "Pieces", "Result", "Termination")
@@ -88,8 +89,10 @@ class Record:
         tags: Mapping[str, str] | None = None,
         *,
         stopped: str = "unfinished",
+        resigned: int | None = None,
     ) -> Record:
-        """Replay `throws` from the start, checking each; `stopped` names why a game still on ended.
+        """Replay `throws` from the start, checking each; `stopped` names why a game still on ended,
+        or `resigned` the seat that conceded it after the last throw.
 
         Raises RecordError naming the throw (its number as `line`) that breaks the rules.
         """
@@ -102,6 +105,15 @@ class Record:
             positions, termination = _replay(rules, played, range(1, len(played) + 1))
         except RecordError as exc:
             raise RecordError(f"throw {exc.line}: {exc.reason}") from None
+        if resigned is not None:
+            if termination is not None:
+                raise RecordError(f"a game that ended by {termination} cannot be resigned")
+            game = Game(positions[-1], throws=len(played))
+            try:
+                game.resign(resigned)
+            except PachisiError as exc:
+                raise RecordError(str(exc)) from None
+            positions[-1], termination = game.position, "resignation"
         return cls(rules, tuple(played), tuple(positions), termination or stopped, tags)
 
     @property
@@ -161,6 +173,12 @@ def read_record(text: str) -> Record:
     claimed = tags["Termination"]
     if claimed not in TERMINATIONS:
         raise RecordError(f"Termination is one of {', '.join(TERMINATIONS)}", tag_lines["Termination"])
+    if claimed == "resignation" and termination is None:
+        sides = [side for side in (0, 1) if result_text(side, rules.players) == tags["Result"]]
+        if not sides:
+            raise RecordError("a resigned game's Result names the side that wins", tag_lines["Result"])
+        final = positions[-1] = final.with_result(sides[0])
+        termination = claimed
     result = "*" if final.result is None else result_text(final.result, rules.players)
     if tags["Result"] != result:
         raise RecordError(

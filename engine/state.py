@@ -393,8 +393,8 @@ class Position:
         start = seats.index(self.turn)
         return not any(self.can_move(seats[(start + i) % len(seats)]) for i in range(len(seats)))
 
-    def with_result(self, result: int) -> Position:
-        """The same position with the game ended (the throw cap)."""
+    def with_result(self, result: int | None) -> Position:
+        """The same position ended (the throw cap, a resignation), or with None live again."""
         return Position(self.rules, self.steps, self.turn, self.captured, result)
 
     # --- convenience ----------------------------------------------------------------------

@@ -181,13 +181,13 @@ def _draw_throw(image: Image.Image, at: Point, throw: int, cowries: tuple[bool, 
 
 
 def termination_word(termination: object) -> str | None:
-    """`win`, `frozen` or `throw_limit` from a string, an enum member (its name) or an outcome with a
-    `termination` (engine.game's `Outcome`); else None."""
+    """`win`, `frozen`, `throw_limit` or `resignation` from a string, an enum member (its name) or
+    an outcome with a `termination` (engine.game's `Outcome`); else None."""
     if termination is None:
         return None
     termination = getattr(termination, "termination", termination)
     word = str(getattr(termination, "name", termination)).strip().lower().replace("-", "_").replace(" ", "_")
-    return word if word in ("win", "frozen", "throw_limit") else None
+    return word if word in ("win", "frozen", "throw_limit", "resignation") else None
 
 
 def banner_lines(position: Position, termination: str | None) -> tuple[str, str]:
@@ -202,7 +202,8 @@ def banner_lines(position: Position, termination: str | None) -> tuple[str, str]
     if result != DRAW:
         seats = side_seats(result, players)
         verb = "win" if len(seats) > 1 else "wins"
-        return f"{describe_side(result, players)} {verb}", counts
+        how = " by resignation" if termination_word(termination) == "resignation" else ""
+        return f"{describe_side(result, players)} {verb}{how}", counts
     reason = termination_word(termination)
     if reason is None:
         reason = "frozen" if position.is_frozen() else "throw_limit"

@@ -121,7 +121,8 @@ def _outcome(record: Record) -> str:
         return "drawn, frozen" if record.termination == "frozen" else "drawn at the throw limit"
     if record.result == "*":
         return record.termination
-    return f"{' and '.join(s.capitalize() for s in record.result.split('+'))} win"
+    how = " by resignation" if record.termination == "resignation" else ""
+    return f"{' and '.join(s.capitalize() for s in record.result.split('+'))} win{how}"
 
 
 def frame_count(record: Record) -> int:

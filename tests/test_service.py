@@ -23,9 +23,10 @@ from bot.errors import (
     SeatTaken,
     StaleTurn,
 )
+from bot.records import game_record, rebuild_ratings, stored_game
 from bot.service import MAX_MISSED, GameService, GameSnapshot
-from bot.store import GameValues, Store
-from engine.game import MAX_THROWS, Game
+from bot.store import GameValues, RatingRow, Store
+from engine.game import MAX_THROWS, Game, Outcome, Termination
 from engine.notation import parse_move
 from engine.rules import Rules
 from engine.state import DRAW, Move, Position
@@ -542,11 +543,35 @@ async def test_a_members_throw_with_one_move_is_played_for_them(store: Store) ->
 async def test_resigning_a_two_player_game_concedes_it(store: Store) -> None:
     games = service(store)
     view = await games.join((await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)).id, BOB, 2)
+    while view.turn_number < 4:  # both sides throw, so the game is rated
+        user = view.user_to_move()
+        assert user is not None
+        view, _ = await games.throw(view.id, user, view.turn_number, play_forced=True)
+        if view.pending_throw is not None:
+            view, _ = await games.move(view.id, user, view.turn_number, view.legal_moves()[0])
     over = await games.resign(view.id, ALICE)
-    assert over.status == "finished" and over.position.result == over.position.side_of(2)
+    conceded = Outcome(Termination.RESIGNATION, over.position.side_of(2))
+    assert over.status == "finished" and over.outcome == conceded
+    # Stored and read back (the notation refuses `result:` on a live position: it is kept apart).
+    again = await games.get(view.id)
+    assert (again.outcome, again.position) == (conceded, over.position)
+    assert again.turn_number == view.turn_number
     assert (await games.stats(GUILD, BOB)).wins == 1
     alice = await games.stats(GUILD, ALICE)
     assert (alice.games, alice.wins) == (1, 0)
+    stored = await stored_game(store, GUILD, CHANNEL, view.id)
+    assert stored is not None
+    record = game_record(stored.game, stored.seats, stored.moves)
+    assert (record.result, record.termination) == ("yellow", "resignation")
+    rated = {u: r.mu for u, r in (await _ratings(store, [ALICE, BOB])).items()}
+    assert rated[BOB] > rated[ALICE]
+    assert await rebuild_ratings(store, GUILD) == 1
+    assert {u: r.mu for u, r in (await _ratings(store, [ALICE, BOB])).items()} == pytest.approx(rated)
+
+
+async def _ratings(store: Store, users: list[int]) -> dict[int, RatingRow]:
+    async with store.transaction() as session:
+        return await store.ratings(session, GUILD, users)
 
 
 async def test_a_member_who_left_still_gets_the_game_counted(store: Store) -> None:

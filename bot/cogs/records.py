@@ -122,7 +122,7 @@ def _result(record: Record) -> str:
     if record.result == "draw":
         return "a draw (frozen)" if record.termination == "frozen" else "a draw (throw limit)"
     sides = record.result.replace("+", " + ").title()
-    return f"{sides} won"
+    return f"{sides} won by resignation" if record.termination == "resignation" else f"{sides} won"
 
 
 def _member_text(member: records.Member) -> str:

@@ -124,6 +124,22 @@ def test_the_throw_limit_ends_the_game_as_a_draw() -> None:
         game.set_throw(4)
 
 
+def test_a_resignation_concedes_the_game_to_the_other_side() -> None:
+    game = Game(Position.parse(START), throws=7)
+    game.set_throw(4)
+    outcome = game.resign(2)  # Yellow concedes: Red + Green win with no piece home
+    assert outcome == Outcome(Termination.RESIGNATION, 1) == game.outcome()
+    assert (game.pending, game.position.result, game.throws) == (None, 1, 7)
+    with pytest.raises(GameOverError):
+        game.set_throw(4)
+    with pytest.raises(GameOverError):
+        game.resign(1)
+    # Resumed from the live position plus the conceded result, it is still a resignation.
+    assert Game(game.position, throws=7).outcome() == outcome
+    with pytest.raises(PachisiError, match="seat 1 does not play in a 2-player game"):
+        Game(Position.initial(Rules(players=2))).resign(1)
+
+
 def test_a_game_resumes_from_what_a_store_keeps() -> None:
     played = Game(Position.parse(START), throws=41)
     thrown = played.throw(Random(8))

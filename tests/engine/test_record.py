@@ -104,6 +104,21 @@ def test_a_stopped_game_reads_back_with_its_reason() -> None:
     assert read_record(record.text()).final == record.final
 
 
+def test_a_resigned_game_reads_back_with_the_side_that_won() -> None:
+    rules = Rules(players=2)
+    throws = random_throws(rules, 3, limit=40)
+    record = Record.play(rules, throws, resigned=0)  # Black concedes to Yellow
+    assert (record.result, record.termination) == ("yellow", "resignation")
+    assert '[Result "yellow"]\n[Termination "resignation"]' in record.text()
+    assert read_record(record.text()) == record
+    for result, words in (("*", "names the side that wins"), ("draw", "names the side that wins")):
+        with pytest.raises(RecordError, match=words):
+            read_record(record.text().replace('[Result "yellow"]', f'[Result "{result}"]'))
+    whole = random_throws(rules, 3)
+    with pytest.raises(RecordError, match="ended by win cannot be resigned"):
+        Record.play(rules, whole, resigned=0)
+
+
 def test_notes_are_kept() -> None:
     rules = Rules()
     first, *rest = random_throws(rules, 4, limit=5)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 import sqlalchemy as sa
@@ -90,3 +91,29 @@ def test_alembic_command_line_uses_database_url_from_settings(tmp_path: Path) ->
     with sqlite3.connect(database) as connection:
         names = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert names >= TABLES | {"alembic_version"}
+
+
+async def test_a_resignation_stored_the_old_way_is_rewritten(db_url: str) -> None:
+    """Before 0006 a conceded game kept `result:` on its live position, which the notation refuses."""
+    live = "black:0,0,0,5 yellow:0,0,0,0 turn:yellow captured:- rules:classic"
+    await upgrade(db_url, "0005_tables")
+    engine = make_engine(db_url)
+    try:
+        async with engine.begin() as connection:
+            for game_id, position in ((1, f"{live} result:yellow"), (2, live)):
+                await connection.execute(
+                    sa.text(
+                        "INSERT INTO games (id, guild_id, channel_id, started_by, rules, status, position,"
+                        " turn_number, version, created_at, updated_at, hints) VALUES (:id, 1, :id, 1,"
+                        " 'classic,players=2', 'finished', :position, 9, 1, :now, :now, true)"
+                    ),
+                    {"id": game_id, "position": position, "now": datetime(2026, 12, 1, tzinfo=UTC)},
+                )
+        await upgrade(db_url)
+        async with engine.connect() as connection:
+            rows = (
+                await connection.execute(sa.text("SELECT id, position, conceded_to FROM games ORDER BY id"))
+            ).all()
+    finally:
+        await engine.dispose()
+    assert [tuple(row) for row in rows] == [(1, live, 1), (2, live, None)]

@@ -213,7 +213,10 @@ def result_head(view: GameSnapshot) -> str:
         why = "the throw limit was reached" if limit else "no piece can move"
         return f"The game is a draw: {why}."
     winners = [seat_label(view, s) for s in view.rules.seats if view.position.side_of(s) == result]
-    return f"**{side_words(result, view.rules.players)} win!** " + ", ".join(winners)
+    how = (
+        " (by resignation)" if outcome is not None and outcome.termination is Termination.RESIGNATION else ""
+    )
+    return f"**{side_words(result, view.rules.players)} win!**{how} " + ", ".join(winners)
 
 
 def final_summary(view: GameSnapshot, tallies: Mapping[int, SeatTally]) -> str:
