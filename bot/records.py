@@ -17,10 +17,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot import ratings
 from bot.store import GameRow, MoveRow, RatingRow, SeatRow, Status, Store, aware
 from engine.game import Game
-from engine.notation import parse_move, result_text
 from engine.record import SEAT_TAGS, Record, Throw
 from engine.rules import Rules
-from engine.state import Position, side_of, side_seats
+from engine.state import Position, parse_move, result_text, side_of, side_seats
 
 
 @dataclass(frozen=True)

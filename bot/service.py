@@ -35,10 +35,9 @@ from bot.store import GameRow, GameValues, SeatRow, SeatValues, Status, Store, a
 from engine.board import SEAT_NAMES
 from engine.errors import IllegalMoveError
 from engine.game import Game, Outcome, Termination, Throw
-from engine.notation import format_move, parse_move
 from engine.players import get_player
 from engine.rules import Rules
-from engine.state import Move, Position
+from engine.state import Move, Position, format_move, parse_move
 
 MAX_MISSED = 3
 """Turns in a row the timer may play for a human before the seat goes back to the computer."""

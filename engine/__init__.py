@@ -16,7 +16,6 @@ from engine.errors import (
     PachisiError,
 )
 from engine.game import MAX_THROWS, Game, Outcome, Termination, Throw, Turn, play_out
-from engine.notation import describe_move
 from engine.rules import Rules
 from engine.state import DRAW, Move, Position, format_move, parse_move
 from engine.throws import GRACES, OUTCOMES, THROW_VALUES, throw_cowries, throw_value
@@ -43,7 +42,6 @@ __all__ = [
     "Termination",
     "Throw",
     "Turn",
-    "describe_move",
     "format_move",
     "parse_move",
     "play_out",

@@ -24,9 +24,8 @@ from dataclasses import dataclass, field
 from engine.board import SEAT_NAMES
 from engine.errors import PachisiError
 from engine.game import MAX_THROWS, Game
-from engine.notation import parse_move, result_text
 from engine.rules import Rules
-from engine.state import Move, Position
+from engine.state import Move, Position, parse_move, result_text
 from engine.throws import check_throw
 
 TERMINATIONS = ("win", "frozen", "throw_limit", "resignation", "abandoned", "unfinished")

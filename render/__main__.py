@@ -13,8 +13,7 @@ from pathlib import Path
 
 from engine.board import SEAT_NAMES
 from engine.errors import PachisiError
-from engine.notation import parse_move
-from engine.state import Move, Position
+from engine.state import Move, Position, parse_move
 from engine.throws import check_throw
 from render import DrawnMove, board_png, legend_png
 

@@ -1,11 +1,11 @@
-"""What the picture is told about moves: the story's records, choice letters and short move words."""
+"""What the picture is told about moves, and the words it shares with the chat: sides, choices, moves."""
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
 from engine.board import HOME, SEAT_NAMES
-from engine.state import Move, Position
+from engine.state import Move, Position, side_seats
 
 
 class DrawnMove(NamedTuple):
@@ -30,6 +30,11 @@ def choice_label(index: int) -> str:
     if not 0 <= index < 26:
         raise ValueError(f"no label for choice {index}")
     return chr(ord("A") + index)
+
+
+def side_words(side: int, players: int) -> str:
+    """A side by its colours, as the picture and the chat name it: "Black + Yellow"."""
+    return " + ".join(SEAT_NAMES[seat].capitalize() for seat in side_seats(side, players))
 
 
 def move_words(move: Move, victims: list[int] | None = None) -> str:

@@ -8,12 +8,11 @@ from PIL import Image, ImageDraw
 
 from engine.board import SEAT_NAMES
 from engine.game import MAX_THROWS
-from engine.notation import describe_side
 from engine.state import DRAW, Move, Position, side_seats
 from engine.throws import GRACES, VALUE_TO_MOUTHS
 from render import layout, sprites, theme
 from render.layout import Box, Point
-from render.moves import DrawnMove, choice_label, move_words
+from render.moves import DrawnMove, choice_label, move_words, side_words
 
 PANEL_PIECE = 30
 _ARM_WORDS = ("south", "east", "north", "west")
@@ -195,7 +194,7 @@ def banner_lines(position: Position, termination: str | None) -> tuple[str, str]
     players = position.rules.players
     homes = [sum(position.home_count(s) for s in side_seats(side, players)) for side in (0, 1)]
     pieces = position.rules.pieces * len(side_seats(0, players))
-    counts = " · ".join(f"{describe_side(side, players)} {homes[side]}/{pieces} home" for side in (0, 1))
+    counts = " · ".join(f"{side_words(side, players)} {homes[side]}/{pieces} home" for side in (0, 1))
     result = position.result
     if result is None:
         return "", ""
@@ -203,7 +202,7 @@ def banner_lines(position: Position, termination: str | None) -> tuple[str, str]
         seats = side_seats(result, players)
         verb = "win" if len(seats) > 1 else "wins"
         how = " by resignation" if termination_word(termination) == "resignation" else ""
-        return f"{describe_side(result, players)} {verb}{how}", counts
+        return f"{side_words(result, players)} {verb}{how}", counts
     reason = termination_word(termination)
     if reason is None:
         reason = "frozen" if position.is_frozen() else "throw_limit"

@@ -27,9 +27,8 @@ from bot.records import game_record, rebuild_ratings, stored_game
 from bot.service import MAX_MISSED, GameService, GameSnapshot
 from bot.store import GameValues, RatingRow, Store
 from engine.game import MAX_THROWS, Game, Outcome, Termination
-from engine.notation import parse_move
 from engine.rules import Rules
-from engine.state import DRAW, Move, Position
+from engine.state import DRAW, Move, Position, parse_move
 from engine.throws import VALUE_TO_MOUTHS
 
 GUILD, CHANNEL, ALICE, BOB, CAROL = 1, 100, 11, 12, 13

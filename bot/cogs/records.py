@@ -18,8 +18,8 @@ from bot import records
 from bot.cogs.answers import tell
 from bot.cogs.group import PachisiCommands
 from bot.errors import NoGame
-from engine.notation import describe_side
 from engine.record import Record
+from render.moves import side_words
 from render.replay import replay_gif
 
 if TYPE_CHECKING:
@@ -146,7 +146,7 @@ def _history_line(game: records.GameSummary) -> str:
         result = "draw"
     else:
         side = 0 if game.result.startswith("black") else 1
-        result = f"{describe_side(side, rules.players)} won"
+        result = f"{side_words(side, rules.players)} won"
     when = game.created_at.strftime("%Y-%m-%d %H:%M")
     return f"`#{game.id}` {when} UTC · {rules.token()}, {shape} · {sides} · {result} · {game.throws} throws"
 

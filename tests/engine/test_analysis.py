@@ -8,9 +8,8 @@ from random import Random
 import pytest
 
 from engine.analysis import analyse, move_words, reasons, threats
-from engine.notation import parse_move
 from engine.players import HardPlayer
-from engine.state import Move, Position
+from engine.state import Move, Position, parse_move
 from engine.winchance import normal_move, win_chance
 
 

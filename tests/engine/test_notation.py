@@ -1,11 +1,10 @@
-"""Position and move notation (RULES.md 9), JSON storage form, chat descriptions."""
+"""Position and move notation (RULES.md 9): read, written, and refused with the bad token named."""
 
 from __future__ import annotations
 
 import pytest
 
 from engine import Move, NotationError, Position, Rules
-from engine.notation import describe_move
 from engine.state import format_move, parse_move
 
 CANONICAL = [
@@ -91,30 +90,3 @@ def test_moves_read_and_written() -> None:
     with pytest.raises(NotationError) as info:
         parse_move("black:1-" + "9" * 5000)
     assert "(5008 characters)" in str(info.value)
-
-
-def test_nothing_imports_the_text_forms_back_into_the_state() -> None:
-    """engine.notation holds only the chat's English now; state reads and writes the text itself."""
-    import ast
-    from pathlib import Path
-
-    import engine
-
-    tree = ast.parse((Path(engine.__file__).parent / "state.py").read_text())  # the source, even compiled
-    imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
-    assert "engine.notation" not in imported
-
-
-def test_descriptions_for_chat() -> None:
-    red_on_25 = "black:0,0,0,21 red:0,0,0,8 yellow:0,0,0,0 green:0,0,0,0 turn:black captured:- rules:classic"
-    p = Position.parse(red_on_25)
-    assert describe_move(p, 4, Move(0, 21, 25)) == "Black: piece on 21 to 25, castle"
-    red_step = 13  # Red's step 13 is Black's step 30
-    p = Position.parse(
-        f"black:0,0,0,27 red:0,0,0,{red_step} yellow:0,0,0,0 green:0,0,0,0 turn:black captured:- rules:classic"
-    )
-    assert describe_move(p, 3, Move(0, 27, 30)) == "Black: piece on 27 to 30, captures Red"
-    assert describe_move(Position.initial(), 3, Move(0, 0, 1)) == "Black brings a piece out"
-    home = Position.parse("black:0 red:0 yellow:80 green:0 turn:yellow captured:black+yellow rules:classic")
-    assert describe_move(home, 4, Move(2, 80, 84)) == "Yellow comes home"
-    assert describe_move(home, 2, None) == "Yellow throws 2: no move, the throw is lost"

@@ -18,10 +18,10 @@ from bot.cogs.pachisi.views import GameButton
 from bot.service import GameSnapshot
 from engine import Position, parse_move
 from engine.analysis import Analysis, analyse, move_words
-from engine.notation import describe_side
 from engine.winchance import win_chance
 from render import choice_label
 from render.chart import game_png
+from render.moves import side_words
 
 if TYPE_CHECKING:
     from bot.client import PachisiBot
@@ -77,9 +77,7 @@ def hint_button(view: GameSnapshot) -> GameButton | None:
 def chances_line(view: GameSnapshot) -> str:
     """Each side's chance to win as the game stands (with the pending throw, if any)."""
     chances = win_chance(view.position, view.pending_throw)
-    sides = ", ".join(
-        f"{describe_side(side, view.rules.players)} {percent(chances[side])}" for side in (0, 1)
-    )
+    sides = ", ".join(f"{side_words(side, view.rules.players)} {percent(chances[side])}" for side in (0, 1))
     return f"Chance to win: {sides} (if every seat played like the normal computer from here)."
 
 

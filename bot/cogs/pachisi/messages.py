@@ -16,7 +16,7 @@ from bot.service import Event, GameSnapshot, SeatTally
 from bot.store import Status
 from engine import SEAT_NAMES, Move, Position, Rules, Termination
 from engine.board import HOME, IS_CASTLE, MID, ROUTES, SQUARES
-from engine.state import side_seats
+from render.moves import side_words
 
 LOG_LINES = 12
 """At most this many throws are listed in one message; older ones are summarised."""
@@ -28,10 +28,6 @@ INPUT_SHOWN = 40
 
 def colour(seat: int) -> str:
     return SEAT_NAMES[seat].capitalize()
-
-
-def side_words(side: int, players: int) -> str:
-    return " + ".join(colour(s) for s in side_seats(side, players))
 
 
 def relative_time(moment: datetime) -> str:

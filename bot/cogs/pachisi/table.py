@@ -19,7 +19,7 @@ import logging
 from collections import Counter, defaultdict
 from collections.abc import Awaitable, Callable, Iterable
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import discord
 from discord.ext import commands
@@ -42,7 +42,7 @@ from bot.errors import AlreadyThrown, GameError, NotAllowed
 from bot.service import Event, GameSnapshot
 from bot.store import Status, StoreUnavailable
 from engine import Move, Rules, parse_move
-from engine.notation import NotationError
+from engine.errors import NotationError
 
 if TYPE_CHECKING:
     from bot.client import PachisiBot
@@ -53,7 +53,7 @@ TIMER_RETRY_SECONDS = 5.0
 """A turn timer that found the database down tries again after this long."""
 ORPHAN_SEARCH = 25
 """Messages read back, on resume, for turn messages a killed process posted but never stored."""
-THREAD_ARCHIVE_MINUTES = 1440
+THREAD_ARCHIVE_MINUTES: Final = 1440
 THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads")
 NO_MENTIONS = discord.AllowedMentions.none()
 GameChannel = discord.TextChannel | discord.Thread | discord.PartialMessageable
@@ -230,7 +230,8 @@ class Tables(commands.Cog, name="Pachisi"):
         except (discord.NotFound, discord.Forbidden):
             log.warning("game=%s table card could not be updated", view.id)
 
-    def card_buttons(self, view: GameSnapshot) -> discord.ui.View | None:
+    def card_buttons(self, view: GameSnapshot) -> discord.ui.View:
+        """Take a seat while one is free, Rematch once the game is won or drawn; else none."""
         buttons = discord.ui.View(timeout=None)
         if view.status == Status.ACTIVE and any(i.user_id is None for i in view.seats.values()):
             buttons.add_item(GameButton(JOIN, view.id, view.turn_number, label="Take a seat"))
@@ -240,7 +241,7 @@ class Tables(commands.Cog, name="Pachisi"):
                     REMATCH, view.id, view.turn_number, label="Rematch", style=discord.ButtonStyle.success
                 )
             )
-        return buttons if buttons.children else None
+        return buttons
 
     def starter_name(self, view: GameSnapshot) -> str:
         return self.names.get(view.started_by) or f"Player {str(view.started_by)[-4:]}"
