@@ -536,7 +536,9 @@ class GameService:
 
         A throw that offers no move is played (`pass`) in the same transaction, so nothing is left
         pending that nobody could play; with `play_forced`, a member's throw with exactly one move
-        plays it too (there is nothing to decide). The Event says so.
+        plays it too (there is nothing to decide). A computer's throw is played with its choice in
+        the same transaction: nobody sees it before its move, and it halves the commits of a
+        computer's turn. The Event says what was played.
         """
         async with self.store.transaction() as session:
             view = await self._load(session, game_id)
@@ -550,11 +552,12 @@ class GameService:
             thrown = replace(view, pending_throw=value, pending_cowries=faces)
             moves = game.legal_moves()
             human = thrown.is_human_turn()
-            if len(moves) > 1 or (moves and not (human and play_forced)):
+            if not human:
+                return await self._apply(session, thrown, self._choice(thrown, moves), by_timer=by_timer)
+            if len(moves) > 1 or (moves and not play_forced):
                 return await self._save(session, view, thrown), None
             only = moves[0] if moves else None
-            new, event = await self._apply(session, thrown, only, by_timer=by_timer, forced=human)
-            return new, event
+            return await self._apply(session, thrown, only, by_timer=by_timer, forced=True)
 
     async def _play(
         self,
@@ -575,10 +578,14 @@ class GameService:
             if view.pending_throw is None:
                 raise NotThrown()
             if choose:
-                moves = view.legal_moves()
-                player = get_player(view.seats[view.position.turn].level)
-                move = player.choose(view.position, view.pending_throw, moves, self.rng) if moves else None
+                move = self._choice(view, view.legal_moves())
             return await self._apply(session, view, move, by_timer=by_timer)
+
+    def _choice(self, view: GameSnapshot, moves: list[Move]) -> Move | None:
+        """The move the seat's computer level plays with the pending throw (None: no move)."""
+        assert view.pending_throw is not None
+        player = get_player(view.seats[view.position.turn].level)
+        return player.choose(view.position, view.pending_throw, moves, self.rng) if moves else None
 
     async def _apply(
         self,
@@ -671,19 +678,20 @@ class GameService:
     async def play_computers(self, game_id: int) -> tuple[GameSnapshot, list[Event]]:
         """Play computer turns until a human must act or the game ends.
 
-        Each throw and each move commits on its own, so after a crash the stored throw is played, not
-        thrown again. Losing a race to another process ends the loop quietly: that process plays on.
+        Each throw commits with its move; a throw stored before (a member's seat handed to the
+        computer, a crash) is played, not thrown again. Losing a race to another process ends the
+        loop quietly: that process plays on.
         """
         events: list[Event] = []
         view = await self.get(game_id)
         while view.status == Status.ACTIVE and not view.is_human_turn():
             try:
                 if view.pending_throw is None:
-                    view, passed = await self._throw(game_id, None, view.turn_number)
-                    if passed is not None:
-                        events.append(passed)
-                        continue
-                view, event = await self._play(game_id, view.turn_number, None, user_id=None, choose=True)
+                    view, thrown = await self._throw(game_id, None, view.turn_number)
+                    assert thrown is not None  # a computer's throw is played at once
+                    event = thrown
+                else:
+                    view, event = await self._play(game_id, view.turn_number, None, user_id=None, choose=True)
             except (Conflict, StaleTurn, NotYourTurn, AlreadyThrown, NotThrown, GameEnded):
                 return await self.get(game_id), events
             events.append(event)

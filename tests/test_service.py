@@ -244,16 +244,32 @@ async def test_join_leave_and_resign(store: Store) -> None:
     assert view.deadline == clock.now + timedelta(seconds=60)
 
 
-async def test_a_human_can_take_a_seat_between_a_computers_throw_and_its_move(store: Store) -> None:
+async def left_with_a_throw_pending(games: GameService) -> GameSnapshot:
+    """Alice throws a 10 (one move: she may still choose it herself) and leaves before moving: the
+    computer now holds Black with her throw pending, as after a crash between a throw and its move."""
+    view = await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", 0)
+    thrown, _ = await games.throw(view.id, ALICE, 0)
+    assert thrown.pending_throw == 10 and len(thrown.legal_moves()) == 1
+    return await games.leave(view.id, ALICE)
+
+
+async def test_a_computer_plays_its_throw_with_its_move_in_one_commit(store: Store) -> None:
     games = service(store)
     view = await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", 2)
-    thrown, passed = await games._throw(view.id, None, 0)  # the computer threw, then the process stopped
-    assert passed is None
-    joined = await games.join(view.id, BOB, 0)
-    assert joined.pending_throw == thrown.pending_throw and joined.user_to_move() == BOB
-    after, events = await games.play_computers(view.id)
-    assert events == [] and after.pending_throw == thrown.pending_throw
-    after, events = await games.move(view.id, BOB, 0, joined.legal_moves()[0])
+    after, event = await games._throw(view.id, None, 0)
+    assert event is not None and event.actor_id is None
+    assert after.pending_throw is None and after.turn_number == 1
+    assert (await replayed(store, after)) == (after.position, 1)
+
+
+async def test_a_human_can_take_a_seat_with_a_throw_pending(store: Store) -> None:
+    games = GameService(store, rng=ScriptedCowries(10), turn_timeout=60, clock=Clock())
+    left = await left_with_a_throw_pending(games)
+    joined = await games.join(left.id, BOB, 0)
+    assert joined.pending_throw == 10 and joined.user_to_move() == BOB
+    after, events = await games.play_computers(left.id)
+    assert events == [] and after.pending_throw == 10
+    after, events = await games.move(left.id, BOB, 0, joined.legal_moves()[0])
     assert events[0].actor_id == BOB
 
 
@@ -274,13 +290,11 @@ async def test_play_computers_stops_when_a_human_must_act(store: Store) -> None:
 async def test_play_computers_plays_a_stored_throw_instead_of_throwing_again(
     db_url: str, store: Store
 ) -> None:
-    games = service(store)
-    view = await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", 2)
-    thrown, passed = await games._throw(view.id, None, 0)  # committed; the process dies before the move
-    assert passed is None
+    games = GameService(store, rng=ScriptedCowries(10), turn_timeout=60, clock=Clock())
+    thrown = await left_with_a_throw_pending(games)  # committed; the process dies before the move
     restarted = Store(db_url)
     try:
-        _, events = await GameService(restarted, rng=random.Random(77)).play_computers(view.id)
+        _, events = await GameService(restarted, rng=random.Random(77)).play_computers(thrown.id)
     finally:
         await restarted.close()
     assert (events[0].throw, events[0].cowries) == (thrown.pending_throw, thrown.pending_cowries)
