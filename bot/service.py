@@ -675,15 +675,18 @@ class GameService:
         view, event = await self._play(game_id, turn_number, move, user_id=user_id)
         return view, [event]
 
-    async def play_computers(self, game_id: int) -> tuple[GameSnapshot, list[Event]]:
-        """Play computer turns until a human must act or the game ends.
+    async def play_computers(
+        self, game_id: int, *, known: GameSnapshot | None = None
+    ) -> tuple[GameSnapshot, list[Event]]:
+        """Play computer turns until a human must act or the game ends; `known` is the game as the
+        caller just stored it (saves a read: every throw checks it again anyway).
 
         Each throw commits with its move; a throw stored before (a member's seat handed to the
         computer, a crash) is played, not thrown again. Losing a race to another process ends the
         loop quietly: that process plays on.
         """
         events: list[Event] = []
-        view = await self.get(game_id)
+        view = known or await self.get(game_id)
         while view.status == Status.ACTIVE and not view.is_human_turn():
             try:
                 if view.pending_throw is None:

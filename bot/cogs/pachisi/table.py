@@ -315,15 +315,20 @@ class Tables(commands.Cog, name="Pachisi"):
         """Play on until a member must decide: the computers' turns, and the throws the bot makes
         for members with auto-throw on (one move or none plays at once)."""
         events = list(events)
+        auto: dict[int, bool] = {}  # each member's setting, read once per call
         while view.status == Status.ACTIVE:
             if not view.is_human_turn():
-                view, more = await self.service.play_computers(game_id)
+                view, more = await self.service.play_computers(game_id, known=view)
                 events += more
                 if not more:
                     break  # another process plays on
                 continue
             user = view.user_to_move()
-            if view.pending_throw is not None or user is None or not await self.service.auto_throw(user):
+            if view.pending_throw is not None or user is None:
+                break
+            if user not in auto:
+                auto[user] = await self.service.auto_throw(user)
+            if not auto[user]:
                 break
             try:
                 view, more = await self.service.throw(game_id, user, view.turn_number, play_forced=True)
