@@ -7,7 +7,8 @@ couple of milliseconds.
 
 from __future__ import annotations
 
-import io
+import struct
+import zlib
 from collections.abc import Sequence
 from functools import cache
 
@@ -388,7 +389,34 @@ def _palette() -> Image.Image:
 
 def encode_png(image: Image.Image) -> bytes:
     """A palette PNG with fast settings: the board is flat colour, so this is small and quick."""
-    paletted = image.quantize(palette=_palette(), dither=Image.Dither.NONE)
-    buffer = io.BytesIO()
-    paletted.save(buffer, format="PNG", compress_level=1)
-    return buffer.getvalue()
+    return _png(_rows(image.quantize(palette=_palette(), dither=Image.Dither.NONE)))
+
+
+def _rows(paletted: Image.Image) -> Image.Image:
+    """The palette image after a column of zeros: each row's PNG filter byte (0, none), so the
+    image's bytes are the PNG's raw data as they stand."""
+    width, height = paletted.size
+    rows = Image.new("P", (width + 1, height), 0)
+    rows.paste(paletted, (1, 0))
+    return rows
+
+
+def _png(rows: Image.Image) -> bytes:
+    """The PNG of `_rows`: zlib level 1 with a smaller hash than Pillow's (memory level 9), as small
+    and about a quarter faster on these pictures."""
+    width, height = rows.size[0] - 1, rows.size[1]
+    compressor = zlib.compressobj(1, zlib.DEFLATED, 15, 7)
+    data = compressor.compress(rows.tobytes()) + compressor.flush()
+    return b"".join(
+        (
+            b"\x89PNG\r\n\x1a\n",
+            _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)),
+            _chunk(b"PLTE", bytes(_palette().getpalette() or ())),
+            _chunk(b"IDAT", data),
+            _chunk(b"IEND", b""),
+        )
+    )
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
