@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.state import Move, Position
-from render.draw import encode_png, render
+from render.draw import canvas_png, encode_png, render
 from render.legend import legend_image
 from render.moves import DrawnMove, choice_label
 from render.panels import termination_word
@@ -44,7 +44,7 @@ def board_png(
     if moves is None:
         moves = [DrawnMove(last_move, last_position)] if last_move is not None else []
     story = [m if isinstance(m, DrawnMove) else DrawnMove(m) for m in moves]
-    image = render(
+    canvas = render(
         position,
         names=names,
         story=story,
@@ -53,7 +53,7 @@ def board_png(
         choices=choices,
         termination=termination_word(termination),
     )
-    return encode_png(image)
+    return canvas_png(canvas)
 
 
 def legend_png() -> bytes:

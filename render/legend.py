@@ -8,6 +8,7 @@ from PIL import Image, ImageDraw
 
 from render import draw as board
 from render import sprites, theme
+from render.canvas import Canvas
 from render.layout import CELL
 
 WIDTH = 960
@@ -44,15 +45,15 @@ def _centre(box: tuple[int, int, int, int]) -> tuple[int, int]:
 def legend_image() -> Image.Image:
     """The key as an RGB image, WIDTH px wide: one row per mark, its picture then its meaning."""
     height = TOP + ROW * len(_ROWS) + 16
-    image = Image.new("RGB", (WIDTH, height), theme.BACKGROUND)
-    draw = ImageDraw.Draw(image)
-    sprites.write(image, (24, TOP // 2), "How to read the board", 32, theme.TEXT)
+    canvas = Canvas(Image.new("RGB", (WIDTH, height), theme.BACKGROUND))
+    draw = canvas.draw
+    canvas.write((24, TOP // 2), "How to read the board", 32, theme.TEXT)
     x0 = 24
     for row, words in enumerate(_ROWS):
         y = TOP + row * ROW + ROW // 2
         if row == 0:
             for seat in range(4):
-                sprites.paste(image, sprites.piece(seat, board.PIECE), (x0 + 22 + seat * 50, y))
+                canvas.paste(sprites.piece(seat, board.PIECE), (x0 + 22 + seat * 50, y))
         elif row == 1:
             for seat in range(4):
                 _cell(draw, x0 + seat * (CELL + 4), y, theme.SEAT_TINTS[seat])
@@ -61,34 +62,34 @@ def legend_image() -> Image.Image:
             board.castle_mark(draw, empty, 1)
             held = _cell(draw, x0 + CELL + 16, y)
             board.castle_mark(draw, held, 1)
-            sprites.paste(image, sprites.piece(2, board.PIECE), _centre(held))
+            canvas.paste(sprites.piece(2, board.PIECE), _centre(held))
         elif row == 3:
             box = _cell(draw, x0, y)
-            board.blockade_mark(draw, box)
+            board.blockade_mark(canvas, box)
             x, y2 = _centre(box)
-            sprites.paste(image, sprites.piece(1, board.PIECE), (x, y2))
-            sprites.paste(image, sprites.badge("2", 20), (x + 14, y2 + 14))
+            canvas.paste(sprites.piece(1, board.PIECE), (x, y2))
+            canvas.paste(sprites.badge("2", 20), (x + 14, y2 + 14))
         elif row == 4:
             boxes = [_cell(draw, x0 + k * CELL, y) for k in range(4)]
             points = [_centre(b) for b in boxes]
-            board.choice_arrow(draw, points, points[0], waiting=False)
-            sprites.paste(image, sprites.piece(0, board.PIECE), points[0])
-            sprites.paste(image, sprites.tile("A", board.TILE), points[-1])
+            board.choice_arrow(canvas, points, points[0], waiting=False)
+            canvas.paste(sprites.piece(0, board.PIECE), points[0])
+            canvas.paste(sprites.tile("A", board.TILE), points[-1])
         elif row == 5:
             boxes = [_cell(draw, x0 + k * CELL, y) for k in range(4)]
             points = [_centre(b) for b in boxes]
-            board.story_line(draw, points[:2], 3, last=False)
-            board.story_line(draw, points[1:], 1, last=True)
-            sprites.paste(image, sprites.piece(1, board.PIECE), points[-1])
-            sprites.paste(image, board.number_disc(0, 3, last=False), points[0])
-            sprites.paste(image, board.number_disc(1, 1, last=True), points[1])
+            board.story_line(canvas, points[:2], 3, last=False)
+            board.story_line(canvas, points[1:], 1, last=True)
+            canvas.paste(sprites.piece(1, board.PIECE), points[-1])
+            canvas.paste(board.number_disc(0, 3, last=False), points[0])
+            canvas.paste(board.number_disc(1, 1, last=True), points[1])
         elif row == 6:
             box = _cell(draw, x0, y)
-            sprites.paste(image, sprites.piece(0, board.PIECE), _centre(box))
-            board.capture_mark(image, draw, box, [1])
+            canvas.paste(sprites.piece(0, board.PIECE), _centre(box))
+            board.capture_mark(canvas, box, [1])
         else:
             for k, up in enumerate((True, True, False, False, False, False)):
-                sprites.paste(image, sprites.cowrie(up), (x0 + 13 + k * 31, y))
+                canvas.paste(sprites.cowrie(up), (x0 + 13 + k * 31, y))
         words, size = sprites.fit(words, (24, 20), WIDTH - x0 - _ICON - 16)
-        sprites.write(image, (x0 + _ICON, y), words, size, theme.TEXT)
-    return image
+        canvas.write((x0 + _ICON, y), words, size, theme.TEXT)
+    return canvas.image

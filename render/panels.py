@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PIL import Image, ImageDraw
-
 from engine.board import SEAT_NAMES
 from engine.game import MAX_THROWS
 from engine.state import DRAW, Move, Position, side_seats
 from engine.throws import GRACES, VALUE_TO_MOUTHS
 from render import layout, sprites, theme
+from render.canvas import Canvas
 from render.layout import Box, Point
 from render.moves import DrawnMove, choice_label, move_words, side_words
 
@@ -27,8 +26,7 @@ def inner_box(seat: int) -> Box:
 
 
 def draw_panels(
-    image: Image.Image,
-    draw: ImageDraw.ImageDraw,
+    canvas: Canvas,
     position: Position,
     names: dict[int, str],
     throw: int | None,
@@ -40,12 +38,12 @@ def draw_panels(
     two_player = position.rules.players == 2
     for seat in position.rules.seats:
         name = names.get(seat) or SEAT_NAMES[seat].capitalize()
-        _draw_panel(image, draw, position, seat, name, throw, None if two_player else cowries, not two_player)
+        _draw_panel(canvas, position, seat, name, throw, None if two_player else cowries, not two_player)
     if two_player:
-        _draw_story_box(image, story)
+        _draw_story_box(canvas, story)
         if position.result is None:
             name = names.get(position.turn) or SEAT_NAMES[position.turn].capitalize()
-            _draw_throw_box(image, position, name, throw, cowries, choices)
+            _draw_throw_box(canvas, position, name, throw, cowries, choices)
 
 
 STORY_CORNER = 3
@@ -54,27 +52,25 @@ THROW_CORNER = 1
 """In two-player games: the corner (of the empty East seat) with the throw and the choices."""
 
 
-def _draw_story_box(image: Image.Image, story: Sequence[DrawnMove]) -> None:
+def _draw_story_box(canvas: Canvas, story: Sequence[DrawnMove]) -> None:
     left, top, right, _ = inner_box(STORY_CORNER)
     x = left + 16
-    sprites.write(image, (x, top + 30), "Last moves", 24, theme.TEXT)
+    canvas.write((x, top + 30), "Last moves", 24, theme.TEXT)
     if not story:
-        sprites.write(image, (x, top + 76), "None yet", 21, theme.TEXT_DIM)
+        canvas.write((x, top + 76), "None yet", 21, theme.TEXT_DIM)
     for index, drawn in enumerate(story):
         seat = drawn.move.seat
         y = top + 76 + index * 36
         disc = sprites.disc(
             str(index + 1), 28, theme.SEAT_COLOURS[seat], theme.SEAT_EDGE[seat], theme.SEAT_INK[seat]
         )
-        sprites.paste(image, disc, (x + 14, y))
+        canvas.paste(disc, (x + 14, y))
         words, size = sprites.fit(move_words(drawn.move, drawn.victims()), (22, 18), right - x - 52)
-        sprites.write(
-            image, (x + 36, y), words, size, theme.TEXT if index == len(story) - 1 else theme.TEXT_DIM
-        )
+        canvas.write((x + 36, y), words, size, theme.TEXT if index == len(story) - 1 else theme.TEXT_DIM)
 
 
 def _draw_throw_box(
-    image: Image.Image,
+    canvas: Canvas,
     position: Position,
     name: str,
     throw: int | None,
@@ -84,39 +80,38 @@ def _draw_throw_box(
     """The throw's cowries and its choices in words, with the letters of the board's tiles."""
     left, top, right, _ = inner_box(THROW_CORNER)
     x = left + 16
-    sprites.write(image, (x, top + 30), "This throw", 24, theme.TEXT)
+    canvas.write((x, top + 30), "This throw", 24, theme.TEXT)
     if throw is None:
         words, size = sprites.fit(f"{name} to throw", (21, 18), right - x - 16)
-        sprites.write(image, (x, top + 76), words, size, theme.TEXT_DIM)
+        canvas.write((x, top + 76), words, size, theme.TEXT_DIM)
     if throw is None:
         return
-    _draw_throw(image, (x, top + 112), throw, cowries)
+    _draw_throw(canvas, (x, top + 112), throw, cowries)
     y = top + 160
     if not choices:
-        sprites.write(image, (x, y), "No move: the throw is lost", 21, theme.TEXT_DIM)
+        canvas.write((x, y), "No move: the throw is lost", 21, theme.TEXT_DIM)
     shown = choices if len(choices) <= 5 else choices[:4]
     for index, move in enumerate(shown):
-        sprites.paste(image, sprites.tile(choice_label(index), 28), (x + 14, y))
+        canvas.paste(sprites.tile(choice_label(index), 28), (x + 14, y))
         victims = sorted({seat for seat, _ in position.captures(move)})
         words, size = sprites.fit(move_words(move, victims), (22, 18), right - x - 52)
-        sprites.write(image, (x + 36, y), words, size, theme.TEXT)
+        canvas.write((x + 36, y), words, size, theme.TEXT)
         y += 36
     if len(shown) < len(choices):
-        sprites.write(image, (x + 36, y), f"and {len(choices) - len(shown)} more", 21, theme.TEXT_DIM)
+        canvas.write((x + 36, y), f"and {len(choices) - len(shown)} more", 21, theme.TEXT_DIM)
 
 
-def _draw_row(image: Image.Image, at: Point, label: str, seat: int, count: int) -> None:
+def _draw_row(canvas: Canvas, at: Point, label: str, seat: int, count: int) -> None:
     x, y = at
-    sprites.write(image, (x, y), label, 22, theme.TEXT_DIM)
+    canvas.write((x, y), label, 22, theme.TEXT_DIM)
     x += 120
     for k in range(count):
-        sprites.paste(image, sprites.piece(seat, PANEL_PIECE), (x + 15 + k * 34, y))
-    sprites.write(image, (x + 15 + count * 34 - 6, y), str(count), 24, theme.TEXT)
+        canvas.paste(sprites.piece(seat, PANEL_PIECE), (x + 15 + k * 34, y))
+    canvas.write((x + 15 + count * 34 - 6, y), str(count), 24, theme.TEXT)
 
 
 def _draw_panel(
-    image: Image.Image,
-    draw: ImageDraw.ImageDraw,
+    canvas: Canvas,
     position: Position,
     seat: int,
     name: str,
@@ -130,23 +125,23 @@ def _draw_panel(
     result = position.result
     on_turn = result is None and position.turn == seat
     if on_turn:
-        draw.rounded_rectangle((left, top, right, bottom), radius=14, outline=theme.TEXT, width=5)
-    sprites.paste(image, sprites.piece(seat, 40), (x + 20, y + 22))
+        canvas.rounded_rectangle((left, top, right, bottom), radius=14, outline=theme.TEXT, width=5)
+    canvas.paste(sprites.piece(seat, 40), (x + 20, y + 22))
     words, size = sprites.fit(name, _NAME_SIZES, right - x - 66)
-    sprites.write(image, (x + 50, y + 22), words, size, theme.TEXT)
+    canvas.write((x + 50, y + 22), words, size, theme.TEXT)
     y += 60
-    sprites.write(image, (x, y), f"{SEAT_NAMES[seat].capitalize()} · {_ARM_WORDS[seat]}", 20, theme.TEXT_DIM)
+    canvas.write((x, y), f"{SEAT_NAMES[seat].capitalize()} · {_ARM_WORDS[seat]}", 20, theme.TEXT_DIM)
     status = ""
     if result is not None and result != DRAW and position.side_of(seat) == result:
         status = "★ WINS"
     elif on_turn:
         status = "▶ TO MOVE" if throw is not None else "▶ TO THROW"
     if status:
-        sprites.write(image, (right - 16, y), status, 22, theme.TEXT, "rm")
+        canvas.write((right - 16, y), status, 22, theme.TEXT, "rm")
     y += 44
-    _draw_row(image, (x, y), "Waiting", seat, position.charkoni_count(seat))
+    _draw_row(canvas, (x, y), "Waiting", seat, position.charkoni_count(seat))
     y += 44
-    _draw_row(image, (x, y), "Home", seat, position.home_count(seat))
+    _draw_row(canvas, (x, y), "Home", seat, position.home_count(seat))
     y += 44
     side = position.side_of(seat)
     if not position.rules.must_capture:
@@ -156,27 +151,25 @@ def _draw_panel(
     else:
         text, colour = "✗ No capture yet", theme.CAPTURED_NO
     words, size = sprites.fit(text, (21, 18), right - x - 16)
-    sprites.write(image, (x, y), words, size, colour)
+    canvas.write((x, y), words, size, colour)
     if players == 4:
         y += 30
-        sprites.write(
-            image, (x, y), f"Partner of {SEAT_NAMES[(seat + 2) % 4].capitalize()}", 16, theme.TEXT_DIM
-        )
+        canvas.write((x, y), f"Partner of {SEAT_NAMES[(seat + 2) % 4].capitalize()}", 16, theme.TEXT_DIM)
     if show_throw and on_turn and throw is not None:
-        _draw_throw(image, (x, bottom - 44), throw, cowries)
+        _draw_throw(canvas, (x, bottom - 44), throw, cowries)
 
 
-def _draw_throw(image: Image.Image, at: Point, throw: int, cowries: tuple[bool, ...] | None) -> None:
+def _draw_throw(canvas: Canvas, at: Point, throw: int, cowries: tuple[bool, ...] | None) -> None:
     """Six cowries and the value: `cowries` as thrown, or the right number mouth up when not given."""
     if cowries is None:
         mouths = VALUE_TO_MOUTHS[throw]
         cowries = tuple(k < mouths for k in range(6))
     x, y = at
     for k, up in enumerate(cowries):
-        sprites.paste(image, sprites.cowrie(up), (x + 13 + k * 31, y))
-    sprites.write(image, (x + 196, y), f"= {throw}", 30, theme.TEXT)
+        canvas.paste(sprites.cowrie(up), (x + 13 + k * 31, y))
+    canvas.write((x + 196, y), f"= {throw}", 30, theme.TEXT)
     if throw in GRACES:
-        sprites.write(image, (x, y - 34), "Grace: one more throw", 18, theme.TEXT_DIM)
+        canvas.write((x, y - 34), "Grace: one more throw", 18, theme.TEXT_DIM)
 
 
 def termination_word(termination: object) -> str | None:
@@ -211,16 +204,14 @@ def banner_lines(position: Position, termination: str | None) -> tuple[str, str]
     return f"Draw: the {MAX_THROWS:,}-throw limit", counts
 
 
-def draw_banner(
-    image: Image.Image, draw: ImageDraw.ImageDraw, position: Position, termination: str | None
-) -> None:
+def draw_banner(canvas: Canvas, position: Position, termination: str | None) -> None:
     """A band across the board with the result (see `layout.BANNER_BOX` for where)."""
     headline, counts = banner_lines(position, termination)
     top, bottom = layout.BANNER_BOX[1], layout.BANNER_BOX[3]
-    draw.rectangle(layout.BANNER_BOX, fill=theme.BANNER)
-    draw.line((0, top + 2, layout.WIDTH, top + 2), fill=theme.BANNER_EDGE, width=5)
+    canvas.rectangle(layout.BANNER_BOX, fill=theme.BANNER)
+    canvas.line(((0, top + 2), (layout.WIDTH, top + 2)), fill=theme.BANNER_EDGE, width=5)
     middle = layout.WIDTH // 2
     words, size = sprites.fit(headline, (50, 44, 38), layout.WIDTH - 80)
-    sprites.write(image, (middle, top + 42), words, size, theme.TEXT, "mm")
+    canvas.write((middle, top + 42), words, size, theme.TEXT, "mm")
     words, size = sprites.fit(counts, (24, 20), layout.WIDTH - 80)
-    sprites.write(image, (middle, bottom - 26), words, size, theme.TEXT_DIM, "mm")
+    canvas.write((middle, bottom - 26), words, size, theme.TEXT_DIM, "mm")

@@ -83,7 +83,7 @@ def _player_name(text: str) -> str:
 
 def board_image(part: Stretch, names: dict[int, str], termination: str | None = None) -> Image.Image:
     """The board after a stretch, its moves drawn and numbered, captures marked; a result's banner."""
-    return render(part.position, names=names, story=part.story, termination=termination)
+    return render(part.position, names=names, story=part.story, termination=termination).image
 
 
 def _frame(image: Image.Image, caption: str, palette: Image.Image) -> Image.Image:
@@ -99,7 +99,7 @@ def replay_gif(record: Record, names: dict[int, str] | None = None) -> bytes:
     names = seat_names(record) if names is None else names
     palette = _palette()
     total = len(record.throws)
-    frames = [_frame(render(record.positions[0], names=names), f"start: {total} throws", palette)]
+    frames = [_frame(render(record.positions[0], names=names).image, f"start: {total} throws", palette)]
     durations = [START_MS]
     parts = stretches(record)
     for index, part in enumerate(parts):

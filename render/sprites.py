@@ -13,7 +13,7 @@ from functools import cache, lru_cache
 from PIL import Image, ImageDraw
 
 from render import theme
-from render.layout import Point
+from render.layout import Box, Point
 
 SCALE = 4
 """Supersampling factor for the cached artwork."""
@@ -160,13 +160,17 @@ def fit(words: str, sizes: tuple[int, ...], width: int) -> tuple[str, int]:
     return words.rstrip() + "…", size
 
 
-def paste(image: Image.Image, sprite: Image.Image, centre: Point) -> None:
+def paste(image: Image.Image, sprite: Image.Image, centre: Point) -> Box:
+    """The sprite centred on `centre`; returns the box it covers."""
     w, h = sprite.size
-    image.paste(sprite, (centre[0] - w // 2, centre[1] - h // 2), sprite)
+    left, top = centre[0] - w // 2, centre[1] - h // 2
+    image.paste(sprite, (left, top), sprite)
+    return left, top, left + w, top + h
 
 
-def write(
-    image: Image.Image, at: Point, words: str, size: int, colour: theme.RGB, anchor: str = "lm"
-) -> None:
+def write(image: Image.Image, at: Point, words: str, size: int, colour: theme.RGB, anchor: str = "lm") -> Box:
+    """The text at `at` (a Pillow text anchor); returns the box it covers."""
     sprite, (dx, dy) = text(words, size, colour, anchor)
-    image.paste(sprite, (at[0] + dx, at[1] + dy), sprite)
+    left, top = at[0] + dx, at[1] + dy
+    image.paste(sprite, (left, top), sprite)
+    return left, top, left + sprite.size[0], top + sprite.size[1]
