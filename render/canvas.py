@@ -2,7 +2,8 @@
 
 Mapping the whole 960 x 960 picture onto the palette cost as much as drawing it, while most of it
 is the static board, whose palette copy is made once. So the PNG maps only the boxes drawn over
-since the board was copied (`regions`).
+since the board was copied (`regions`), and takes cached patches (`place`) from their own palette
+copies.
 """
 
 from __future__ import annotations
@@ -23,8 +24,23 @@ def quantize(image: Image.Image, palette: Image.Image) -> Image.Image:
     return image.quantize(palette=palette, dither=Image.Dither.NONE)
 
 
+class Patch:
+    """A cached piece of the picture, its top left corner `at`, and once a PNG needs them, its
+    palette indices."""
+
+    def __init__(self, image: Image.Image, at: Point) -> None:
+        self.image = image
+        self.at = at
+        self._paletted: Image.Image | None = None
+
+    def paletted(self, palette: Image.Image) -> Image.Image:
+        if self._paletted is None:
+            self._paletted = quantize(self.image, palette)
+        return self._paletted
+
+
 class Canvas:
-    """An RGB picture and the boxes drawn on it.
+    """An RGB picture, the boxes drawn on it and the patches placed on it.
 
     Every drawing call goes through here, so a box can never be missed: a missed box would leave
     the board's old pixels in the PNG.
@@ -34,6 +50,7 @@ class Canvas:
         self.image = image
         self.draw = ImageDraw.Draw(image)
         self.boxes: list[Box] = []
+        self.patches: list[Patch] = []
 
     def _mark(self, coords: Coords, pad: float) -> None:
         """A box holding every pixel drawn within `pad` of the points."""
@@ -48,6 +65,17 @@ class Canvas:
 
     def write(self, at: Point, words: str, size: int, colour: theme.RGB, anchor: str = "lm") -> None:
         self.boxes.append(sprites.write(self.image, at, words, size, colour, anchor))
+
+    def place(self, patch: Patch) -> None:
+        """The patch pasted whole, background and all."""
+        self.image.paste(patch.image, patch.at)
+        self.patches.append(patch)
+
+    def bounds(self) -> Box:
+        """The box holding everything drawn so far."""
+        width, height = self.image.size
+        lefts, tops, rights, bottoms = zip(*self.boxes, strict=True)
+        return max(0, min(lefts)), max(0, min(tops)), min(width, max(rights)), min(height, max(bottoms))
 
     def line(self, points: Coords, fill: theme.RGB, width: int, joint: str | None = None) -> None:
         self.draw.line(list(points), fill=fill, width=width, joint=joint)

@@ -1,8 +1,8 @@
 """Drawing the board: a cached static board, cached sprites, and one composite per position.
 
-A render copies the board, draws the story's paths and the choices' arrows, pastes sprites and
-writes a few lines of text, then encodes a palette PNG: flat colours compress to a few dozen KB in a
-couple of milliseconds.
+A render copies the board (render/board.py) onto a Canvas, places the panels' cached parts, draws
+the story's paths and the choices' arrows and pastes sprites, then encodes a palette PNG from the
+board's palette copy, mapping only what was drawn: flat colours compress to a few dozen KB.
 """
 
 from __future__ import annotations
@@ -12,15 +12,15 @@ import zlib
 from collections.abc import Sequence
 from functools import cache
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
-from engine.board import HOME, IS_CASTLE, MID, NUM_SQUARES, ROUTES, SQUARES
+from engine.board import HOME, ROUTES
 from engine.state import Move, Position
 from render import layout, panels, sprites, theme
+from render.board import base_board
 from render.canvas import Canvas, quantize
 from render.layout import Box, Point
 from render.moves import DrawnMove, choice_label
-from render.sprites import SCALE
 
 PIECE = 40
 """Piece diameter on a square holding one seat's pieces."""
@@ -31,65 +31,6 @@ TILE = 48
 """Side of a choice tile: its letter is over 30 px high on the 960 px picture (12 px on a phone)."""
 MAX_STORY = 8
 """Only the story's last this many moves are drawn (numbered from 1): more would bury the board."""
-
-
-# --- the static board -----------------------------------------------------------------------
-
-
-def _scaled(box: Box | tuple[float, float, float, float]) -> tuple[int, int, int, int]:
-    return tuple(int(v * SCALE) for v in box)  # type: ignore[return-value]
-
-
-def castle_mark(draw: ImageDraw.ImageDraw, box: Box, scale: int) -> None:
-    """A castle: a tan square with a wall along its edge and a small tower in the middle.
-
-    The old mark, a cross over the square, showed through pieces standing there and made them look
-    captured. A piece now hides only the tower; the tan fill and the wall stay visible around it.
-    """
-    left, top, right, bottom = box
-    s = scale
-    draw.rectangle(box, fill=theme.CASTLE_FILL, outline=theme.GRID_LINE, width=2 * s)
-    draw.rounded_rectangle(
-        (left + 4 * s, top + 4 * s, right - 5 * s, bottom - 5 * s),
-        radius=4 * s,
-        outline=theme.CASTLE_MARK,
-        width=3 * s,
-    )
-    cx, cy = (left + right) // 2, (top + bottom) // 2
-    draw.rectangle((cx - 8 * s, cy - 4 * s, cx + 8 * s, cy + 9 * s), fill=theme.CASTLE_MARK)
-    for dx in (-8, -2, 4):
-        draw.rectangle((cx + dx * s, cy - 9 * s, cx + (dx + 4) * s, cy - 4 * s), fill=theme.CASTLE_MARK)
-    draw.rectangle((cx - 2 * s, cy + 3 * s, cx + 2 * s, cy + 9 * s), fill=theme.CASTLE_FILL)
-
-
-@cache
-def base_board() -> Image.Image:
-    """The static board: squares, private-column tints, castles, the Charkoni, the four corner panels."""
-    size = layout.WIDTH * SCALE
-    image = Image.new("RGB", (size, size), theme.BACKGROUND)
-    draw = ImageDraw.Draw(image)
-    for seat in range(4):  # two-player games use the empty seats' corners for the story and the throw
-        draw.rounded_rectangle(_scaled(panels.inner_box(seat)), radius=14 * SCALE, fill=theme.PANEL)
-    line = 2 * SCALE
-    for square in range(NUM_SQUARES):
-        arm, column, row = SQUARES[square]
-        fill = theme.SEAT_TINTS[arm] if column == MID and row < 8 else theme.SQUARE
-        box = _scaled(layout.square_box(square))
-        draw.rectangle(box, fill=fill, outline=theme.GRID_LINE, width=line)
-        if IS_CASTLE[square]:
-            castle_mark(draw, box, SCALE)
-    left, top, right, bottom = _scaled(layout.CHARKONI_BOX)
-    middle = ((left + right) // 2, (top + bottom) // 2)
-    corners = {
-        0: ((left, bottom), (right, bottom)),
-        1: ((right, bottom), (right, top)),
-        2: ((right, top), (left, top)),
-        3: ((left, top), (left, bottom)),
-    }
-    for arm, (a, b) in corners.items():
-        draw.polygon([a, b, middle], fill=theme.SEAT_TINTS[arm], outline=theme.GRID_LINE, width=line)
-    draw.rectangle((left, top, right, bottom), outline=theme.GRID_LINE, width=2 * line)
-    return sprites.smooth(image, (layout.WIDTH, layout.HEIGHT))
 
 
 # --- pieces ---------------------------------------------------------------------------------
@@ -390,12 +331,12 @@ def _base_rows() -> Image.Image:
 
 
 def canvas_png(canvas: Canvas) -> bytes:
-    """A canvas drawn over the static board as a PNG: only what was drawn is mapped again.
-
-    Equal to `encode_png(canvas.image)`, in a fraction of the time.
-    """
+    """A canvas drawn over the static board as a PNG: placed patches bring their own palette
+    indices, and only what was drawn is mapped again. Equal to `encode_png(canvas.image)`."""
     palette = _palette()
     rows = _base_rows().copy()
+    for patch in canvas.patches:
+        rows.paste(patch.paletted(palette), (patch.at[0] + 1, patch.at[1]))
     for box in canvas.regions():
         rows.paste(quantize(canvas.image.crop(box), palette), (box[0] + 1, box[1]))
     return _png(rows)

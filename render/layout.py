@@ -101,6 +101,12 @@ def panel_box(seat: int) -> Box:
     return left, top, left + size, top + size
 
 
+def panel_inner_box(seat: int) -> Box:
+    """The panel as drawn (a rounded box), 10 px inside its corner."""
+    left, top, right, bottom = panel_box(seat)
+    return left + 10, top + 10, right - 10, bottom - 10
+
+
 BANNER_BOX: Box = (0, HEIGHT - 112, WIDTH, HEIGHT)
 """The end-of-game band: across the whole picture at the bottom, over the panels' throw area (empty
 once the game is over) and the South arm's two outer rows, so it hides as few squares as it can."""

@@ -8,6 +8,7 @@ from PIL import Image, ImageDraw
 
 from render import draw as board
 from render import sprites, theme
+from render.board import castle_mark
 from render.canvas import Canvas
 from render.layout import CELL
 
@@ -59,9 +60,9 @@ def legend_image() -> Image.Image:
                 _cell(draw, x0 + seat * (CELL + 4), y, theme.SEAT_TINTS[seat])
         elif row == 2:
             empty = _cell(draw, x0, y)
-            board.castle_mark(draw, empty, 1)
+            castle_mark(draw, empty, 1)
             held = _cell(draw, x0 + CELL + 16, y)
-            board.castle_mark(draw, held, 1)
+            castle_mark(draw, held, 1)
             canvas.paste(sprites.piece(2, board.PIECE), _centre(held))
         elif row == 3:
             box = _cell(draw, x0, y)

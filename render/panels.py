@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
+from functools import lru_cache
 
 from engine.board import SEAT_NAMES
 from engine.game import MAX_THROWS
 from engine.state import DRAW, Move, Position, side_seats
 from engine.throws import GRACES, VALUE_TO_MOUTHS
 from render import layout, sprites, theme
-from render.canvas import Canvas
-from render.layout import Box, Point
+from render.board import base_board
+from render.canvas import Canvas, Patch
+from render.layout import Box
 from render.moves import DrawnMove, choice_label, move_words, side_words
 
 PANEL_PIECE = 30
@@ -19,10 +21,87 @@ _NAME_SIZES = (30, 26, 22)
 """A long name is first drawn smaller, and cut with an ellipsis only below the smallest size."""
 
 
-def inner_box(seat: int) -> Box:
-    left, top, right, bottom = layout.panel_box(seat)
-    gap = 10
-    return left + gap, top + gap, right - gap, bottom - gap
+Part = Callable[..., None]
+"""Draws one part of a seat's panel, given the panel's inner box and the part's own arguments."""
+
+
+def seat_parts(
+    position: Position, seat: int, name: str, throw: int | None
+) -> list[tuple[Part, tuple[Hashable, ...]]]:
+    """A seat's panel (but the throw) as parts that do not overlap, each with its arguments.
+
+    A part depends on little (a name, a count, a status), so it looks the same in many positions
+    and its picture can be cached by its arguments.
+    """
+    result = position.result
+    on_turn = result is None and position.turn == seat
+    status = ""
+    if result is not None and result != DRAW and position.side_of(seat) == result:
+        status = "★ WINS"
+    elif on_turn:
+        status = "▶ TO MOVE" if throw is not None else "▶ TO THROW"
+    capture: tuple[str, theme.RGB]
+    if not position.rules.must_capture:
+        capture = "No capture needed", theme.TEXT_DIM
+    elif position.has_captured(position.side_of(seat)):
+        capture = "✓ Captured: may go home", theme.CAPTURED_YES
+    else:
+        capture = "✗ No capture yet", theme.CAPTURED_NO
+    parts: list[tuple[Part, tuple[Hashable, ...]]] = [(_frame, ())] if on_turn else []
+    parts += [
+        (_name_line, (seat, name)),
+        (_seat_line, (seat, status)),
+        (_count_row, (seat, 104, "Waiting", position.charkoni_count(seat))),
+        (_count_row, (seat, 148, "Home", position.home_count(seat))),
+        (_capture_line, capture),
+    ]
+    if position.rules.players == 4:
+        parts.append((_partner_line, (seat,)))
+    return parts
+
+
+def _frame(canvas: Canvas, box: Box) -> None:
+    """The seat to move: a light frame around its panel."""
+    canvas.rounded_rectangle(box, radius=14, outline=theme.TEXT, width=5)
+
+
+def _name_line(canvas: Canvas, box: Box, seat: int, name: str) -> None:
+    left, top, right, _ = box
+    x, y = left + 16, top + 16
+    canvas.paste(sprites.piece(seat, 40), (x + 20, y + 22))
+    words, size = sprites.fit(name, _NAME_SIZES, right - x - 66)
+    canvas.write((x + 50, y + 22), words, size, theme.TEXT)
+
+
+def _seat_line(canvas: Canvas, box: Box, seat: int, status: str) -> None:
+    """The seat and its arm, and the status (to move, wins)."""
+    left, top, right, _ = box
+    x, y = left + 16, top + 16 + 60
+    canvas.write((x, y), f"{SEAT_NAMES[seat].capitalize()} · {_ARM_WORDS[seat]}", 20, theme.TEXT_DIM)
+    if status:
+        canvas.write((right - 16, y), status, 22, theme.TEXT, "rm")
+
+
+def _count_row(canvas: Canvas, box: Box, seat: int, dy: int, label: str, count: int) -> None:
+    """A label, `count` of the seat's pieces and the number, `dy` px below the panel's top."""
+    x, y = box[0] + 16, box[1] + 16 + dy
+    canvas.write((x, y), label, 22, theme.TEXT_DIM)
+    x += 120
+    for k in range(count):
+        canvas.paste(sprites.piece(seat, PANEL_PIECE), (x + 15 + k * 34, y))
+    canvas.write((x + 15 + count * 34 - 6, y), str(count), 24, theme.TEXT)
+
+
+def _capture_line(canvas: Canvas, box: Box, text: str, colour: theme.RGB) -> None:
+    left, top, right, _ = box
+    x = left + 16
+    words, size = sprites.fit(text, (21, 18), right - x - 16)
+    canvas.write((x, top + 16 + 192), words, size, colour)
+
+
+def _partner_line(canvas: Canvas, box: Box, seat: int) -> None:
+    partner = f"Partner of {SEAT_NAMES[(seat + 2) % 4].capitalize()}"
+    canvas.write((box[0] + 16, box[1] + 16 + 222), partner, 16, theme.TEXT_DIM)
 
 
 def draw_panels(
@@ -34,16 +113,36 @@ def draw_panels(
     story: Sequence[DrawnMove],
     choices: Sequence[Move],
 ) -> None:
-    """Each seat's panel; in two-player games the empty seats' corners hold the story and the throw."""
-    two_player = position.rules.players == 2
+    """Each seat's panel and the throw in the panel of the seat to move; in two-player games the
+    empty seats' corners hold the story and the throw instead."""
     for seat in position.rules.seats:
         name = names.get(seat) or SEAT_NAMES[seat].capitalize()
-        _draw_panel(canvas, position, seat, name, throw, None if two_player else cowries, not two_player)
-    if two_player:
+        for part, args in seat_parts(position, seat, name, throw):
+            canvas.place(_patch(seat, part, args))
+    if position.rules.players == 2:
         _draw_story_box(canvas, story)
         if position.result is None:
             name = names.get(position.turn) or SEAT_NAMES[position.turn].capitalize()
             _draw_throw_box(canvas, position, name, throw, cowries, choices)
+    elif position.result is None and throw is not None:
+        _, top, _, bottom = layout.panel_inner_box(position.turn)
+        _draw_throw(canvas, position.turn, bottom - top - 44, throw, cowries)
+
+
+@lru_cache(maxsize=256)
+def _patch(seat: int, part: Part, args: tuple[Hashable, ...]) -> Patch:
+    """A part of the seat's panel drawn over the static board, cropped to what it drew.
+
+    The patch is pasted whole, so parts must not overlap: a part's background would hide another's.
+    A name line is about 60 KB, the frame 0.7 MB, the others 10-30 KB; 20 four-player games with
+    the same names make 150 of them (4.6 MB).
+    """
+    left, top, right, bottom = layout.panel_box(seat)
+    canvas = Canvas(base_board().crop((left, top, right, bottom)))
+    inner = layout.panel_inner_box(seat)
+    part(canvas, (inner[0] - left, inner[1] - top, inner[2] - left, inner[3] - top), *args)
+    box = canvas.bounds()
+    return Patch(canvas.image.crop(box), (left + box[0], top + box[1]))
 
 
 STORY_CORNER = 3
@@ -53,7 +152,7 @@ THROW_CORNER = 1
 
 
 def _draw_story_box(canvas: Canvas, story: Sequence[DrawnMove]) -> None:
-    left, top, right, _ = inner_box(STORY_CORNER)
+    left, top, right, _ = layout.panel_inner_box(STORY_CORNER)
     x = left + 16
     canvas.write((x, top + 30), "Last moves", 24, theme.TEXT)
     if not story:
@@ -78,7 +177,7 @@ def _draw_throw_box(
     choices: Sequence[Move],
 ) -> None:
     """The throw's cowries and its choices in words, with the letters of the board's tiles."""
-    left, top, right, _ = inner_box(THROW_CORNER)
+    left, top, right, _ = layout.panel_inner_box(THROW_CORNER)
     x = left + 16
     canvas.write((x, top + 30), "This throw", 24, theme.TEXT)
     if throw is None:
@@ -86,7 +185,7 @@ def _draw_throw_box(
         canvas.write((x, top + 76), words, size, theme.TEXT_DIM)
     if throw is None:
         return
-    _draw_throw(canvas, (x, top + 112), throw, cowries)
+    _draw_throw(canvas, THROW_CORNER, 112, throw, cowries)
     y = top + 160
     if not choices:
         canvas.write((x, y), "No move: the throw is lost", 21, theme.TEXT_DIM)
@@ -101,75 +200,29 @@ def _draw_throw_box(
         canvas.write((x + 36, y), f"and {len(choices) - len(shown)} more", 21, theme.TEXT_DIM)
 
 
-def _draw_row(canvas: Canvas, at: Point, label: str, seat: int, count: int) -> None:
-    x, y = at
-    canvas.write((x, y), label, 22, theme.TEXT_DIM)
-    x += 120
-    for k in range(count):
-        canvas.paste(sprites.piece(seat, PANEL_PIECE), (x + 15 + k * 34, y))
-    canvas.write((x + 15 + count * 34 - 6, y), str(count), 24, theme.TEXT)
-
-
-def _draw_panel(
-    canvas: Canvas,
-    position: Position,
-    seat: int,
-    name: str,
-    throw: int | None,
-    cowries: tuple[bool, ...] | None,
-    show_throw: bool,
-) -> None:
-    left, top, right, bottom = inner_box(seat)
-    players = position.rules.players
-    x, y = left + 16, top + 16
-    result = position.result
-    on_turn = result is None and position.turn == seat
-    if on_turn:
-        canvas.rounded_rectangle((left, top, right, bottom), radius=14, outline=theme.TEXT, width=5)
-    canvas.paste(sprites.piece(seat, 40), (x + 20, y + 22))
-    words, size = sprites.fit(name, _NAME_SIZES, right - x - 66)
-    canvas.write((x + 50, y + 22), words, size, theme.TEXT)
-    y += 60
-    canvas.write((x, y), f"{SEAT_NAMES[seat].capitalize()} · {_ARM_WORDS[seat]}", 20, theme.TEXT_DIM)
-    status = ""
-    if result is not None and result != DRAW and position.side_of(seat) == result:
-        status = "★ WINS"
-    elif on_turn:
-        status = "▶ TO MOVE" if throw is not None else "▶ TO THROW"
-    if status:
-        canvas.write((right - 16, y), status, 22, theme.TEXT, "rm")
-    y += 44
-    _draw_row(canvas, (x, y), "Waiting", seat, position.charkoni_count(seat))
-    y += 44
-    _draw_row(canvas, (x, y), "Home", seat, position.home_count(seat))
-    y += 44
-    side = position.side_of(seat)
-    if not position.rules.must_capture:
-        text, colour = "No capture needed", theme.TEXT_DIM
-    elif position.has_captured(side):
-        text, colour = "✓ Captured: may go home", theme.CAPTURED_YES
-    else:
-        text, colour = "✗ No capture yet", theme.CAPTURED_NO
-    words, size = sprites.fit(text, (21, 18), right - x - 16)
-    canvas.write((x, y), words, size, colour)
-    if players == 4:
-        y += 30
-        canvas.write((x, y), f"Partner of {SEAT_NAMES[(seat + 2) % 4].capitalize()}", 16, theme.TEXT_DIM)
-    if show_throw and on_turn and throw is not None:
-        _draw_throw(canvas, (x, bottom - 44), throw, cowries)
-
-
-def _draw_throw(canvas: Canvas, at: Point, throw: int, cowries: tuple[bool, ...] | None) -> None:
-    """Six cowries and the value: `cowries` as thrown, or the right number mouth up when not given."""
+def _draw_throw(canvas: Canvas, seat: int, dy: int, throw: int, cowries: tuple[bool, ...] | None) -> None:
+    """Six cowries and the value, `dy` px below the top of the seat's panel: `cowries` as thrown,
+    or the right number mouth up when not given. Each is a cached part: only the throw changes."""
     if cowries is None:
         mouths = VALUE_TO_MOUTHS[throw]
         cowries = tuple(k < mouths for k in range(6))
-    x, y = at
     for k, up in enumerate(cowries):
-        canvas.paste(sprites.cowrie(up), (x + 13 + k * 31, y))
-    canvas.write((x + 196, y), f"= {throw}", 30, theme.TEXT)
+        canvas.place(_patch(seat, _cowrie, (dy, k, up)))
+    canvas.place(_patch(seat, _throw_value, (dy, throw)))
     if throw in GRACES:
-        canvas.write((x, y - 34), "Grace: one more throw", 18, theme.TEXT_DIM)
+        canvas.place(_patch(seat, _grace, (dy,)))
+
+
+def _cowrie(canvas: Canvas, box: Box, dy: int, k: int, up: bool) -> None:
+    canvas.paste(sprites.cowrie(up), (box[0] + 16 + 13 + k * 31, box[1] + dy))
+
+
+def _throw_value(canvas: Canvas, box: Box, dy: int, throw: int) -> None:
+    canvas.write((box[0] + 16 + 196, box[1] + dy), f"= {throw}", 30, theme.TEXT)
+
+
+def _grace(canvas: Canvas, box: Box, dy: int) -> None:
+    canvas.write((box[0] + 16, box[1] + dy - 34), "Grace: one more throw", 18, theme.TEXT_DIM)
 
 
 def termination_word(termination: object) -> str | None:
