@@ -37,9 +37,9 @@ def board_png(
     throw in the panel of the seat to move (two-player games: in the empty East corner, with the
     choices in words); `choices` (its legal moves) get an arrow each and their
     letter, A, B, C... in list order as `choice_label` names them, on the landing square.
-    `termination` of a finished game: "win", "frozen" or "throw_limit", an enum member with such a
-    name, or an outcome carrying one (`engine.game.Outcome`); a draw without it is called frozen
-    when the position is frozen, else the throw limit.
+    `termination` of a finished game: "win", "frozen", "throw_limit" or "resignation", an enum
+    member with such a name, or an outcome carrying one (`engine.game.Outcome`); a draw without it
+    is called frozen when the position is frozen, else the throw limit.
     """
     if moves is None:
         moves = [DrawnMove(last_move, last_position)] if last_move is not None else []
