@@ -104,10 +104,15 @@ async def test_a_resignation_stored_the_old_way_is_rewritten(db_url: str) -> Non
                 await connection.execute(
                     sa.text(
                         "INSERT INTO games (id, guild_id, channel_id, started_by, rules, status, position,"
-                        " turn_number, version, created_at, updated_at, hints) VALUES (:id, 1, :id, 1,"
+                        " turn_number, version, created_at, updated_at, hints) VALUES (:id, 1, :channel, 1,"
                         " 'classic,players=2', 'finished', :position, 9, 1, :now, :now, true)"
                     ),
-                    {"id": game_id, "position": position, "now": datetime(2026, 12, 1, tzinfo=UTC)},
+                    {
+                        "id": game_id,
+                        "channel": 100 + game_id,
+                        "position": position,
+                        "now": datetime(2026, 12, 1, tzinfo=UTC),
+                    },
                 )
         await upgrade(db_url)
         async with engine.connect() as connection:
