@@ -419,19 +419,10 @@ class GameService:
             if resign and view.rules.players == 2:
                 # Two players: resigning concedes, the other side wins.
                 game = view.game()
-                outcome = game.resign(seat)
+                game.resign(seat)
                 won = replace(view, position=game.position, pending_throw=None, pending_cowries=None)
                 await self.store.add_resignation(session, game_id, user_id)
-                over = await self._close(session, won, Status.FINISHED)
-                await rate_game(
-                    self.store,
-                    session,
-                    guild_id=over.guild_id,
-                    game_id=over.id,
-                    rules=over.rules,
-                    winner=outcome.winner,
-                )
-                return over
+                return await self._close(session, won, Status.FINISHED)
             new = await self._save(session, view, self._with_seat(view, seat, None))
             if resign:
                 await self.store.add_resignation(session, game_id, user_id)
@@ -469,7 +460,8 @@ class GameService:
 
     async def _record_stats(self, session: AsyncSession, view: GameSnapshot) -> None:
         """Once per game, as it leaves `active`: everyone who held a seat in it gets the game
-        counted (with the seat they held last), so leaving before a loss does not dodge it."""
+        counted (with the seat they held last), so leaving before a loss does not dodge it; a
+        finished game (won, drawn or conceded, not abandoned) is rated too."""
         captures = await self.store.captures_by(session, view.id)
         outcome = view.outcome
         winner = None if outcome is None else outcome.winner
@@ -483,6 +475,10 @@ class GameService:
                 wins=int(won),
                 captures=captures.get(player.user_id, 0),
                 pieces_home=view.position.home_count(player.seat),
+            )
+        if view.status == Status.FINISHED:
+            await rate_game(
+                self.store, session, guild_id=view.guild_id, game_id=view.id, rules=view.rules, winner=winner
             )
 
     async def set_card(self, game_id: int, message_id: int | None) -> None:
@@ -646,14 +642,6 @@ class GameService:
             raise Conflict() from None
         if new.status != Status.ACTIVE:
             await self._record_stats(session, new)
-            await rate_game(
-                self.store,
-                session,
-                guild_id=new.guild_id,
-                game_id=new.id,
-                rules=new.rules,
-                winner=None if outcome is None else outcome.winner,
-            )
         handed_back = info.user_id is not None and new.seats[seat].user_id is None
         event = Event(
             view.turn_number, seat, actor, throw, cowries, move, before, by_timer, forced, handed_back
