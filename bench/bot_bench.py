@@ -40,7 +40,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.e2e.conftest import (  # noqa: E402
+from tests.e2e.fakediscord import FakeDiscord  # noqa: E402
+from tests.e2e.fakediscord.driver import Channel, Guild, Member  # noqa: E402
+from tests.e2e.fakediscord.server import Message  # noqa: E402
+from tests.e2e.helpers import (  # noqa: E402
     Table,
     bot_argv,
     bot_env,
@@ -52,9 +55,6 @@ from tests.e2e.conftest import (  # noqa: E402
     turn_state,
     wait_for_turn_or_end,
 )
-from tests.e2e.fakediscord import FakeDiscord  # noqa: E402
-from tests.e2e.fakediscord.driver import Channel, Guild, Member  # noqa: E402
-from tests.e2e.fakediscord.server import Message  # noqa: E402
 
 START: dict[str, Any] = {"players": 2, "pieces": 4, "level": "easy"}
 

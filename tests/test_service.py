@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections import Counter
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 
@@ -25,28 +25,15 @@ from bot.errors import (
 )
 from bot.records import game_record, rebuild_ratings, stored_game
 from bot.service import MAX_MISSED, GameService, GameSnapshot
-from bot.store import GameValues, RatingRow, Store
+from bot.store import RatingRow, Store
 from engine.game import MAX_THROWS, Game, Outcome, Termination
 from engine.rules import Rules
 from engine.state import DRAW, Move, Position, parse_move
 from engine.throws import VALUE_TO_MOUTHS
+from tests.helpers import ALICE, BOB, CAROL, CHANNEL, GUILD, Clock, force_position, play_out, service
 
-GUILD, CHANNEL, ALICE, BOB, CAROL = 1, 100, 11, 12, 13
 TWO = Rules.parse("classic,players=2,pieces=1")
 FOUR = Rules.parse("classic")
-
-
-class Clock:
-    """A clock the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.now = datetime(2026, 1, 1, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += timedelta(seconds=seconds)
 
 
 class ScriptedCowries(random.Random):
@@ -60,19 +47,6 @@ class ScriptedCowries(random.Random):
         if k == 6 and self.script:
             return self.script.pop(0)
         return super().getrandbits(k)
-
-
-def service(store: Store, seed: int = 1, clock: Clock | None = None) -> GameService:
-    return GameService(store, rng=random.Random(seed), turn_timeout=60, clock=clock or Clock())
-
-
-async def force_position(store: Store, view: GameSnapshot, text: str, turn_number: int | None = None) -> None:
-    """Put a game in a chosen position (its log then no longer replays to it: only for flow tests)."""
-    values: GameValues = {"position": text}
-    if turn_number is not None:
-        values["turn_number"] = turn_number
-    async with store.transaction() as session:
-        assert await store.update_game(session, view.id, view.version, **values)
 
 
 async def replayed(store: Store, view: GameSnapshot) -> tuple[Position, int]:
@@ -387,31 +361,6 @@ GAME_RULES = [
     Rules.parse("classic,pieces=1"),
     Rules.parse("standard,pieces=1,last_square=off"),
 ]
-
-
-async def play_out(games: GameService, clock: Clock, view: GameSnapshot, rng: random.Random) -> GameSnapshot:
-    """Play a game to its end: humans click at random (sometimes time out, leave, or come back)."""
-    while view.status == "active":
-        if not view.is_human_turn():
-            view, _ = await games.play_computers(view.id)
-            continue
-        user = view.user_to_move()
-        assert user is not None
-        roll = rng.random()
-        if roll < 0.05:
-            clock.advance(61)
-            view, _ = await games.timeout(view.id, view.turn_number)
-        elif roll < 0.08:
-            seat = view.seat_to_move()
-            view = await games.leave(view.id, user)
-            view, _ = await games.play_computers(view.id)
-            if view.status == "active" and view.seats[seat].user_id is None:
-                view = await games.join(view.id, user, seat)
-        elif view.pending_throw is None:
-            view, _ = await games.throw(view.id, user, view.turn_number)
-        else:
-            view, _ = await games.move(view.id, user, view.turn_number, rng.choice(view.legal_moves()))
-    return view
 
 
 async def test_stored_positions_equal_replays_of_the_move_log_over_many_games(store: Store) -> None:

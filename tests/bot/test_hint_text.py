@@ -10,8 +10,8 @@ from bot.cogs.pachisi.hints import hint_button, hint_text, percent
 from bot.service import SeatTally
 from engine import Position
 from engine.analysis import analyse
-from tests.bot.test_messages import ALICE
-from tests.bot.test_messages import game as new_game
+from tests.bot.helpers import ALICE
+from tests.bot.helpers import game as new_game
 
 # Two players: Black (Alice) threw a 4; her piece on 26 can capture Yellow's on its 64 (Black's 30).
 POSITION = Position.parse("black:0,0,26,40 yellow:0,0,0,64 turn:black captured:- rules:classic")

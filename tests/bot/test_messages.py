@@ -2,41 +2,12 @@
 
 from __future__ import annotations
 
-import dataclasses
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 from bot.cogs.pachisi import messages
-from bot.service import Event, GameSnapshot, SeatInfo, SeatTally
+from bot.service import Event, SeatTally
 from engine import DRAW, MAX_THROWS, Move, Position, Rules
-
-ALICE, BOB = 111, 222
-NOW = datetime(2026, 1, 1, tzinfo=UTC)
-FOUR = Rules.preset_rules("classic")
-
-
-def game(rules: Rules = FOUR, **changes: object) -> GameSnapshot:
-    seats = {s: SeatInfo(s, None, "hard", 0) for s in rules.seats}
-    seats[0] = SeatInfo(0, ALICE, "hard", 0)
-    view = GameSnapshot(
-        id=1,
-        guild_id=2,
-        channel_id=3,
-        started_by=ALICE,
-        rules=rules,
-        status="active",
-        position=Position.initial(rules),
-        pending_throw=None,
-        pending_cowries=None,
-        turn_number=0,
-        version=0,
-        seats=seats,
-        deadline=NOW,
-        message_id=None,
-        last_move=None,
-        last_position=None,
-        created_at=NOW,
-    )
-    return dataclasses.replace(view, **changes)  # type: ignore[arg-type]
+from tests.bot.helpers import ALICE, BOB, FOUR, NOW, game
 
 
 def event(before: Position, throw: int, move: Move | None, actor: int | None = None, **flags: bool) -> Event:

@@ -15,7 +15,7 @@ from bot.service import GameService, GameSnapshot
 from bot.store import ROOT, RatingRow, Store, upgrade
 from engine.record import read_record
 from engine.rules import Rules
-from tests.test_service import ALICE, BOB, CAROL, CHANNEL, GUILD, Clock, force_position, play_out, service
+from tests.helpers import ALICE, BOB, CAROL, CHANNEL, GUILD, Clock, force_position, play_out, service
 
 RULES = [
     Rules.parse("classic,players=2,pieces=1"),

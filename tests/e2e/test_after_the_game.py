@@ -7,7 +7,7 @@ import io
 from PIL import Image
 
 from engine.record import read_record
-from tests.e2e.conftest import Table, play_out, stored_games
+from tests.e2e.helpers import Table, play_out, stored_games
 
 
 async def test_after_a_game_members_list_export_replay_and_see_their_rating(table: Table) -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 
 from bot.service import GameSnapshot
-from tests.e2e.conftest import Table, live_buttons, stored_games, turn_state, wait_for_turn_or_end
 from tests.e2e.fakediscord.driver import Reply
 from tests.e2e.fakediscord.server import Message
+from tests.e2e.helpers import Table, live_buttons, stored_games, turn_state, wait_for_turn_or_end
 
 
 async def game_now(table: Table) -> tuple[object, ...]:

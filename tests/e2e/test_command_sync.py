@@ -10,8 +10,8 @@ from sqlalchemy import update
 from bot.client import PachisiBot
 from bot.store import CommandSyncRow, Store
 from bot.sync import GLOBAL_SCOPE, command_payload, payload_hash
-from tests.e2e.conftest import REPO_ROOT, bot_argv, bot_env, bot_settings
 from tests.e2e.fakediscord import FakeDiscord
+from tests.e2e.helpers import REPO_ROOT, bot_argv, bot_env, bot_settings
 
 
 def command_syncs(fake: FakeDiscord) -> int:

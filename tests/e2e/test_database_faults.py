@@ -16,7 +16,8 @@ from sqlalchemy import make_url
 
 from bot.client import PachisiBot
 from bot.store import SQLITE_BUSY_TIMEOUT_MS
-from tests.e2e.conftest import (
+from tests.e2e.fakediscord import FakeDiscord
+from tests.e2e.helpers import (
     Table,
     bot_settings,
     check_move_log,
@@ -26,7 +27,6 @@ from tests.e2e.conftest import (
     turn_state,
     wait_for_turn_or_end,
 )
-from tests.e2e.fakediscord import FakeDiscord
 
 SAVED = "The database is not answering right now. The game is saved; try again in a moment."
 

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from tests.e2e.conftest import Table, stored_games, wait_for_turn_or_end
+from tests.e2e.helpers import Table, stored_games, wait_for_turn_or_end
 
 ANSWER = re.compile(r"^Something went wrong \(ref ([0-9a-f]{6})\)\. The game is saved\.$")
 

@@ -6,7 +6,7 @@ import io
 
 from PIL import Image
 
-from tests.e2e.conftest import Table, live_buttons, play_out, turn_state, wait_for_turn_or_end
+from tests.e2e.helpers import Table, live_buttons, play_out, turn_state, wait_for_turn_or_end
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

@@ -16,7 +16,8 @@ from engine.players import HardPlayer
 from engine.winchance import story
 from render import choice_label
 from render.chart import line_colours, point
-from tests.e2e.conftest import (
+from tests.e2e.fakediscord.driver import Reply
+from tests.e2e.helpers import (
     HINT_BUTTON,
     Table,
     is_final,
@@ -26,7 +27,6 @@ from tests.e2e.conftest import (
     turn_state,
     wait_for_turn_or_end,
 )
-from tests.e2e.fakediscord.driver import Reply
 
 
 async def _alice_has_a_choice(table: Table) -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from tests.e2e.conftest import Table, check_move_log, stored_games, turn_message, wait_for_turn_or_end
 from tests.e2e.fakediscord.server import Message
+from tests.e2e.helpers import Table, check_move_log, stored_games, turn_message, wait_for_turn_or_end
 
 
 async def test_start_without_attach_files_says_what_is_missing_and_starts_nothing(table: Table) -> None:

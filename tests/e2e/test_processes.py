@@ -8,7 +8,9 @@ import random
 
 import pytest
 
-from tests.e2e.conftest import (
+from tests.e2e.fakediscord import FakeDiscord
+from tests.e2e.fakediscord.driver import BotProcess
+from tests.e2e.helpers import (
     REPO_ROOT,
     Table,
     bot_argv,
@@ -22,8 +24,6 @@ from tests.e2e.conftest import (
     turn_state,
     wait_for_turn_or_end,
 )
-from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.fakediscord.driver import BotProcess
 
 
 async def test_processes_started_together_on_an_empty_database_all_start(

@@ -8,7 +8,9 @@ from typing import Any
 from sqlalchemy import select
 
 from bot.store import GameRow, Store
-from tests.e2e.conftest import (
+from tests.e2e.fakediscord import FakeDiscord
+from tests.e2e.fakediscord.server import Message
+from tests.e2e.helpers import (
     REPO_ROOT,
     Table,
     bot_argv,
@@ -21,19 +23,10 @@ from tests.e2e.conftest import (
     play_out,
     player_to_move,
     stored_games,
+    subprocess_table,
     turn_state,
     wait_for_turn_or_end,
 )
-from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.fakediscord.server import Message
-
-
-def subprocess_table(fake: FakeDiscord, database_url: str) -> Table:
-    """A Table whose bot runs in another process (so `bot` is not available here)."""
-    guild = fake.add_guild("Pachisi club")
-    channel = guild.add_text_channel("games")
-    alice, bob = guild.add_member("Alice"), guild.add_member("Bob")
-    return Table(fake, None, guild, channel, alice, bob, database_url)  # type: ignore[arg-type]
 
 
 async def test_killed_while_a_human_move_is_pending(fake: FakeDiscord, database_url: str) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from tests.e2e.conftest import (
+from tests.e2e.helpers import (
     SEAT_BUTTON,
     Table,
     is_final,

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
-from tests.e2e.conftest import REPO_ROOT, bot_argv, bot_env, live_buttons, turn_state, wait_for_turn_or_end
 from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.test_restart import subprocess_table
+from tests.e2e.helpers import (
+    REPO_ROOT,
+    bot_argv,
+    bot_env,
+    live_buttons,
+    subprocess_table,
+    turn_state,
+    wait_for_turn_or_end,
+)
 
 
 async def test_sigterm_after_game_activity_exits_cleanly(fake: FakeDiscord, database_url: str) -> None:

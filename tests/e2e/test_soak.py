@@ -10,7 +10,9 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import (
+from tests.e2e.fakediscord import FakeDiscord
+from tests.e2e.fakediscord.driver import Member
+from tests.e2e.helpers import (
     REPO_ROOT,
     Table,
     bot_argv,
@@ -24,8 +26,6 @@ from tests.e2e.conftest import (
     turn_state,
     wait_for_turn_or_end,
 )
-from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.fakediscord.driver import Member
 
 KILLS = 50
 AFTER_A_POST = 5

@@ -10,9 +10,9 @@ from contextlib import AbstractAsyncContextManager
 
 import pytest
 
-from tests.e2e.conftest import Table, is_final, live_buttons, stored_games
 from tests.e2e.fakediscord.driver import Channel
 from tests.e2e.fakediscord.server import Message
+from tests.e2e.helpers import Table, is_final, live_buttons, stored_games
 
 QUICK = {"players": 2, "pieces": 2, "level": "easy"}
 

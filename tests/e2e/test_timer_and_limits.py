@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 
-from tests.e2e.conftest import (
+from tests.e2e.helpers import (
     Table,
     check_move_log,
     final_message,
