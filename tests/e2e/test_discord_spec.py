@@ -10,8 +10,6 @@ import pytest
 from tests.e2e.fakediscord import FakeDiscord, openapi
 from tests.e2e.fakediscord.server import API
 
-needs_spec = pytest.mark.skipif(openapi.load() is None, reason=f"{openapi.spec_path()} is absent")
-
 
 async def send(fake: FakeDiscord, method: str, path: str, **kwargs: object) -> tuple[int, dict[str, object]]:
     headers = {"Authorization": f"Bot {fake.token}"}
@@ -22,7 +20,6 @@ async def send(fake: FakeDiscord, method: str, path: str, **kwargs: object) -> t
         return response.status, await response.json()
 
 
-@needs_spec
 async def test_requests_outside_the_spec_are_refused_and_fail_the_test() -> None:
     with pytest.raises(AssertionError, match="requests real Discord would reject") as failed:
         async with FakeDiscord.start() as fake:
@@ -42,7 +39,6 @@ async def test_requests_outside_the_spec_are_refused_and_fail_the_test() -> None
     assert report.count("\n") == 3  # the valid request is not in it
 
 
-@needs_spec
 async def test_the_fake_keeps_its_stricter_limits_where_the_spec_is_laxer() -> None:
     async with FakeDiscord.start() as fake:
         channel = fake.add_guild().add_text_channel("games")
@@ -53,9 +49,13 @@ async def test_the_fake_keeps_its_stricter_limits_where_the_spec_is_laxer() -> N
         assert fake.server.spec_violations == []
 
 
-def test_without_the_spec_file_the_check_is_skipped_with_a_warning(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    monkeypatch.setenv("PACHISI_DISCORD_SPEC", str(tmp_path / "absent.json"))
-    with pytest.warns(UserWarning, match="not checked against Discord's OpenAPI spec"):
-        assert openapi.load.__wrapped__() is None
+def test_a_missing_spec_file_is_an_error_that_says_where_it_belongs(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match="ships with the tests"):
+        openapi.read(tmp_path / "openapi.json")
+
+
+def test_the_spec_ships_with_the_tests_with_its_licence() -> None:
+    assert openapi.SPEC.is_file() and (openapi.SPEC.parent / "LICENSE").is_file()
+    spec = openapi.load()
+    assert spec.document["info"]["version"] == "10"
+    assert spec.document["info"]["license"]["identifier"] == "MIT"

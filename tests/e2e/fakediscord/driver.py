@@ -303,14 +303,12 @@ class FakeDiscord:
 
     @classmethod
     @contextlib.asynccontextmanager
-    async def start(
-        cls, *, interaction_timeout: float | None = 3.0, check_spec: bool = True
-    ) -> AsyncIterator[FakeDiscord]:
+    async def start(cls, *, interaction_timeout: float | None = 3.0) -> AsyncIterator[FakeDiscord]:
         """Serve on 127.0.0.1 with an ephemeral port until the block ends (even on failure).
 
         Every REST request is checked against Discord's OpenAPI spec (see openapi.py); one it
-        rejects is answered 400 and fails the block when it ends (unless `check_spec=False`)."""
-        server = FakeDiscordServer(interaction_timeout=interaction_timeout, check_spec=check_spec)
+        rejects is answered 400 and fails the block when it ends."""
+        server = FakeDiscordServer(interaction_timeout=interaction_timeout)
         await server.start()
         try:
             yield cls(server)

@@ -1,10 +1,10 @@
 """Every REST request the bot sends, checked against Discord's official OpenAPI 3.1 spec.
 
-The spec (discord/discord-api-spec, MIT) lives outside the project, at `../shared/discord-api-spec/
-openapi.json` from the project root (or where PACHISI_DISCORD_SPEC says). It checks that the path
-and method exist and that the query and the JSON (or multipart `payload_json`) body are valid.
-The spec is laxer than Discord in places (4,000 characters of content; Discord allows 2,000):
-the fake's own checks stay. Without the file, nothing is checked and a warning says so.
+The spec (discord/discord-api-spec, MIT) ships with the tests, in `tests/e2e/discord-api-spec/`
+(its README says where it came from). It checks that the path and method exist and that the query
+and the JSON (or multipart `payload_json`) body are valid. The check is always on: without the
+file, the fake refuses to start. The spec is laxer than Discord in places (4,000 characters of
+content; Discord allows 2,000): the fake's own checks stay.
 One deliberate relaxation: the spec types a snowflake as a string of digits, while Discord also
 takes it as a JSON integer, which is how discord.py sends user ids in `allowed_mentions` and the
 ids of new attachments. The spec is read and its validators built once per process (1 MB).
@@ -14,22 +14,15 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import re
-import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-PROJECT_ROOT = Path(__file__).resolve().parents[3]
-DEFAULT_SPEC = PROJECT_ROOT.parent / "shared" / "discord-api-spec" / "openapi.json"
+SPEC = Path(__file__).resolve().parents[1] / "discord-api-spec" / "openapi.json"
 SPEC_URI = "urn:discord-openapi"
 METHODS = ("get", "put", "post", "patch", "delete")
-
-
-def spec_path() -> Path:
-    return Path(os.environ.get("PACHISI_DISCORD_SPEC") or DEFAULT_SPEC)
 
 
 def _pointer(*parts: str) -> str:
@@ -204,14 +197,16 @@ def _short(error: Any) -> str:
 
 
 @functools.cache
-def load() -> Spec | None:
-    """The spec, read once; None (with a warning) when the file is absent."""
-    path = spec_path()
+def load() -> Spec:
+    """The shipped spec, read once."""
+    return read(SPEC)
+
+
+def read(path: Path) -> Spec:
+    """The spec in `path`; a missing file is an error that says where it should be."""
     if not path.is_file():
-        warnings.warn(
-            f"{path} not found: requests to the fake Discord are not checked against Discord's "
-            "OpenAPI spec (only the fake's own checks run)",
-            stacklevel=2,
+        raise FileNotFoundError(
+            f"{path} is missing: the fake Discord checks every request against Discord's OpenAPI "
+            "spec, which ships with the tests (see tests/e2e/discord-api-spec/README.md)"
         )
-        return None
     return Spec(json.loads(path.read_text(encoding="utf-8")))

@@ -507,9 +507,7 @@ Handler = Callable[[web.Request, dict[str, str]], Awaitable[web.StreamResponse]]
 class FakeDiscordServer:
     """The state and the protocol; start with `await start()`, stop with `await stop()`."""
 
-    def __init__(
-        self, *, token: str | None = None, interaction_timeout: float | None = 3.0, check_spec: bool = True
-    ) -> None:
+    def __init__(self, *, token: str | None = None, interaction_timeout: float | None = 3.0) -> None:
         self.token = token or "fake-" + secrets.token_hex(12)
         self.application_id = snowflake()
         self.bot_user = User(self.application_id, "Pachisi", bot=True)
@@ -537,7 +535,7 @@ class FakeDiscordServer:
         self.rate_limited = 0  # 429s answered by the message bucket
         self.requests: list[Request] = []
         self.unhandled: list[str] = []
-        self.spec = openapi.load() if check_spec else None
+        self.spec = openapi.load()
         self.spec_violations: list[str] = []
         """What Discord's OpenAPI spec rejected in requests sent to us (answered 400, as Discord would)."""
         self.changed = asyncio.Condition()  # notified on every gateway or message change
@@ -942,8 +940,6 @@ class FakeDiscordServer:
 
     async def _check_spec(self, request: web.Request, path: str) -> None:
         """Refuse, as Discord would, what its OpenAPI spec does not allow (and keep it for the test)."""
-        if self.spec is None:
-            return
         content_type = request.headers.get("Content-Type", "")
         raw = await request.read()  # aiohttp keeps it for the handler
         body: Any = None
