@@ -19,9 +19,9 @@ from bot.store import GameRow, MoveRow, Store
 from engine import Position, parse_move
 from engine.game import Game
 from engine.record import read_record
-from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.fakediscord.driver import Channel, Guild, Member
-from tests.e2e.fakediscord.server import Button, Message
+from localdiscord import FakeDiscord
+from localdiscord.driver import Channel, Guild, Member
+from localdiscord.server import Button, Message
 
 
 @dataclass

@@ -7,8 +7,8 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from tests.e2e.fakediscord import FakeDiscord, openapi
-from tests.e2e.fakediscord.server import API
+from localdiscord import FakeDiscord, openapi
+from localdiscord.server import API
 
 
 async def send(fake: FakeDiscord, method: str, path: str, **kwargs: object) -> tuple[int, dict[str, object]]:

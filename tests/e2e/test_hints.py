@@ -14,9 +14,9 @@ from engine import Position, parse_move
 from engine.analysis import move_words
 from engine.players import HardPlayer
 from engine.winchance import story
+from localdiscord.driver import Reply
 from render import choice_label
 from render.chart import line_colours, point
-from tests.e2e.fakediscord.driver import Reply
 from tests.e2e.helpers import (
     HINT_BUTTON,
     Table,

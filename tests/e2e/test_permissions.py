@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from tests.e2e.fakediscord.server import Message
+from localdiscord.server import Message
 from tests.e2e.helpers import Table, check_move_log, stored_games, turn_message, wait_for_turn_or_end
 
 

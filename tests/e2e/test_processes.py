@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.fakediscord.driver import BotProcess
+from localdiscord import FakeDiscord
+from localdiscord.driver import BotProcess
 from tests.e2e.helpers import (
     REPO_ROOT,
     Table,

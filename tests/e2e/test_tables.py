@@ -10,8 +10,8 @@ from contextlib import AbstractAsyncContextManager
 
 import pytest
 
-from tests.e2e.fakediscord.driver import Channel
-from tests.e2e.fakediscord.server import Message
+from localdiscord.driver import Channel
+from localdiscord.server import Message
 from tests.e2e.helpers import Table, is_final, live_buttons, stored_games
 
 QUICK = {"players": 2, "pieces": 2, "level": "easy"}

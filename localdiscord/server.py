@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 
 from aiohttp import WSMsgType, web
 
-from tests.e2e.fakediscord import openapi
+from localdiscord import openapi
 
 API = "/api/v10"
 DISCORD_EPOCH_MS = 1_420_070_400_000

@@ -31,7 +31,7 @@ import discord.gateway
 import discord.http
 
 from bot.client import point_discord_at
-from tests.e2e.fakediscord.server import (
+from localdiscord.server import (
     Attachment,
     Button,
     ChannelRecord,
