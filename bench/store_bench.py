@@ -26,8 +26,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.service import GameService, GameSnapshot
-from bot.store import GameRow, SeatRow, Store, make_engine, upgrade, utcnow
+from bot.core.service import GameService, GameSnapshot
+from bot.core.store import GameRow, SeatRow, Store, make_engine, upgrade, utcnow
 from engine.rules import Rules
 from engine.state import Position
 

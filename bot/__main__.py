@@ -15,7 +15,7 @@ import sys
 import discord
 
 from bot.client import PachisiBot, point_discord_at
-from bot.config import Settings, load_settings
+from bot.core.config import Settings, load_settings
 from engine import build
 
 TOKEN_HELP = (
@@ -60,8 +60,8 @@ async def sync(settings: Settings) -> None:
 
 async def rebuild_ratings(settings: Settings) -> None:
     """Migrate the database, then recompute every rating from the finished games, in their order."""
-    from bot.records import rebuild_ratings as rebuild
-    from bot.store import Store, upgrade
+    from bot.core.records import rebuild_ratings as rebuild
+    from bot.core.store import Store, upgrade
 
     await upgrade(settings.database_url)
     store = Store(settings.database_url)

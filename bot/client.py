@@ -13,9 +13,9 @@ from discord.ext import commands
 from sqlalchemy import make_url
 
 import render
-from bot.config import Settings
-from bot.service import GameService
-from bot.store import Store, upgrade
+from bot.core.config import Settings
+from bot.core.service import GameService
+from bot.core.store import Store, upgrade
 from bot.sync import sync_commands
 from engine import Position
 

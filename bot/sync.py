@@ -16,7 +16,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.store import Store
+from bot.core.store import Store
 
 log = logging.getLogger(__name__)
 GLOBAL_SCOPE = 0

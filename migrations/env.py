@@ -8,7 +8,7 @@ from logging.config import fileConfig
 from alembic import context
 from sqlalchemy.engine import Connection
 
-from bot.store import Base, lock_schema, make_engine
+from bot.core.store import Base, lock_schema, make_engine
 
 config = context.config
 if config.config_file_name is not None and config.attributes.get("connection") is None:
@@ -18,11 +18,11 @@ target_metadata = Base.metadata
 
 
 def database_url() -> str:
-    """`-x url=...` first, then `sqlalchemy.url` (set by bot.store.upgrade), then DATABASE_URL."""
+    """`-x url=...` first, then `sqlalchemy.url` (set by bot.core.store.upgrade), then DATABASE_URL."""
     url = context.get_x_argument(as_dictionary=True).get("url") or config.get_main_option("sqlalchemy.url")
     if url:
         return url
-    from bot.config import load_settings
+    from bot.core.config import load_settings
 
     return load_settings().database_url
 
@@ -63,7 +63,7 @@ async def run_async_migrations() -> None:
 
 def run_migrations_online() -> None:
     connection = config.attributes.get("connection")
-    if connection is not None:  # given by bot.store.upgrade, inside its own event loop
+    if connection is not None:  # given by bot.core.store.upgrade, inside its own event loop
         do_run_migrations(connection)
     else:
         asyncio.run(run_async_migrations())

@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.store import Store, make_engine, upgrade
+from bot.core.store import Store, make_engine, upgrade
 from engine import build
 
 POSTGRES_ENV = "PACHISI_TEST_POSTGRES_URL"

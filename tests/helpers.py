@@ -6,8 +6,8 @@ from __future__ import annotations
 import random
 from datetime import UTC, datetime, timedelta
 
-from bot.service import GameService, GameSnapshot
-from bot.store import GameValues, Store
+from bot.core.service import GameService, GameSnapshot
+from bot.core.store import GameValues, Store
 
 GUILD, CHANNEL, ALICE, BOB, CAROL = 1, 100, 11, 12, 13
 

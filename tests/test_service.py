@@ -9,7 +9,7 @@ from datetime import timedelta
 
 import pytest
 
-from bot.errors import (
+from bot.core.errors import (
     AlreadyThrown,
     Conflict,
     GameEnded,
@@ -23,9 +23,9 @@ from bot.errors import (
     SeatTaken,
     StaleTurn,
 )
-from bot.records import game_record, rebuild_ratings, stored_game
-from bot.service import MAX_MISSED, GameService, GameSnapshot
-from bot.store import RatingRow, Store
+from bot.core.records import game_record, rebuild_ratings, stored_game
+from bot.core.service import MAX_MISSED, GameService, GameSnapshot
+from bot.core.store import RatingRow, Store
 from engine.game import MAX_THROWS, Game, Outcome, Termination
 from engine.rules import Rules
 from engine.state import DRAW, Move, Position, parse_move

@@ -13,8 +13,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.errors import GameError
-from bot.store import StoreUnavailable
+from bot.core.errors import GameError
+from bot.core.store import StoreUnavailable
 
 log = logging.getLogger(__name__)
 

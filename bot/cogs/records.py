@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot import records
 from bot.cogs.answers import tell
 from bot.cogs.group import PachisiCommands
-from bot.errors import NoGame
+from bot.core import records
+from bot.core.errors import NoGame
 from engine.record import Record
 from render.moves import side_words
 from render.replay import replay_gif

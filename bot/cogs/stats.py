@@ -1,6 +1,6 @@
 """`/pachisi stats` and `/pachisi leaderboard`: members' records and ratings in a server.
 
-Ratings are OpenSkill's (bot/ratings.py): `skill ± uncertainty`, and the rating shown and ranked by
+Ratings are OpenSkill's (bot/core/ratings.py): `skill ± uncertainty`, and the rating shown and ranked by
 is the conservative `skill - 3 x uncertainty`, which rises as a member plays and wins.
 """
 
@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot import ratings, records
 from bot.cogs.group import PachisiCommands
-from bot.store import RatingRow
+from bot.core import ratings, records
+from bot.core.store import RatingRow
 
 if TYPE_CHECKING:
     from bot.client import PachisiBot

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from datetime import UTC, datetime
 
-from bot.service import GameSnapshot, SeatInfo
+from bot.core.service import GameSnapshot, SeatInfo
 from engine import Position, Rules
 
 ALICE, BOB = 111, 222

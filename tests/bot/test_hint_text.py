@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from bot.cogs.pachisi import messages
 from bot.cogs.pachisi.hints import hint_button, hint_text, percent
-from bot.service import SeatTally
+from bot.core.service import SeatTally
 from engine import Position
 from engine.analysis import analyse
 from tests.bot.helpers import ALICE

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from bot.cogs.pachisi import messages
-from bot.service import Event, SeatTally
+from bot.core.service import Event, SeatTally
 from engine import DRAW, MAX_THROWS, Move, Position, Rules
 from tests.bot.helpers import ALICE, BOB, FOUR, NOW, game
 

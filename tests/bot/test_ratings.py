@@ -6,7 +6,7 @@ from random import Random
 
 import pytest
 
-from bot.ratings import (
+from bot.core.ratings import (
     LEVEL_MU,
     NEW,
     RatedGame,

@@ -9,10 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bot import ratings
-from bot.records import game_record, history, rebuild_ratings, seat_players
-from bot.service import GameService, GameSnapshot
-from bot.store import ROOT, RatingRow, Store, upgrade
+from bot.core import ratings
+from bot.core.records import game_record, history, rebuild_ratings, seat_players
+from bot.core.service import GameService, GameSnapshot
+from bot.core.store import ROOT, RatingRow, Store, upgrade
 from engine.record import read_record
 from engine.rules import Rules
 from tests.helpers import ALICE, BOB, CAROL, CHANNEL, GUILD, Clock, force_position, play_out, service

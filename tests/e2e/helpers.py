@@ -12,10 +12,10 @@ from typing import Any
 from sqlalchemy import inspect, select
 
 from bot.client import PachisiBot
-from bot.config import Settings, load_settings
-from bot.records import game_record
-from bot.service import GameSnapshot, game_snapshot
-from bot.store import GameRow, MoveRow, Store
+from bot.core.config import Settings, load_settings
+from bot.core.records import game_record
+from bot.core.service import GameSnapshot, game_snapshot
+from bot.core.store import GameRow, MoveRow, Store
 from engine import Position, parse_move
 from engine.game import Game
 from engine.record import read_record

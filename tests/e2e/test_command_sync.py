@@ -8,7 +8,7 @@ import subprocess
 from sqlalchemy import update
 
 from bot.client import PachisiBot
-from bot.store import CommandSyncRow, Store
+from bot.core.store import CommandSyncRow, Store
 from bot.sync import GLOBAL_SCOPE, command_payload, payload_hash
 from localdiscord import FakeDiscord
 from tests.e2e.helpers import REPO_ROOT, bot_argv, bot_env, bot_settings

@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy import make_url
 
 from bot.client import PachisiBot
-from bot.store import SQLITE_BUSY_TIMEOUT_MS
+from bot.core.store import SQLITE_BUSY_TIMEOUT_MS
 from localdiscord import FakeDiscord
 from tests.e2e.helpers import (
     Table,

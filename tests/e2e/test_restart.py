@@ -7,7 +7,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from bot.store import GameRow, Store
+from bot.core.store import GameRow, Store
 from localdiscord import FakeDiscord
 from localdiscord.server import Message
 from tests.e2e.helpers import (

@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
-from bot.store import ROOT, Base, downgrade, make_engine, upgrade
+from bot.core.store import ROOT, Base, downgrade, make_engine, upgrade
 
 TABLES = {
     "games",

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import load_settings
+from bot.core.config import load_settings
 
 NAMES = [
     "DISCORD_TOKEN",

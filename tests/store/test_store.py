@@ -6,7 +6,7 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 
-from bot.store import SQLITE_BUSY_TIMEOUT_MS, GameRow, SeatRow, Store, utcnow
+from bot.core.store import SQLITE_BUSY_TIMEOUT_MS, GameRow, SeatRow, Store, utcnow
 
 
 def _game(channel_id: int = 10, status: str = "active") -> GameRow:

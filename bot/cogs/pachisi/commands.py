@@ -15,12 +15,12 @@ from discord import app_commands
 
 import bot.cogs.pachisi.messages as messages
 import render
-from bot import texts
 from bot.cogs.answers import tell
 from bot.cogs.group import PachisiCommands
 from bot.cogs.pachisi.hints import chances_line
-from bot.errors import GameError, NoGame
-from bot.service import GameSnapshot
+from bot.core import texts
+from bot.core.errors import GameError, NoGame
+from bot.core.service import GameSnapshot
 from engine import SEAT_NAMES, Move, NotationError, Rules, parse_move
 from engine.players import LEVELS
 

@@ -15,7 +15,7 @@ import discord
 
 from bot.cogs.answers import tell
 from bot.cogs.pachisi.views import GameButton
-from bot.service import GameSnapshot
+from bot.core.service import GameSnapshot
 from engine import Position, parse_move
 from engine.analysis import Analysis, analyse, move_words
 from engine.winchance import win_chance

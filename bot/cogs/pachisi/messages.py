@@ -12,8 +12,8 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime
 
 import render
-from bot.service import Event, GameSnapshot, SeatTally
-from bot.store import Status
+from bot.core.service import Event, GameSnapshot, SeatTally
+from bot.core.store import Status
 from engine import SEAT_NAMES, Move, Position, Rules, Termination
 from engine.board import HOME, IS_CASTLE, MID, ROUTES, SQUARES
 from render.moves import side_words

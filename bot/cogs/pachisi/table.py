@@ -38,9 +38,9 @@ from bot.cogs.pachisi.views import (
     disabled_copy,
     game_of,
 )
-from bot.errors import AlreadyThrown, GameError, NotAllowed
-from bot.service import Event, GameSnapshot
-from bot.store import Status, StoreUnavailable
+from bot.core.errors import AlreadyThrown, GameError, NotAllowed
+from bot.core.service import Event, GameSnapshot
+from bot.core.store import Status, StoreUnavailable
 from engine import Move, Rules, parse_move
 from engine.errors import NotationError
 

@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.errors import (
+from bot.core.errors import (
     AlreadyThrown,
     Conflict,
     GameEnded,
@@ -30,8 +30,8 @@ from bot.errors import (
     SeatTaken,
     StaleTurn,
 )
-from bot.records import rate_game, stored_position
-from bot.store import GameRow, GameValues, SeatRow, SeatValues, Status, Store, aware, utcnow
+from bot.core.records import rate_game, stored_position
+from bot.core.store import GameRow, GameValues, SeatRow, SeatValues, Status, Store, aware, utcnow
 from engine.board import SEAT_NAMES
 from engine.errors import IllegalMoveError
 from engine.game import Game, Outcome, Termination, Throw

@@ -3,7 +3,7 @@
 Games are kept so that a crash or a restart loses nothing: a game row holds the current position, the
 pending throw (stored before anyone sees it), a turn counter and a version for optimistic checks; the
 move log is append-only, so the position can always be rebuilt and compared. The game flow itself
-lives in `bot.service`; this module only reads and writes rows.
+lives in `bot.core.service`; this module only reads and writes rows.
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.sql.elements import ColumnElement
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class Status(StrEnum):
@@ -268,7 +268,7 @@ class CommandSyncRow(Base):
 
 
 class RatingRow(Base):
-    """A member's rating in one guild (OpenSkill mu and sigma, bot/ratings.py) and rated games.
+    """A member's rating in one guild (OpenSkill mu and sigma, bot/core/ratings.py) and rated games.
 
     Games are counted against people (some opponent was a member) and against computers apart.
     """

@@ -14,8 +14,8 @@ from datetime import datetime
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot import ratings
-from bot.store import GameRow, MoveRow, RatingRow, SeatRow, Status, Store, aware
+from bot.core import ratings
+from bot.core.store import GameRow, MoveRow, RatingRow, SeatRow, Status, Store, aware
 from engine.game import Game
 from engine.record import SEAT_TAGS, Record, Throw
 from engine.rules import Rules
