@@ -40,9 +40,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from localdiscord import FakeDiscord  # noqa: E402
 from localdiscord.driver import Channel, Guild, Member  # noqa: E402
 from localdiscord.server import Message  # noqa: E402
+from tests.e2e.fakediscord import FakeDiscord  # noqa: E402
 from tests.e2e.helpers import (  # noqa: E402
     Table,
     bot_argv,

@@ -1,4 +1,4 @@
-"""The test-facing API of the fake Discord: guilds, channels and members that act like people.
+"""The driving API of the fake Discord: guilds, channels and members that act like people.
 
     async with FakeDiscord.start() as discord_:
         guild = discord_.add_guild("Test")
@@ -24,7 +24,7 @@ import subprocess
 import tempfile
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Self, TypeVar
 
 import discord
 import discord.gateway
@@ -37,7 +37,6 @@ from localdiscord.server import (
     ChannelRecord,
     FakeDiscordServer,
     GuildRecord,
-    Hold,
     Interaction,
     Json,
     MemberRecord,
@@ -303,19 +302,20 @@ class FakeDiscord:
 
     @classmethod
     @contextlib.asynccontextmanager
-    async def start(cls, *, interaction_timeout: float | None = 3.0) -> AsyncIterator[FakeDiscord]:
-        """Serve on 127.0.0.1 with an ephemeral port until the block ends (even on failure).
+    async def start(cls, *, interaction_timeout: float | None = 3.0) -> AsyncIterator[Self]:
+        """Serve on 127.0.0.1 with an ephemeral port until the block ends (even on failure)."""
+        async with cls.serving(FakeDiscordServer(interaction_timeout=interaction_timeout)) as fake:
+            yield fake
 
-        Every REST request is checked against Discord's OpenAPI spec (see openapi.py); one it
-        rejects is answered 400 and fails the block when it ends."""
-        server = FakeDiscordServer(interaction_timeout=interaction_timeout)
+    @classmethod
+    @contextlib.asynccontextmanager
+    async def serving(cls, server: FakeDiscordServer) -> AsyncIterator[Self]:
+        """Start `server` (a subclass, for tests), drive it until the block ends, then stop it."""
         await server.start()
         try:
             yield cls(server)
         finally:
             await server.stop()
-        if server.spec_violations:
-            raise AssertionError("requests real Discord would reject:\n" + "\n".join(server.spec_violations))
 
     @property
     def url(self) -> str:
@@ -374,37 +374,6 @@ class FakeDiscord:
 
         found: Message = await self.server.wait_until(find, timeout, "a matching message")
         return found
-
-    def fail_next(
-        self,
-        method: str,
-        path: str,
-        *,
-        status: int,
-        code: int = 0,
-        message: str | None = None,
-        retry_after: float | None = None,
-        times: int = 1,
-        body_contains: str | None = None,
-    ) -> None:
-        """Fail the next REST call(s) matching `path` (after /api/v10; `{x}` = any segment), and
-        with `body_contains` only those whose body holds that text."""
-        self.server.fail_next(
-            method,
-            path,
-            status=status,
-            code=code,
-            message=message,
-            retry_after=retry_after,
-            times=times,
-            body_contains=body_contains,
-        )
-
-    def hold_next(self, method: str, path: str) -> Hold:
-        """Carry out the next REST call matching `path` (as fail_next) and never answer it: kill
-        the bot once `hold.reached` is set, and Discord has acted on a request the bot never heard
-        back from."""
-        return self.server.hold_next(method, path)
 
     def enforce_message_limit(self, count: int = 5, seconds: float = 5.0) -> None:
         """Answer a channel's new messages beyond `count` per `seconds` with Discord's 429."""

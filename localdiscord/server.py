@@ -4,7 +4,8 @@ It holds the state a bot sees (guilds, channels, members, messages, application 
 interactions) in memory, for as long as the server runs, so bot processes can come and go: a new
 process IDENTIFYs and gets a fresh session, a reconnecting one RESUMEs and gets the events it
 missed. Payloads carry every field discord.py 2.7's parsers require; a missing one kills the
-client silently. Tests use the driver (driver.py), not this module.
+client silently. Tests and the local table use the driver (driver.py); tests add their fault
+injection and request checks through the `before_rest`/`after_rest` hooks.
 """
 
 from __future__ import annotations
@@ -23,8 +24,6 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from aiohttp import WSMsgType, web
-
-from localdiscord import openapi
 
 API = "/api/v10"
 DISCORD_EPOCH_MS = 1_420_070_400_000
@@ -71,7 +70,7 @@ def parse_multipart(body: bytes, content_type: str) -> list[tuple[dict[str, str]
     Our own few lines: aiohttp's reader parses every header through the email package, which
     made the fake, not the bot, the slow end of a latency benchmark.
     """
-    boundary = _header_param(content_type, "boundary")
+    boundary = header_param(content_type, "boundary")
     if not boundary:
         raise ApiError(400, 50035, "Invalid Form Body")
     parts = []
@@ -88,7 +87,7 @@ def parse_multipart(body: bytes, content_type: str) -> list[tuple[dict[str, str]
     return parts
 
 
-def _header_param(header: str, name: str) -> str | None:
+def header_param(header: str, name: str) -> str | None:
     """`name=value` or `name="value"` from a header such as Content-Disposition."""
     m = re.search(rf'(?:^|;)\s*{name}=(?:"([^"]*)"|([^;\s]*))', header)
     return None if m is None else urllib.parse.unquote(m[1] if m[1] is not None else m[2])
@@ -98,13 +97,6 @@ def _guild_of(event: str, data: Json) -> int | None:
     """The guild an event belongs to (its shard gets it), or None."""
     guild_id = data.get("guild_id") or (data.get("id") if event.startswith("GUILD_") else None)
     return int(guild_id) if guild_id else None
-
-
-def _path_regex(path: str) -> str:
-    """`/channels/{c}/messages` as a regex: `{name}` is any one segment."""
-    return "".join(
-        "[^/]+" if part.startswith("{") else re.escape(part) for part in re.split(r"(\{[^}]*\})", path)
-    )
 
 
 def check_message(body: Json, files: dict[int, Attachment], *, new: bool) -> None:
@@ -472,29 +464,6 @@ class Session:
 
 
 @dataclass
-class Fault:
-    method: str
-    pattern: re.Pattern[str]
-    status: int
-    code: int
-    message: str
-    retry_after: float | None
-    times: int
-    body_contains: str | None = None
-
-
-@dataclass
-class Hold:
-    """A REST call carried out and then never answered: the bot waits for an answer that does not
-    come (and can be killed exactly between Discord acting on a request and the bot hearing of it)."""
-
-    method: str
-    pattern: re.Pattern[str]
-    reached: asyncio.Event = field(default_factory=asyncio.Event)
-    release: asyncio.Event = field(default_factory=asyncio.Event)
-
-
-@dataclass
 class Request:
     method: str
     path: str
@@ -528,16 +497,11 @@ class FakeDiscordServer:
         self.shards: dict[int, Session] = {}  # shard id -> its newest session, which gets its events
         self.identifies = 0
         self.resumes = 0
-        self.faults: list[Fault] = []
-        self.holds: list[Hold] = []
         self.message_limit: tuple[int, float] | None = None  # (count, seconds) per channel
         self.posted_at: dict[int, list[float]] = {}  # channel id -> monotonic times of recent posts
         self.rate_limited = 0  # 429s answered by the message bucket
         self.requests: list[Request] = []
         self.unhandled: list[str] = []
-        self.spec = openapi.load()
-        self.spec_violations: list[str] = []
-        """What Discord's OpenAPI spec rejected in requests sent to us (answered 400, as Discord would)."""
         self.changed = asyncio.Condition()  # notified on every gateway or message change
         self._tasks: set[asyncio.Task[None]] = set()
         self._backlog: list[tuple[str, Json]] = []  # events not yet numbered and sent
@@ -568,8 +532,6 @@ class FakeDiscordServer:
             await asyncio.wait([asyncio.ensure_future(ws.close(code=1001)) for ws in sockets], timeout=2.0)
         for task in list(self._tasks):
             task.cancel()
-        for hold in self.holds:
-            hold.release.set()
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -641,42 +603,6 @@ class FakeDiscordServer:
     def delete_channel(self, channel: ChannelRecord) -> None:
         channel.deleted = True
         self.post("CHANNEL_DELETE", channel.payload())
-
-    def fail_next(
-        self,
-        method: str,
-        path: str,
-        *,
-        status: int,
-        code: int = 0,
-        message: str | None = None,
-        retry_after: float | None = None,
-        times: int = 1,
-        body_contains: str | None = None,
-    ) -> None:
-        """Answer the next `times` matching REST calls with an error; `{name}` in path is a wildcard.
-        With `body_contains`, only calls whose body holds that text match (one message of many)."""
-        regex = _path_regex(path)
-        default = {429: "You are being rate limited.", 403: "Missing Permissions", 404: "Unknown Channel"}
-        text = message or default.get(status, "Error")
-        self.faults.append(
-            Fault(
-                method.upper(), re.compile(regex + "$"), status, code, text, retry_after, times, body_contains
-            )
-        )
-
-    def release_holds(self) -> None:
-        """Forget every hold: unreached ones hold nothing more, reached ones end their wait."""
-        for hold in self.holds:
-            hold.release.set()
-        self.holds.clear()
-
-    def hold_next(self, method: str, path: str) -> Hold:
-        """Carry out the next REST call matching `path` but never answer it; `reached` is set once
-        it was carried out."""
-        hold = Hold(method.upper(), re.compile(_path_regex(path) + "$"))
-        self.holds.append(hold)
-        return hold
 
     # --- gateway ---------------------------------------------------------------------------
 
@@ -926,47 +852,22 @@ class FakeDiscordServer:
     async def _rest(self, request: web.Request) -> web.StreamResponse:
         path = request.path[len(API) :]
         try:
-            await self._check_spec(request, path)
-            response = await self._answer(request, path)
+            response = await self.before_rest(request, path) or await self._answer(request, path)
         except ApiError as e:
             response = json_response({"message": e.message, "code": e.code}, e.status)
         self.requests.append(Request(request.method, path, response.status))
-        hold = next((h for h in self.holds if h.method == request.method and h.pattern.match(path)), None)
-        if hold is not None and not hold.reached.is_set():
-            hold.reached.set()
-            await self._notify()
-            await hold.release.wait()
+        await self.after_rest(request, path)
         return response
 
-    async def _check_spec(self, request: web.Request, path: str) -> None:
-        """Refuse, as Discord would, what its OpenAPI spec does not allow (and keep it for the test)."""
-        content_type = request.headers.get("Content-Type", "")
-        raw = await request.read()  # aiohttp keeps it for the handler
-        body: Any = None
-        if content_type.startswith("multipart/"):
-            body = {}
-            for headers, data in parse_multipart(raw, content_type):
-                if _header_param(headers.get("content-disposition", ""), "name") == "payload_json":
-                    body = json.loads(data)
-        elif raw:
-            body = json.loads(raw)
-        problems = self.spec.check(request.method, path, request.query, content_type, body)
-        if problems:
-            self.spec_violations.extend(problems)
-            raise ApiError(400, 50035, "Invalid Form Body (Discord's OpenAPI spec): " + "; ".join(problems))
+    async def before_rest(self, request: web.Request, path: str) -> web.StreamResponse | None:
+        """A hook for tests: an answer (or an ApiError) instead of carrying the call out; None
+        carries it out. `path` is after /api/v10."""
+        return None
+
+    async def after_rest(self, request: web.Request, path: str) -> None:
+        """A hook for tests: runs once the call was carried out, before it is answered."""
 
     async def _answer(self, request: web.Request, path: str) -> web.StreamResponse:
-        for fault in self.faults:
-            if fault.method == request.method and fault.pattern.match(path):
-                if (
-                    fault.body_contains is not None
-                    and fault.body_contains.encode() not in await request.read()
-                ):
-                    continue
-                fault.times -= 1
-                if fault.times <= 0:
-                    self.faults.remove(fault)
-                return self._fault_response(fault)
         for method, pattern, handler in self._routes:
             if method == request.method and (m := pattern.match(path)):
                 open_route = path.startswith(("/interactions/", "/webhooks/"))
@@ -975,21 +876,6 @@ class FakeDiscordServer:
                 return await handler(request, m.groupdict())
         self.unhandled.append(f"{request.method} {path}")
         raise ApiError(404, 0, "404: Not Found")
-
-    def _fault_response(self, fault: Fault) -> web.Response:
-        if fault.status != 429:
-            return json_response({"message": fault.message, "code": fault.code}, fault.status)
-        retry = fault.retry_after if fault.retry_after is not None else 0.1
-        headers = {
-            "Via": "1.1 google",
-            "X-RateLimit-Limit": "5",
-            "X-RateLimit-Remaining": "0",
-            "X-RateLimit-Reset": f"{time.time() + retry:.3f}",
-            "X-RateLimit-Reset-After": f"{retry:.3f}",
-            "X-RateLimit-Scope": "user",
-        }
-        body = {"message": fault.message, "retry_after": retry, "global": False, "code": fault.code}
-        return json_response(body, 429, headers)
 
     async def _attachment(self, request: web.Request) -> web.Response:
         found = self.attachments.get(int(request.match_info["attachment"]))
@@ -1138,11 +1024,11 @@ class FakeDiscordServer:
         files: dict[int, Attachment] = {}
         for headers, data in parse_multipart(body, content_type):
             disposition = headers.get("content-disposition", "")
-            name = _header_param(disposition, "name") or ""
+            name = header_param(disposition, "name") or ""
             if name == "payload_json":
                 payload = json.loads(data)
             elif m := re.fullmatch(r"files\[(\d+)\]", name):
-                filename = _header_param(disposition, "filename") or name
+                filename = header_param(disposition, "filename") or name
                 ctype = headers.get("content-type", "application/octet-stream")
                 new = Attachment(snowflake(), filename, data, ctype)
                 files[int(m[1])] = self.attachments[new.id] = new

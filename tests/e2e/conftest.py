@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bot.client import PachisiBot
-from localdiscord import FakeDiscord
+from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.helpers import Table, bot_settings, check_records
 
 

@@ -19,9 +19,9 @@ from bot.core.store import GameRow, MoveRow, Store
 from engine import Position, parse_move
 from engine.game import Game
 from engine.record import read_record
-from localdiscord import FakeDiscord
 from localdiscord.driver import Channel, Guild, Member
 from localdiscord.server import Button, Message
+from tests.e2e.fakediscord import FakeDiscord
 
 
 @dataclass

@@ -10,7 +10,7 @@ from sqlalchemy import update
 from bot.client import PachisiBot
 from bot.core.store import CommandSyncRow, Store
 from bot.sync import GLOBAL_SCOPE, command_payload, payload_hash
-from localdiscord import FakeDiscord
+from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.helpers import REPO_ROOT, bot_argv, bot_env, bot_settings
 
 

@@ -16,7 +16,7 @@ from sqlalchemy import make_url
 
 from bot.client import PachisiBot
 from bot.core.store import SQLITE_BUSY_TIMEOUT_MS
-from localdiscord import FakeDiscord
+from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.helpers import (
     Table,
     bot_settings,

@@ -7,8 +7,9 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from localdiscord import FakeDiscord, openapi
 from localdiscord.server import API
+from tests.e2e import openapi
+from tests.e2e.fakediscord import FakeDiscord
 
 
 async def send(fake: FakeDiscord, method: str, path: str, **kwargs: object) -> tuple[int, dict[str, object]]:

@@ -23,7 +23,8 @@ from discord import app_commands
 from discord.ext import commands
 from PIL import Image
 
-from localdiscord import Channel, FakeDiscord, Member
+from localdiscord import Channel, Member
+from tests.e2e.fakediscord import FakeDiscord
 
 REPO = Path(__file__).resolve().parents[2]
 MOVES = ["black:0-1", "black:12-16", "red:3-7"]

@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from localdiscord import FakeDiscord
 from localdiscord.driver import BotProcess
+from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.helpers import (
     REPO_ROOT,
     Table,

@@ -8,8 +8,8 @@ from typing import Any
 from sqlalchemy import select
 
 from bot.core.store import GameRow, Store
-from localdiscord import FakeDiscord
 from localdiscord.server import Message
+from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.helpers import (
     REPO_ROOT,
     Table,

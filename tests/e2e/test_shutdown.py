@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from localdiscord import FakeDiscord
+from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.helpers import (
     REPO_ROOT,
     bot_argv,

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from localdiscord import FakeDiscord
 from localdiscord.driver import Member
+from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.helpers import (
     REPO_ROOT,
     Table,

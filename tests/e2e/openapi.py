@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-SPEC = Path(__file__).resolve().parents[1] / "tests" / "e2e" / "discord-api-spec" / "openapi.json"
+SPEC = Path(__file__).resolve().parent / "discord-api-spec" / "openapi.json"
 SPEC_URI = "urn:discord-openapi"
 METHODS = ("get", "put", "post", "patch", "delete")
 
