@@ -12,6 +12,7 @@ from render.draw import canvas_png, encode_png, render
 from render.legend import legend_image
 from render.moves import DrawnMove, choice_label
 from render.panels import termination_word
+from render.words import ENGLISH, Words
 
 
 def board_png(
@@ -25,6 +26,7 @@ def board_png(
     termination: object = None,
     last_move: Move | None = None,
     last_position: Position | None = None,
+    words: Words = ENGLISH,
 ) -> bytes:
     """The position as a PNG.
 
@@ -39,7 +41,8 @@ def board_png(
     letter, A, B, C... in list order as `choice_label` names them, on the landing square.
     `termination` of a finished game: "win", "frozen", "throw_limit" or "resignation", an enum
     member with such a name, or an outcome carrying one (`engine.game.Outcome`); a draw without it
-    is called frozen when the position is frozen, else the throw limit.
+    is called frozen when the position is frozen, else the throw limit. `words`: the language of
+    every word drawn (render/words.py).
     """
     if moves is None:
         moves = [DrawnMove(last_move, last_position)] if last_move is not None else []
@@ -52,13 +55,14 @@ def board_png(
         cowries=cowries,
         choices=choices,
         termination=termination_word(termination),
+        words=words,
     )
     return canvas_png(canvas)
 
 
-def legend_png() -> bytes:
+def legend_png(words: Words = ENGLISH) -> bytes:
     """A small key to the board's marks, for `/pachisi help`."""
-    return encode_png(legend_image())
+    return encode_png(legend_image(words))
 
 
-__all__ = ["DrawnMove", "board_png", "choice_label", "legend_png"]
+__all__ = ["ENGLISH", "DrawnMove", "Words", "board_png", "choice_label", "legend_png"]

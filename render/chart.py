@@ -14,11 +14,11 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from engine.board import SEAT_NAMES
 from engine.state import Move, Position, side_seats
 from engine.winchance import story
 from render import theme
 from render.sprites import write
+from render.words import ENGLISH, Words, chart_labels, percent_words, side_words
 
 WIDTH, HEIGHT = 800, 360
 LEFT, RIGHT, TOP, BOTTOM = 64, 24, 48, 40
@@ -48,7 +48,12 @@ def point(index: int, chance: float, count: int) -> tuple[int, int]:
     return x, y
 
 
-def story_png(chances: Sequence[float], players: int, captures: Sequence[tuple[int, int]] = ()) -> bytes:
+def story_png(
+    chances: Sequence[float],
+    players: int,
+    captures: Sequence[tuple[int, int]] = (),
+    words: Words = ENGLISH,
+) -> bytes:
     """The chart as PNG bytes.
 
     `chances[i]`: side 0's chance to win after `i` throws (`chances[0]` at the start; side 1's is
@@ -57,6 +62,7 @@ def story_png(chances: Sequence[float], players: int, captures: Sequence[tuple[i
     """
     if len(chances) < 2:
         raise ValueError("a story needs at least two points")
+    labels = chart_labels(words)
     image = Image.new("RGB", (WIDTH, HEIGHT), theme.BACKGROUND)
     draw = ImageDraw.Draw(image)
     count = len(chances)
@@ -64,12 +70,12 @@ def story_png(chances: Sequence[float], players: int, captures: Sequence[tuple[i
     for percent in (0, 25, 50, 75, 100):
         y = point(0, percent / 100, count)[1]
         draw.line((LEFT, y, WIDTH - RIGHT, y), fill=GRID, width=1)
-        write(image, (LEFT - 8, y), f"{percent} %", 13, theme.TEXT_DIM, "rm")
+        write(image, (LEFT - 8, y), percent_words(words, percent), 13, theme.TEXT_DIM, "rm")
     ticks = _ticks(count - 1)
     for tick in ticks:
         x = point(tick, 0.0, count)[0]
         write(image, (x, HEIGHT - BOTTOM + 8), str(tick), 13, theme.TEXT_DIM, "mt")
-    write(image, (WIDTH - RIGHT, HEIGHT - 6), "throws", 13, theme.TEXT_DIM, "rb")
+    write(image, (WIDTH - RIGHT, HEIGHT - 6), labels.throws, 13, theme.TEXT_DIM, "rb")
     for throw, _ in captures:
         x = point(throw, 0.0, count)[0]
         draw.line((x, TOP, x, HEIGHT - BOTTOM), fill=GRID, width=1)
@@ -85,18 +91,17 @@ def story_png(chances: Sequence[float], players: int, captures: Sequence[tuple[i
         draw.line((x - 7, y - 7, x + 7, y + 7), fill=theme.CAPTURE, width=4)
         draw.line((x - 7, y + 7, x + 7, y - 7), fill=theme.CAPTURE, width=4)
     x = LEFT
-    write(image, (x, TOP // 2), "Chance to win", 16, theme.TEXT, "lm")
+    write(image, (x, TOP // 2), labels.title, 16, theme.TEXT, "lm")
     x += 180
     for side in (0, 1):
         outer, inner = line_colours(side, players)
         draw.line((x, TOP // 2, x + 30, TOP // 2), fill=outer, width=OUTER)
         draw.line((x, TOP // 2, x + 30, TOP // 2), fill=inner, width=INNER)
-        label = " + ".join(SEAT_NAMES[s].capitalize() for s in side_seats(side, players))
-        write(image, (x + 38, TOP // 2), label, 14, theme.TEXT, "lm")
+        write(image, (x + 38, TOP // 2), side_words(words, side, players), 14, theme.TEXT, "lm")
         x += 200
     draw.line((x, TOP // 2 - 6, x + 12, TOP // 2 + 6), fill=theme.CAPTURE, width=4)
     draw.line((x, TOP // 2 + 6, x + 12, TOP // 2 - 6), fill=theme.CAPTURE, width=4)
-    write(image, (x + 20, TOP // 2), "capture", 14, theme.TEXT, "lm")
+    write(image, (x + 20, TOP // 2), labels.capture, 14, theme.TEXT, "lm")
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", optimize=False, compress_level=6)
     return buffer.getvalue()
@@ -112,9 +117,9 @@ def _ticks(last: int) -> list[int]:
     return list(range(0, last + 1, step))
 
 
-def game_png(start: Position, record: Sequence[tuple[int, Move | None]]) -> bytes:
+def game_png(start: Position, record: Sequence[tuple[int, Move | None]], words: Words = ENGLISH) -> bytes:
     """The story chart of a game played from `start` by `record`'s (throw, move) pairs."""
     chances, captures = story(start, record)
     if len(chances) < 2:
         chances = chances * 2
-    return story_png(chances, start.rules.players, captures)
+    return story_png(chances, start.rules.players, captures, words)

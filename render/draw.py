@@ -21,6 +21,7 @@ from render.board import base_board
 from render.canvas import Canvas, quantize
 from render.layout import Box, Point
 from render.moves import DrawnMove, choice_label
+from render.words import ENGLISH, Words
 
 PIECE = 40
 """Piece diameter on a square holding one seat's pieces."""
@@ -253,6 +254,7 @@ def render(
     termination: str | None = None,
     last_move: Move | None = None,
     last_position: Position | None = None,
+    words: Words = ENGLISH,
 ) -> Canvas:
     """The board picture on a canvas over the static board (see `board_png` for the arguments)."""
     if last_move is not None and not story:
@@ -260,7 +262,7 @@ def render(
     story = list(story)[-MAX_STORY:]
     canvas = Canvas(base_board().copy())
     names = names or {}
-    panels.draw_panels(canvas, position, names, throw, cowries, story, choices or ())
+    panels.draw_panels(canvas, words, position, names, throw, cowries, story, choices or ())
     stacks = _stacks(position)
     for square in position.blockades():
         blockade_mark(canvas, layout.square_box(square))
@@ -276,7 +278,7 @@ def render(
     if choices:
         _choice_tiles(canvas, position, choices)
     if position.result is not None:
-        panels.draw_banner(canvas, position, termination)
+        panels.draw_banner(canvas, words, position, termination)
     return canvas
 
 

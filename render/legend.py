@@ -11,23 +11,13 @@ from render import sprites, theme
 from render.board import castle_mark
 from render.canvas import Canvas
 from render.layout import CELL
+from render.words import Words, legend_rows, legend_title
 
 WIDTH = 960
 ROW = 66
 TOP = 64
 _ICON = 230
 """Width of the column of pictures; the words start after it."""
-
-_ROWS = (
-    "The seats: Black, Red, Yellow, Green",
-    "Private columns: only that seat's pieces go there",
-    "Castle: a safe square, any colours may share it",
-    "Blockade: two of one side, no enemy may pass",
-    "Choice A: that piece moves there (button A)",
-    "Moves since your last turn, numbered in order",
-    "Captured here: that piece went back to the centre",
-    "The throw: how many cowries land mouth up",
-)
 
 
 def _cell(
@@ -42,15 +32,20 @@ def _centre(box: tuple[int, int, int, int]) -> tuple[int, int]:
     return (box[0] + box[2]) // 2, (box[1] + box[3]) // 2
 
 
-@cache
-def legend_image() -> Image.Image:
+def legend_image(words: Words) -> Image.Image:
     """The key as an RGB image, WIDTH px wide: one row per mark, its picture then its meaning."""
-    height = TOP + ROW * len(_ROWS) + 16
+    return _legend_image(legend_title(words), legend_rows(words))
+
+
+@cache
+def _legend_image(title: str, rows: tuple[str, ...]) -> Image.Image:
+    """The key with these words, cached by them (a language's key is drawn once)."""
+    height = TOP + ROW * len(rows) + 16
     canvas = Canvas(Image.new("RGB", (WIDTH, height), theme.BACKGROUND))
     draw = canvas.draw
-    canvas.write((24, TOP // 2), "How to read the board", 32, theme.TEXT)
+    canvas.write((24, TOP // 2), title, 32, theme.TEXT)
     x0 = 24
-    for row, words in enumerate(_ROWS):
+    for row, meaning in enumerate(rows):
         y = TOP + row * ROW + ROW // 2
         if row == 0:
             for seat in range(4):
@@ -91,6 +86,6 @@ def legend_image() -> Image.Image:
         else:
             for k, up in enumerate((True, True, False, False, False, False)):
                 canvas.paste(sprites.cowrie(up), (x0 + 13 + k * 31, y))
-        words, size = sprites.fit(words, (24, 20), WIDTH - x0 - _ICON - 16)
-        canvas.write((x0 + _ICON, y), words, size, theme.TEXT)
+        text, size = sprites.fit(meaning, (24, 20), WIDTH - x0 - _ICON - 16)
+        canvas.write((x0 + _ICON, y), text, size, theme.TEXT)
     return canvas.image

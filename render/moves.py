@@ -1,11 +1,11 @@
-"""What the picture is told about moves, and the words it shares with the chat: sides, choices, moves."""
+"""What the picture is told about moves: the story's moves and the letters of the choices."""
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-from engine.board import HOME, SEAT_NAMES
-from engine.state import Move, Position, side_seats
+from engine.state import Move, Position
+from render import words
 
 
 class DrawnMove(NamedTuple):
@@ -33,19 +33,5 @@ def choice_label(index: int) -> str:
 
 
 def side_words(side: int, players: int) -> str:
-    """A side by its colours, as the picture and the chat name it: "Black + Yellow"."""
-    return " + ".join(SEAT_NAMES[seat].capitalize() for seat in side_seats(side, players))
-
-
-def move_words(move: Move, victims: list[int] | None = None) -> str:
-    """A move in a few words for the side boxes: "Black 5 → 30, takes Yellow"."""
-    seat = SEAT_NAMES[move.seat].capitalize()
-    if move.src == 0:
-        words = f"{seat} enters" + (f" to {move.dst}" if move.dst != 1 else "")
-    elif move.dst == HOME:
-        words = f"{seat} {move.src} → home"
-    else:
-        words = f"{seat} {move.src} → {move.dst}"
-    if victims:
-        words += ", takes " + " + ".join(SEAT_NAMES[s].capitalize() for s in victims)
-    return words
+    """English only, for bot/ until it calls `render.words.side_words(words, side, players)`."""
+    return words.side_words(words.ENGLISH, side, players)

@@ -5,58 +5,60 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from functools import lru_cache
 
-from engine.board import SEAT_NAMES
-from engine.game import MAX_THROWS
-from engine.state import DRAW, Move, Position, side_seats
+from engine.state import DRAW, Move, Position
 from engine.throws import GRACES, VALUE_TO_MOUTHS
 from render import layout, sprites, theme
+from render import words as w
 from render.board import base_board
 from render.canvas import Canvas, Patch
 from render.layout import Box
-from render.moves import DrawnMove, choice_label, move_words, side_words
+from render.moves import DrawnMove, choice_label
+from render.words import Words
 
 PANEL_PIECE = 30
-_ARM_WORDS = ("south", "east", "north", "west")
 _NAME_SIZES = (30, 26, 22)
 """A long name is first drawn smaller, and cut with an ellipsis only below the smallest size."""
 
 
 Part = Callable[..., None]
-"""Draws one part of a seat's panel, given the panel's inner box and the part's own arguments."""
+"""Draws one part of a seat's panel, given the panel's inner box and the part's own arguments.
+
+A part's arguments hold every text it draws, so its cached picture is keyed by the language too."""
 
 
 def seat_parts(
-    position: Position, seat: int, name: str, throw: int | None
+    words: Words, position: Position, seat: int, name: str, throw: int | None
 ) -> list[tuple[Part, tuple[Hashable, ...]]]:
     """A seat's panel (but the throw) as parts that do not overlap, each with its arguments.
 
     A part depends on little (a name, a count, a status), so it looks the same in many positions
     and its picture can be cached by its arguments.
     """
+    labels = w.panel_labels(words)
     result = position.result
     on_turn = result is None and position.turn == seat
     status = ""
     if result is not None and result != DRAW and position.side_of(seat) == result:
-        status = "★ WINS"
+        status = labels.wins
     elif on_turn:
-        status = "▶ TO MOVE" if throw is not None else "▶ TO THROW"
+        status = labels.to_move if throw is not None else labels.to_throw
     capture: tuple[str, theme.RGB]
     if not position.rules.must_capture:
-        capture = "No capture needed", theme.TEXT_DIM
+        capture = labels.no_capture_needed, theme.TEXT_DIM
     elif position.has_captured(position.side_of(seat)):
-        capture = "✓ Captured: may go home", theme.CAPTURED_YES
+        capture = labels.captured, theme.CAPTURED_YES
     else:
-        capture = "✗ No capture yet", theme.CAPTURED_NO
+        capture = labels.not_captured, theme.CAPTURED_NO
     parts: list[tuple[Part, tuple[Hashable, ...]]] = [(_frame, ())] if on_turn else []
     parts += [
         (_name_line, (seat, name)),
-        (_seat_line, (seat, status)),
-        (_count_row, (seat, 104, "Waiting", position.charkoni_count(seat))),
-        (_count_row, (seat, 148, "Home", position.home_count(seat))),
+        (_seat_line, (w.seat_line(words, seat), status)),
+        (_count_row, (seat, 104, labels.waiting, position.charkoni_count(seat))),
+        (_count_row, (seat, 148, labels.home, position.home_count(seat))),
         (_capture_line, capture),
     ]
     if position.rules.players == 4:
-        parts.append((_partner_line, (seat,)))
+        parts.append((_partner_line, (w.partner_words(words, seat),)))
     return parts
 
 
@@ -69,15 +71,15 @@ def _name_line(canvas: Canvas, box: Box, seat: int, name: str) -> None:
     left, top, right, _ = box
     x, y = left + 16, top + 16
     canvas.paste(sprites.piece(seat, 40), (x + 20, y + 22))
-    words, size = sprites.fit(name, _NAME_SIZES, right - x - 66)
-    canvas.write((x + 50, y + 22), words, size, theme.TEXT)
+    text, size = sprites.fit(name, _NAME_SIZES, right - x - 66)
+    canvas.write((x + 50, y + 22), text, size, theme.TEXT)
 
 
-def _seat_line(canvas: Canvas, box: Box, seat: int, status: str) -> None:
+def _seat_line(canvas: Canvas, box: Box, seat_arm: str, status: str) -> None:
     """The seat and its arm, and the status (to move, wins)."""
     left, top, right, _ = box
     x, y = left + 16, top + 16 + 60
-    canvas.write((x, y), f"{SEAT_NAMES[seat].capitalize()} · {_ARM_WORDS[seat]}", 20, theme.TEXT_DIM)
+    canvas.write((x, y), seat_arm, 20, theme.TEXT_DIM)
     if status:
         canvas.write((right - 16, y), status, 22, theme.TEXT, "rm")
 
@@ -95,17 +97,17 @@ def _count_row(canvas: Canvas, box: Box, seat: int, dy: int, label: str, count: 
 def _capture_line(canvas: Canvas, box: Box, text: str, colour: theme.RGB) -> None:
     left, top, right, _ = box
     x = left + 16
-    words, size = sprites.fit(text, (21, 18), right - x - 16)
-    canvas.write((x, top + 16 + 192), words, size, colour)
+    shown, size = sprites.fit(text, (21, 18), right - x - 16)
+    canvas.write((x, top + 16 + 192), shown, size, colour)
 
 
-def _partner_line(canvas: Canvas, box: Box, seat: int) -> None:
-    partner = f"Partner of {SEAT_NAMES[(seat + 2) % 4].capitalize()}"
+def _partner_line(canvas: Canvas, box: Box, partner: str) -> None:
     canvas.write((box[0] + 16, box[1] + 16 + 222), partner, 16, theme.TEXT_DIM)
 
 
 def draw_panels(
     canvas: Canvas,
+    words: Words,
     position: Position,
     names: dict[int, str],
     throw: int | None,
@@ -116,17 +118,17 @@ def draw_panels(
     """Each seat's panel and the throw in the panel of the seat to move; in two-player games the
     empty seats' corners hold the story and the throw instead."""
     for seat in position.rules.seats:
-        name = names.get(seat) or SEAT_NAMES[seat].capitalize()
-        for part, args in seat_parts(position, seat, name, throw):
+        name = names.get(seat) or w.seat_name(words, seat)
+        for part, args in seat_parts(words, position, seat, name, throw):
             canvas.place(_patch(seat, part, args))
     if position.rules.players == 2:
-        _draw_story_box(canvas, story)
+        _draw_story_box(canvas, words, story)
         if position.result is None:
-            name = names.get(position.turn) or SEAT_NAMES[position.turn].capitalize()
-            _draw_throw_box(canvas, position, name, throw, cowries, choices)
+            name = names.get(position.turn) or w.seat_name(words, position.turn)
+            _draw_throw_box(canvas, words, position, name, throw, cowries, choices)
     elif position.result is None and throw is not None:
         _, top, _, bottom = layout.panel_inner_box(position.turn)
-        _draw_throw(canvas, position.turn, bottom - top - 44, throw, cowries)
+        _draw_throw(canvas, words, position.turn, bottom - top - 44, throw, cowries)
 
 
 @lru_cache(maxsize=256)
@@ -151,12 +153,13 @@ THROW_CORNER = 1
 """In two-player games: the corner (of the empty East seat) with the throw and the choices."""
 
 
-def _draw_story_box(canvas: Canvas, story: Sequence[DrawnMove]) -> None:
+def _draw_story_box(canvas: Canvas, words: Words, story: Sequence[DrawnMove]) -> None:
+    labels = w.panel_labels(words)
     left, top, right, _ = layout.panel_inner_box(STORY_CORNER)
     x = left + 16
-    canvas.write((x, top + 30), "Last moves", 24, theme.TEXT)
+    canvas.write((x, top + 30), labels.last_moves, 24, theme.TEXT)
     if not story:
-        canvas.write((x, top + 76), "None yet", 21, theme.TEXT_DIM)
+        canvas.write((x, top + 76), labels.none_yet, 21, theme.TEXT_DIM)
     for index, drawn in enumerate(story):
         seat = drawn.move.seat
         y = top + 76 + index * 36
@@ -164,12 +167,13 @@ def _draw_story_box(canvas: Canvas, story: Sequence[DrawnMove]) -> None:
             str(index + 1), 28, theme.SEAT_COLOURS[seat], theme.SEAT_EDGE[seat], theme.SEAT_INK[seat]
         )
         canvas.paste(disc, (x + 14, y))
-        words, size = sprites.fit(move_words(drawn.move, drawn.victims()), (22, 18), right - x - 52)
-        canvas.write((x + 36, y), words, size, theme.TEXT if index == len(story) - 1 else theme.TEXT_DIM)
+        text, size = sprites.fit(w.move_words(words, drawn.move, drawn.victims()), (22, 18), right - x - 52)
+        canvas.write((x + 36, y), text, size, theme.TEXT if index == len(story) - 1 else theme.TEXT_DIM)
 
 
 def _draw_throw_box(
     canvas: Canvas,
+    words: Words,
     position: Position,
     name: str,
     throw: int | None,
@@ -177,30 +181,33 @@ def _draw_throw_box(
     choices: Sequence[Move],
 ) -> None:
     """The throw's cowries and its choices in words, with the letters of the board's tiles."""
+    labels = w.panel_labels(words)
     left, top, right, _ = layout.panel_inner_box(THROW_CORNER)
     x = left + 16
-    canvas.write((x, top + 30), "This throw", 24, theme.TEXT)
+    canvas.write((x, top + 30), labels.this_throw, 24, theme.TEXT)
     if throw is None:
-        words, size = sprites.fit(f"{name} to throw", (21, 18), right - x - 16)
-        canvas.write((x, top + 76), words, size, theme.TEXT_DIM)
-    if throw is None:
+        text, size = sprites.fit(w.to_throw_words(words, name), (21, 18), right - x - 16)
+        canvas.write((x, top + 76), text, size, theme.TEXT_DIM)
         return
-    _draw_throw(canvas, THROW_CORNER, 112, throw, cowries)
+    _draw_throw(canvas, words, THROW_CORNER, 112, throw, cowries)
     y = top + 160
     if not choices:
-        canvas.write((x, y), "No move: the throw is lost", 21, theme.TEXT_DIM)
+        canvas.write((x, y), labels.throw_lost, 21, theme.TEXT_DIM)
     shown = choices if len(choices) <= 5 else choices[:4]
     for index, move in enumerate(shown):
         canvas.paste(sprites.tile(choice_label(index), 28), (x + 14, y))
         victims = sorted({seat for seat, _ in position.captures(move)})
-        words, size = sprites.fit(move_words(move, victims), (22, 18), right - x - 52)
-        canvas.write((x + 36, y), words, size, theme.TEXT)
+        text, size = sprites.fit(w.move_words(words, move, victims), (22, 18), right - x - 52)
+        canvas.write((x + 36, y), text, size, theme.TEXT)
         y += 36
     if len(shown) < len(choices):
-        canvas.write((x + 36, y), f"and {len(choices) - len(shown)} more", 21, theme.TEXT_DIM)
+        more = w.more_choices_words(words, len(choices) - len(shown))
+        canvas.write((x + 36, y), more, 21, theme.TEXT_DIM)
 
 
-def _draw_throw(canvas: Canvas, seat: int, dy: int, throw: int, cowries: tuple[bool, ...] | None) -> None:
+def _draw_throw(
+    canvas: Canvas, words: Words, seat: int, dy: int, throw: int, cowries: tuple[bool, ...] | None
+) -> None:
     """Six cowries and the value, `dy` px below the top of the seat's panel: `cowries` as thrown,
     or the right number mouth up when not given. Each is a cached part: only the throw changes."""
     if cowries is None:
@@ -208,21 +215,21 @@ def _draw_throw(canvas: Canvas, seat: int, dy: int, throw: int, cowries: tuple[b
         cowries = tuple(k < mouths for k in range(6))
     for k, up in enumerate(cowries):
         canvas.place(_patch(seat, _cowrie, (dy, k, up)))
-    canvas.place(_patch(seat, _throw_value, (dy, throw)))
+    canvas.place(_patch(seat, _throw_value, (dy, w.throw_value_words(words, throw))))
     if throw in GRACES:
-        canvas.place(_patch(seat, _grace, (dy,)))
+        canvas.place(_patch(seat, _grace, (dy, w.panel_labels(words).grace)))
 
 
 def _cowrie(canvas: Canvas, box: Box, dy: int, k: int, up: bool) -> None:
     canvas.paste(sprites.cowrie(up), (box[0] + 16 + 13 + k * 31, box[1] + dy))
 
 
-def _throw_value(canvas: Canvas, box: Box, dy: int, throw: int) -> None:
-    canvas.write((box[0] + 16 + 196, box[1] + dy), f"= {throw}", 30, theme.TEXT)
+def _throw_value(canvas: Canvas, box: Box, dy: int, value: str) -> None:
+    canvas.write((box[0] + 16 + 196, box[1] + dy), value, 30, theme.TEXT)
 
 
-def _grace(canvas: Canvas, box: Box, dy: int) -> None:
-    canvas.write((box[0] + 16, box[1] + dy - 34), "Grace: one more throw", 18, theme.TEXT_DIM)
+def _grace(canvas: Canvas, box: Box, dy: int, grace: str) -> None:
+    canvas.write((box[0] + 16, box[1] + dy - 34), grace, 18, theme.TEXT_DIM)
 
 
 def termination_word(termination: object) -> str | None:
@@ -235,36 +242,14 @@ def termination_word(termination: object) -> str | None:
     return word if word in ("win", "frozen", "throw_limit", "resignation") else None
 
 
-def banner_lines(position: Position, termination: str | None) -> tuple[str, str]:
-    """The banner's headline and its line of final counts (or, for a draw, why it is one)."""
-    players = position.rules.players
-    homes = [sum(position.home_count(s) for s in side_seats(side, players)) for side in (0, 1)]
-    pieces = position.rules.pieces * len(side_seats(0, players))
-    counts = " · ".join(f"{side_words(side, players)} {homes[side]}/{pieces} home" for side in (0, 1))
-    result = position.result
-    if result is None:
-        return "", ""
-    if result != DRAW:
-        seats = side_seats(result, players)
-        verb = "win" if len(seats) > 1 else "wins"
-        how = " by resignation" if termination_word(termination) == "resignation" else ""
-        return f"{side_words(result, players)} {verb}{how}", counts
-    reason = termination_word(termination)
-    if reason is None:
-        reason = "frozen" if position.is_frozen() else "throw_limit"
-    if reason == "frozen":
-        return "Draw: no one can move", counts
-    return f"Draw: the {MAX_THROWS:,}-throw limit", counts
-
-
-def draw_banner(canvas: Canvas, position: Position, termination: str | None) -> None:
+def draw_banner(canvas: Canvas, words: Words, position: Position, termination: str | None) -> None:
     """A band across the board with the result (see `layout.BANNER_BOX` for where)."""
-    headline, counts = banner_lines(position, termination)
+    headline, counts = w.banner_lines(words, position, termination)
     top, bottom = layout.BANNER_BOX[1], layout.BANNER_BOX[3]
     canvas.rectangle(layout.BANNER_BOX, fill=theme.BANNER)
     canvas.line(((0, top + 2), (layout.WIDTH, top + 2)), fill=theme.BANNER_EDGE, width=5)
     middle = layout.WIDTH // 2
-    words, size = sprites.fit(headline, (50, 44, 38), layout.WIDTH - 80)
-    canvas.write((middle, top + 42), words, size, theme.TEXT, "mm")
-    words, size = sprites.fit(counts, (24, 20), layout.WIDTH - 80)
-    canvas.write((middle, bottom - 26), words, size, theme.TEXT_DIM, "mm")
+    text, size = sprites.fit(headline, (50, 44, 38), layout.WIDTH - 80)
+    canvas.write((middle, top + 42), text, size, theme.TEXT, "mm")
+    text, size = sprites.fit(counts, (24, 20), layout.WIDTH - 80)
+    canvas.write((middle, bottom - 26), text, size, theme.TEXT_DIM, "mm")

@@ -18,8 +18,17 @@ from PIL import Image, ImageDraw
 
 from engine.record import SEAT_TAGS, Record
 from engine.state import Position
-from render import layout, theme
+from render import layout, sprites, theme
 from render.draw import DrawnMove, _palette, render
+from render.words import (
+    ENGLISH,
+    Words,
+    computer_name,
+    names_words,
+    outcome_words,
+    replay_caption,
+    replay_start_caption,
+)
 
 MS_PER_THROW = 60_000 / 420
 """A 420-throw game lasts about a minute."""
@@ -66,63 +75,56 @@ def stretches(record: Record, max_frames: int = MAX_FRAMES) -> list[Stretch]:
     return found
 
 
-def seat_names(record: Record) -> dict[int, str]:
-    """Panel names from the seat tags: `Ravi (user 7730); computer (normal)` -> `Ravi, Computer (normal)`."""
+def seat_names(record: Record, words: Words = ENGLISH) -> dict[int, str]:
+    """Panel names from the seat tags: `Ravi (user 7730); computer (normal)` -> `Ravi, Computer · normal`."""
     names = {}
     for seat in record.rules.seats:
         tag = record.tags.get(SEAT_TAGS[seat])
         if tag:
-            names[seat] = ", ".join(_player_name(part.strip()) for part in tag.split(";"))
+            names[seat] = names_words(words, [_player_name(words, part.strip()) for part in tag.split(";")])
     return names
 
 
-def _player_name(text: str) -> str:
+def _player_name(words: Words, text: str) -> str:
     name, _, rest = text.partition(" (")
-    return f"Computer ({rest}" if name == "computer" and rest else name
+    return computer_name(words, rest.removesuffix(")")) if name == "computer" and rest else name
 
 
-def board_image(part: Stretch, names: dict[int, str], termination: str | None = None) -> Image.Image:
+def board_image(
+    part: Stretch, names: dict[int, str], termination: str | None = None, words: Words = ENGLISH
+) -> Image.Image:
     """The board after a stretch, its moves drawn and numbered, captures marked; a result's banner."""
-    return render(part.position, names=names, story=part.story, termination=termination).image
+    return render(part.position, names=names, story=part.story, termination=termination, words=words).image
 
 
 def _frame(image: Image.Image, caption: str, palette: Image.Image) -> Image.Image:
     """The image captioned in the top margin and mapped onto the board's palette."""
     draw = ImageDraw.Draw(image)
     centre = (layout.WIDTH // 2, layout.MARGIN // 2)
-    draw.text(centre, caption, font=theme.font(16), fill=theme.TEXT, anchor="mm")
+    sprites.centred_text(draw, centre, caption, 16, theme.TEXT)
     return image.quantize(palette=palette, dither=Image.Dither.NONE)
 
 
-def replay_gif(record: Record, names: dict[int, str] | None = None) -> bytes:
+def replay_gif(record: Record, names: dict[int, str] | None = None, words: Words = ENGLISH) -> bytes:
     """The whole game as an animated GIF (looping), from its start to its final position."""
-    names = seat_names(record) if names is None else names
+    names = seat_names(record, words) if names is None else names
     palette = _palette()
     total = len(record.throws)
-    frames = [_frame(render(record.positions[0], names=names).image, f"start: {total} throws", palette)]
+    start = render(record.positions[0], names=names, words=words).image
+    frames = [_frame(start, replay_start_caption(words, total), palette)]
     durations = [START_MS]
     parts = stretches(record)
+    outcome = outcome_words(words, record.result, record.termination)
     for index, part in enumerate(parts):
         final = index == len(parts) - 1
-        span = f"throw {part.first}" if part.first == part.last else f"throws {part.first}-{part.last}"
-        caption = f"{span} of {total}" + (f": {_outcome(record)}" if final else "")
-        image = board_image(part, names, record.termination if final else None)
+        caption = replay_caption(words, part.first, part.last, total, outcome if final else None)
+        image = board_image(part, names, record.termination if final else None, words)
         frames.append(_frame(image, caption, palette))
         shown = MS_PER_THROW * (part.last - part.first + 1)
         durations.append(END_MS if final else round(min(max(shown, FRAME_MS[0]), FRAME_MS[1])))
     buffer = io.BytesIO()
     frames[0].save(buffer, format="GIF", save_all=True, append_images=frames[1:], duration=durations, loop=0)
     return buffer.getvalue()
-
-
-def _outcome(record: Record) -> str:
-    """The caption's last words: who won and how, or why the game stopped."""
-    if record.result == "draw":
-        return "drawn, frozen" if record.termination == "frozen" else "drawn at the throw limit"
-    if record.result == "*":
-        return record.termination
-    how = " by resignation" if record.termination == "resignation" else ""
-    return f"{' and '.join(s.capitalize() for s in record.result.split('+'))} win{how}"
 
 
 def frame_count(record: Record) -> int:

@@ -26,10 +26,11 @@ def smooth(image: Image.Image, size: tuple[int, int]) -> Image.Image:
     return image.resize(size, Image.Resampling.LANCZOS)
 
 
-def _letter(
+def centred_text(
     draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str, size: int, fill: tuple[int, ...]
 ) -> None:
-    """Centred text on a sprite, holding the FreeType lock only while the font is used."""
+    """Centred text (a sprite's letter, a replay's caption), holding the FreeType lock only while
+    the font is used."""
     with _FREETYPE:
         draw.text(centre, text, font=theme.font(size), fill=fill, anchor="mm")
 
@@ -54,7 +55,7 @@ def piece(seat: int, size: int) -> Image.Image:
         draw.regular_polygon(circle, sides, rotation=theme.SEAT_ROTATION[seat], fill=outline)
         inner = (centre, centre, reach - edge * 1.6)
         draw.regular_polygon(inner, sides, rotation=theme.SEAT_ROTATION[seat], fill=fill)
-    _letter(draw, (centre, centre), theme.SEAT_LETTERS[seat], int(big * 0.55), theme.SEAT_INK[seat])
+    centred_text(draw, (centre, centre), theme.SEAT_LETTERS[seat], int(big * 0.55), theme.SEAT_INK[seat])
     return smooth(image, (size, size))
 
 
@@ -110,7 +111,7 @@ def disc(text: str, size: int, fill: theme.RGB, edge: theme.RGB, ink: theme.RGB)
     image = Image.new("RGBA", (big, big), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)
     draw.ellipse((1, 1, big - 2, big - 2), fill=fill, outline=edge, width=max(2, size // 10) * SCALE)
-    _letter(draw, (big / 2, big / 2), text, int(big * (0.7 if len(text) == 1 else 0.55)), ink)
+    centred_text(draw, (big / 2, big / 2), text, int(big * (0.7 if len(text) == 1 else 0.55)), ink)
     return smooth(image, (size, size))
 
 
@@ -127,7 +128,7 @@ def tile(label: str, size: int) -> Image.Image:
         outline=theme.CHOICE_EDGE,
         width=max(2, size // 12) * SCALE,
     )
-    _letter(draw, (big / 2, big / 2 + SCALE), label, int(big * 0.9), theme.CHOICE_EDGE)
+    centred_text(draw, (big / 2, big / 2 + SCALE), label, int(big * 0.9), theme.CHOICE_EDGE)
     return smooth(image, (size, size))
 
 

@@ -13,7 +13,7 @@ from engine import Move, Position
 from engine.board import ROUTES
 from render import DrawnMove, board_png, layout, legend_png, sprites, theme
 from render.draw import STORY_OFFSET, encode_png
-from render.panels import STORY_CORNER, THROW_CORNER, banner_lines
+from render.panels import STORY_CORNER, THROW_CORNER
 from tests.render.helpers import close, count_colour, decode, pixel
 
 START = "black:{0} red:{1} yellow:0,0,0,0 green:0,0,0,0 turn:black captured:- rules:classic"
@@ -156,19 +156,11 @@ class _Termination(enum.Enum):
     THROW_LIMIT = 3
 
 
-def test_the_banner_names_the_winners_and_the_counts_or_why_it_is_a_draw() -> None:
-    assert banner_lines(Position.parse(WON), None) == (
-        "Black + Yellow win",
-        "Black + Yellow 8/8 home · Red + Green 3/8 home",
-    )
-    two = "black:84,84,84,84 yellow:0,30,84,84 turn:yellow captured:black rules:classic result:black"
-    assert banner_lines(Position.parse(two), None) == ("Black wins", "Black 4/4 home · Yellow 2/4 home")
+def test_a_termination_is_told_by_name_enum_or_outcome() -> None:
     drawn = Position.parse(
         "black:0,20,84,84 yellow:0,0,40,60 turn:black captured:- rules:classic result:draw"
     )
     assert not drawn.is_frozen()
-    assert banner_lines(drawn, None)[0] == "Draw: the 10,000-throw limit"
-    assert banner_lines(drawn, "frozen")[0] == "Draw: no one can move"
     png = board_png(drawn, termination=_Termination.FROZEN)
     assert png == board_png(drawn, termination="frozen") != board_png(drawn)
     assert board_png(drawn, termination=_Outcome(_Termination.FROZEN, None)) == png

@@ -104,4 +104,4 @@ def test_frames_change_and_the_last_shows_the_final_position() -> None:
 
 
 def test_seat_names_come_from_the_seat_tags() -> None:
-    assert seat_names(game()) == {0: "Asha", 2: "Ravi, Computer (normal)"}
+    assert seat_names(game()) == {0: "Asha", 2: "Ravi, Computer · normal"}

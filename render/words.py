@@ -1,0 +1,317 @@
+"""Every word the pictures draw, in one language: the board's panels and banner, the story's moves,
+the legend, the win-chance chart and the replay's captions.
+
+English is the source: each sentence is written whole here, with named placeholders, and a
+`Words` holding a gettext catalog translates it whole. Every sentence is a literal argument of a
+`gettext`/`ngettext` call, so an extractor (Babel's, xgettext) finds them all. The drawing code holds no words of its own,
+so a language is a catalog handed to the public entries (`board_png(..., words=...)`), never a
+change to the drawing. A cache of drawn pictures keys on the drawn text, never on a `Words` (two
+`Words` of one code may hold different catalogs).
+"""
+
+from __future__ import annotations
+
+import gettext
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from engine.board import HOME, SEAT_NAMES
+from engine.game import MAX_THROWS
+from engine.state import DRAW, Move, Position, side_seats
+
+
+@dataclass(frozen=True)
+class Words:
+    """Turns an English sentence into this language's, placeholders filled. The same shape as the
+    bot's `Language` (render does not import bot), so one catalog can serve both."""
+
+    code: str = "en"
+    catalog: gettext.NullTranslations = field(default_factory=gettext.NullTranslations, compare=False)
+
+    def gettext(self, message: str, /, **params: object) -> str:
+        text = self.catalog.gettext(message)
+        return text.format(**params) if params else text
+
+    def ngettext(self, singular: str, plural: str, count: int, /, **params: object) -> str:
+        """The form for `count` (`{count}` in the sentence is the number)."""
+        return self.catalog.ngettext(singular, plural, count).format(count=count, **params)
+
+
+ENGLISH = Words()
+
+
+# --- seats, sides and players -------------------------------------------------------------------
+
+
+def seat_name(words: Words, seat: int) -> str:
+    """A seat's colour as players read it ("Black"); engine's `SEAT_NAMES` are the notation's."""
+    name = SEAT_NAMES[seat]
+    if name == "black":
+        return words.gettext("Black")
+    if name == "red":
+        return words.gettext("Red")
+    if name == "yellow":
+        return words.gettext("Yellow")
+    return words.gettext("Green")
+
+
+def seats_words(words: Words, seats: Sequence[int]) -> str:
+    """Seats together: "Black", "Black + Yellow"."""
+    names = [seat_name(words, seat) for seat in seats]
+    text = names[0] if names else ""
+    for name in names[1:]:
+        text = words.gettext("{first} + {second}", first=text, second=name)
+    return text
+
+
+def side_words(words: Words, side: int, players: int) -> str:
+    """A side by its colours: "Black + Yellow", or "Black" in a two-player game."""
+    return seats_words(words, side_seats(side, players))
+
+
+def computer_name(words: Words, level: str) -> str:
+    """A computer player as its panel names it: "Computer · hard"."""
+    if level == "easy":
+        return words.gettext("Computer · easy")
+    if level == "normal":
+        return words.gettext("Computer · normal")
+    if level == "hard":
+        return words.gettext("Computer · hard")
+    return words.gettext("Computer · {level}", level=level)
+
+
+def names_words(words: Words, names: Sequence[str]) -> str:
+    """Several players of one seat, in the order they played it: "Ravi, Computer · normal"."""
+    text = names[0] if names else ""
+    for name in names[1:]:
+        text = words.gettext("{first}, {second}", first=text, second=name)
+    return text
+
+
+# --- moves ----------------------------------------------------------------------------------------
+
+
+def move_words(words: Words, move: Move, victims: Sequence[int] = ()) -> str:
+    """A move in a few words for the side boxes: "Black 5 → 30, takes Yellow"."""
+    seat = seat_name(words, move.seat)
+    if move.dst == HOME:
+        return words.gettext("{seat} {src} → home", seat=seat, src=move.src)
+    if victims:
+        taken = seats_words(words, victims)
+        if move.src == 0 and move.dst == 1:
+            return words.gettext("{seat} enters, takes {taken}", seat=seat, taken=taken)
+        if move.src == 0:
+            return words.gettext(
+                "{seat} enters to {dst}, takes {taken}", seat=seat, dst=move.dst, taken=taken
+            )
+        return words.gettext(
+            "{seat} {src} → {dst}, takes {taken}", seat=seat, src=move.src, dst=move.dst, taken=taken
+        )
+    if move.src == 0 and move.dst == 1:
+        return words.gettext("{seat} enters", seat=seat)
+    if move.src == 0:
+        return words.gettext("{seat} enters to {dst}", seat=seat, dst=move.dst)
+    return words.gettext("{seat} {src} → {dst}", seat=seat, src=move.src, dst=move.dst)
+
+
+# --- the board's panels ---------------------------------------------------------------------------
+
+
+class PanelLabels(NamedTuple):
+    """The panels' fixed words."""
+
+    wins: str
+    to_move: str
+    to_throw: str
+    waiting: str
+    home: str
+    no_capture_needed: str
+    captured: str
+    not_captured: str
+    last_moves: str
+    none_yet: str
+    this_throw: str
+    throw_lost: str
+    grace: str
+
+
+def panel_labels(words: Words) -> PanelLabels:
+    return PanelLabels(
+        wins=words.gettext("★ WINS"),
+        to_move=words.gettext("▶ TO MOVE"),
+        to_throw=words.gettext("▶ TO THROW"),
+        waiting=words.gettext("Waiting"),
+        home=words.gettext("Home"),
+        no_capture_needed=words.gettext("No capture needed"),
+        captured=words.gettext("✓ Captured: may go home"),
+        not_captured=words.gettext("✗ No capture yet"),
+        last_moves=words.gettext("Last moves"),
+        none_yet=words.gettext("None yet"),
+        this_throw=words.gettext("This throw"),
+        throw_lost=words.gettext("No move: the throw is lost"),
+        grace=words.gettext("Grace: one more throw"),
+    )
+
+
+def seat_line(words: Words, seat: int) -> str:
+    """A seat and the arm it starts from: "Black · south"."""
+    colour = seat_name(words, seat)
+    if seat == 0:
+        return words.gettext("{seat} · south", seat=colour)
+    if seat == 1:
+        return words.gettext("{seat} · east", seat=colour)
+    if seat == 2:
+        return words.gettext("{seat} · north", seat=colour)
+    return words.gettext("{seat} · west", seat=colour)
+
+
+def partner_words(words: Words, seat: int) -> str:
+    """Whom a seat plays with in a four-player game: "Partner of Yellow"."""
+    return words.gettext("Partner of {partner}", partner=seat_name(words, (seat + 2) % 4))
+
+
+def to_throw_words(words: Words, name: str) -> str:
+    """Who throws next, in the two-player throw box: "Alice to throw"."""
+    return words.gettext("{name} to throw", name=name)
+
+
+def more_choices_words(words: Words, count: int) -> str:
+    """The choices a full throw box leaves out: "and 2 more"."""
+    return words.ngettext("and {count} more", "and {count} more", count)
+
+
+def throw_value_words(words: Words, throw: int) -> str:
+    """The throw's value beside its cowries: "= 25"."""
+    return words.gettext("= {throw}", throw=throw)
+
+
+# --- the result -----------------------------------------------------------------------------------
+
+
+def winner_words(words: Words, seats: Sequence[int], resigned: bool) -> str:
+    """Who won: "Black wins", "Black + Yellow win by resignation"."""
+    side = seats_words(words, seats)
+    if resigned:
+        return words.ngettext(
+            "{side} wins by resignation", "{side} win by resignation", len(seats), side=side
+        )
+    return words.ngettext("{side} wins", "{side} win", len(seats), side=side)
+
+
+def banner_lines(words: Words, position: Position, termination: str | None) -> tuple[str, str]:
+    """The banner's headline and its line of final counts (or, for a draw, why it is one).
+
+    `termination`: "win", "frozen", "throw_limit", "resignation" or None (worked out for a draw)."""
+    result = position.result
+    if result is None:
+        return "", ""
+    players = position.rules.players
+    pieces = position.rules.pieces * len(side_seats(0, players))
+    first, second = (
+        words.gettext(
+            "{side} {home}/{pieces} home",
+            side=side_words(words, side, players),
+            home=sum(position.home_count(seat) for seat in side_seats(side, players)),
+            pieces=pieces,
+        )
+        for side in (0, 1)
+    )
+    counts = words.gettext("{first} · {second}", first=first, second=second)
+    if result != DRAW:
+        return winner_words(words, side_seats(result, players), termination == "resignation"), counts
+    if termination not in ("frozen", "throw_limit"):
+        termination = "frozen" if position.is_frozen() else "throw_limit"
+    if termination == "frozen":
+        return words.gettext("Draw: no one can move"), counts
+    return words.gettext("Draw: the {limit}-throw limit", limit=f"{MAX_THROWS:,}"), counts
+
+
+# --- the legend -----------------------------------------------------------------------------------
+
+
+def legend_title(words: Words) -> str:
+    return words.gettext("How to read the board")
+
+
+def legend_rows(words: Words) -> tuple[str, ...]:
+    """The legend's rows, in the order of its pictures (render/legend.py draws them)."""
+    return (
+        words.gettext(
+            "The seats: {black}, {red}, {yellow}, {green}",
+            black=seat_name(words, 0),
+            red=seat_name(words, 1),
+            yellow=seat_name(words, 2),
+            green=seat_name(words, 3),
+        ),
+        words.gettext("Private columns: only that seat's pieces go there"),
+        words.gettext("Castle: a safe square, any colours may share it"),
+        words.gettext("Blockade: two of one side, no enemy may pass"),
+        words.gettext("Choice {letter}: that piece moves there (button {letter})", letter="A"),
+        words.gettext("Moves since your last turn, numbered in order"),
+        words.gettext("Captured here: that piece went back to the centre"),
+        words.gettext("The throw: how many cowries land mouth up"),
+    )
+
+
+# --- the win-chance chart -------------------------------------------------------------------------
+
+
+class ChartLabels(NamedTuple):
+    """The chart's fixed words."""
+
+    title: str
+    throws: str
+    capture: str
+
+
+def chart_labels(words: Words) -> ChartLabels:
+    return ChartLabels(
+        title=words.gettext("Chance to win"),
+        throws=words.gettext("throws"),
+        capture=words.gettext("capture"),
+    )
+
+
+def percent_words(words: Words, percent: int) -> str:
+    """A label of the chart's chance axis: "25 %"."""
+    return words.gettext("{percent} %", percent=percent)
+
+
+# --- the replay -----------------------------------------------------------------------------------
+
+
+def replay_start_caption(words: Words, total: int) -> str:
+    """The first frame's caption: "start: 385 throws"."""
+    return words.ngettext("start: {count} throw", "start: {count} throws", total)
+
+
+def replay_caption(words: Words, first: int, last: int, total: int, outcome: str | None = None) -> str:
+    """A frame's caption: the throws it shows of the game's, and on the last frame the outcome
+    (`outcome_words`): "throws 12-17 of 385", "throw 385 of 385: Black + Yellow win"."""
+    if first == last and outcome is None:
+        return words.gettext("throw {first} of {total}", first=first, total=total)
+    if first == last:
+        return words.gettext("throw {first} of {total}: {outcome}", first=first, total=total, outcome=outcome)
+    if outcome is None:
+        return words.gettext("throws {first}-{last} of {total}", first=first, last=last, total=total)
+    return words.gettext(
+        "throws {first}-{last} of {total}: {outcome}", first=first, last=last, total=total, outcome=outcome
+    )
+
+
+def outcome_words(words: Words, result: str, termination: str) -> str:
+    """How a recorded game ended (engine.record's `result` and `termination`), for the replay:
+    "Black + Yellow win", "drawn, frozen", "abandoned"."""
+    if result == "draw":
+        if termination == "frozen":
+            return words.gettext("drawn, frozen")
+        return words.gettext("drawn at the throw limit")
+    if result == "*":
+        if termination == "abandoned":
+            return words.gettext("abandoned")
+        if termination == "unfinished":
+            return words.gettext("unfinished")
+        return termination
+    seats = [SEAT_NAMES.index(name) for name in result.split("+")]
+    return winner_words(words, seats, termination == "resignation")
