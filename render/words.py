@@ -3,10 +3,10 @@ the legend, the win-chance chart and the replay's captions.
 
 English is the source: each sentence is written whole here, with named placeholders, and a
 `Words` holding a gettext catalog translates it whole. Every sentence is a literal argument of a
-`gettext`/`ngettext` call, so an extractor (Babel's, xgettext) finds them all. The drawing code holds no words of its own,
-so a language is a catalog handed to the public entries (`board_png(..., words=...)`), never a
-change to the drawing. A cache of drawn pictures keys on the drawn text, never on a `Words` (two
-`Words` of one code may hold different catalogs).
+`gettext`/`ngettext` call, so an extractor (Babel's, xgettext) finds them all. The drawing code
+holds no words of its own, so a language is a catalog handed to the public entries
+(`board_png(..., words=...)`), never a change to the drawing. A cache of drawn pictures keys on the
+drawn text, never on a `Words` (two `Words` of one code may hold different catalogs).
 """
 
 from __future__ import annotations

@@ -21,6 +21,7 @@ from engine.throws import throw_value
 from render import DrawnMove, board_png, chart, layout, legend, legend_png, moves, panels, sprites
 from render import words as w
 from render.chart import game_png
+from render.draw import _palette
 from render.replay import replay_gif
 from render.words import ENGLISH, Words
 from tests.render.helpers import decode
@@ -299,6 +300,7 @@ NOT_WORDS = re.compile(r"[0-9]+|[A-Z]")
 @pytest.fixture
 def drawn(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     """Every text the renderer draws from now on, with its caches of drawn parts emptied."""
+    _palette()  # made once from English sample boards, which are no member's picture
     found: list[str] = []
     text, centred = sprites.text, sprites.centred_text
 
