@@ -10,9 +10,13 @@ import os
 
 from setuptools import setup
 
-HOT_MODULES = [f"engine/{name}.py" for name in ("board", "throws", "state", "evaluate", "players")]
-"""The modules a search spends its time in. rules.py stays plain: a compiled frozen dataclass
-cannot be unpickled, and the arena sends Rules to its worker processes."""
+HOT_MODULES = [
+    f"engine/{name}.py"
+    for name in ("board", "throws", "state", "evaluate", "winchance", "network", "players")
+]
+"""The modules a search spends its time in (`expert`'s leaves: network.py and the win chance's
+features). rules.py stays plain: a compiled frozen dataclass cannot be unpickled, and the arena
+sends Rules to its worker processes."""
 
 
 def compiled_extensions() -> list:

@@ -7,8 +7,8 @@ Side A takes side 0 (Black, which throws first) in even-numbered games and side 
 both move first equally often. Games 2k and 2k+1 share their seeds (dice and players have their own
 seeded RNGs) with the sides swapped, which pairs out some of the luck of the dice. Every game is fully
 determined by the seed and its number, so a run repeats exactly, whatever `--jobs` is. A level may
-carry a budget: `hard:nodes=300`. Decision times count only throws with a real choice (two or more
-legal moves).
+carry a budget: `hard:nodes=300`, `expert:depth=2`. Decision times count only throws with a real
+choice (two or more legal moves).
 """
 
 from __future__ import annotations
@@ -32,11 +32,12 @@ from engine.rules import Rules
 from engine.state import Move, Position
 
 BUDGETS = ("nodes", "depth", "beam", "entered")
-"""What `hard:` takes (HardPlayer's keyword arguments); the other levels take none."""
+"""What `hard:` takes (HardPlayer's keyword arguments; `expert:` takes nodes, depth and beam);
+the other levels take none."""
 
 
 def parse_level(spec: str) -> Player:
-    """`normal`, `hard` or `hard:nodes=300` -> a player."""
+    """`normal`, `hard`, `hard:nodes=300` or `expert:depth=2` -> a player."""
     level, _, options = spec.partition(":")
     if level not in ("random", *LEVELS):
         raise ValueError(f"unknown level {shown(level)} (choose from random, {', '.join(LEVELS)})")
@@ -162,7 +163,9 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m engine arena", description="Play computer levels against each other as sides."
     )
-    parser.add_argument("--side-a", required=True, help=f"level of side A ({levels}; hard:nodes=N)")
+    parser.add_argument(
+        "--side-a", required=True, help=f"level of side A ({levels}; hard:nodes=N, expert:depth=N)"
+    )
     parser.add_argument("--side-b", required=True, help="level of side B")
     parser.add_argument("--games", type=int, default=100, help="number of games (default 100)")
     parser.add_argument(

@@ -1,10 +1,11 @@
 """Computer players: given a position and a throw, choose one legal move.
 
-Four levels, weakest first: `random` (the baseline), `easy` (random, but never misses a capture or
-a piece coming home), `normal` (the move whose result `engine.evaluate` scores best for the side)
-and `hard` (expectimax over the seven throw outcomes that follow each move, with their real
+Five levels, weakest first: `random` (the baseline), `easy` (random, but never misses a capture or
+a piece coming home), `normal` (the move whose result `engine.evaluate` scores best for the side),
+`hard` (expectimax over the seven throw outcomes that follow each move, with their real
 weights, on top of the `normal` evaluation, which it uses with a piece on the board worth more; a
-node budget keeps it fast and repeatable).
+node budget keeps it fast and repeatable) and `expert` (a shallower expectimax whose leaves are
+judged by a value network trained on self-play, engine/network.py).
 Every player plays for its side: the evaluation counts the partner's pieces as its own.
 """
 
@@ -14,10 +15,11 @@ from random import Random
 from typing import Protocol
 
 from engine.evaluate import ENTERED, SEARCH_ENTERED, evaluate
+from engine.network import Network, network
 from engine.state import DRAW, Move, Position
 from engine.throws import OUTCOMES, Outcome
 
-LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
+LEVELS: tuple[str, ...] = ("easy", "normal", "hard", "expert")
 DEFAULT_LEVEL = "normal"
 HARD_NODES = 3000
 """Default node budget of `hard` (fresh positions evaluated per decision): the budget measured in
@@ -254,16 +256,124 @@ class _Search:
         return total
 
 
-def get_player(level: str, **budget: int) -> Player:
-    """The computer player for a level name (`random`, `easy`, `normal`, `hard`).
+EXPERT_DEPTH = 1
+"""Default chance layers of `expert`'s search (docs/AI.md, "The expert")."""
+EXPERT_NODES = 2000
+"""Default budget of `expert`: network evaluations per decision before it stops deepening."""
 
-    `budget` tunes `hard` only (`nodes=`, and `depth=` / `beam=` / `entered=` for experiments);
-    the other levels take none.
+
+class ExpertPlayer:
+    """Expectimax on the value network: each move is worth the weighted mean, over the seven throws
+    that follow it, of the chance to win after the best reply of whoever throws next (an enemy, or
+    the mover again after a grace or capture), each reply chosen by the network from the replying
+    side's view. With `depth` 0 it plays the move whose afterstate the network likes best (how it
+    played itself in training); deeper layers search the `beam` best replies of each throw again.
+
+    Moves are searched one layer at a time, best first by the last layer's value, while fewer than
+    `nodes` positions have been judged (always at least two moves), as `hard` does. The network's
+    chances are exact probabilities, so the search needs no hand-set weights of its own.
+    """
+
+    name = "expert"
+
+    def __init__(
+        self, nodes: int = EXPERT_NODES, depth: int = EXPERT_DEPTH, beam: int = 1, net: Network | None = None
+    ) -> None:
+        if nodes < 1 or beam < 1:
+            raise ValueError("nodes and beam must be at least 1")
+        if not 0 <= depth <= 2:
+            raise ValueError("depth must be 0 to 2")
+        self.nodes = nodes
+        self.depth = depth
+        self.beam = beam
+        self.net = net
+
+    def choose(self, position: Position, throw: int, moves: list[Move], rng: Random) -> Move:
+        if len(moves) == 1:
+            return moves[0]
+        return self.rank(position, throw, moves)[0][1]
+
+    def rank(self, position: Position, throw: int, moves: list[Move]) -> list[tuple[float, Move]]:
+        """(the mover's side's chance to win, move) for every move, the one `choose` plays first:
+        the moves the deepest layer reached searched, by their value there, then the rest."""
+        net = self.net or network(position.rules.players)
+        search = _NetSearch(net, position.side_of(position.turn), self.beam)
+        children = [(move, position.after(throw, move)) for move in moves]
+        scored = sorted(
+            ((search.value(child), i) for i, (_, child) in enumerate(children)), key=lambda item: -item[0]
+        )
+        ranked = [(value, children[i][0], children[i][1]) for value, i in scored]
+        for layers in range(1, self.depth + 1):
+            deeper: list[tuple[float, Move, Position]] = []
+            for _, move, child in ranked:
+                if len(deeper) >= 2 and search.nodes >= self.nodes:
+                    break
+                deeper.append((search.expect(child, layers), move, child))
+            deeper.sort(key=lambda item: -item[0])  # stable: ties keep the previous order
+            ranked = deeper + ranked[len(deeper) :]
+            if search.nodes >= self.nodes:
+                break
+        return [(value, move) for value, move, _ in ranked]
+
+
+class _NetSearch:
+    """One decision's expectimax on the network for `side`, its evaluations cached by position."""
+
+    def __init__(self, net: Network, side: int, beam: int) -> None:
+        self.net = net
+        self.side = side
+        self.beam = beam
+        self.nodes = 0
+        self._values: dict[tuple[object, ...], float] = {}
+
+    def value(self, position: Position) -> float:
+        """`side`'s chance to win in `position` by the network (1 or 0 once decided)."""
+        key = (position.steps, position.turn, position.captured)
+        found = self._values.get(key)
+        if found is None:
+            found = self._values[key] = self.net.side_value(position, self.side)
+            self.nodes += 1
+        return found
+
+    def expect(self, position: Position, depth: int) -> float:
+        """The chance node after a move: the mean over the seven throws of the value after the best
+        reply of the seat to throw, `depth` layers deep."""
+        if position.result is not None:
+            return self.value(position)
+        mine = position.side_of(position.turn) == self.side
+        total = 0.0
+        for value, _, weight in OUTCOMES:
+            replies = position.legal_moves(value)
+            if not replies:
+                lost = position.after(value, None)
+                total += weight * (self.expect(lost, depth - 1) if depth > 1 else self.value(lost))
+                continue
+            scores = [self.value(position.after(value, r)) for r in replies]
+            if depth > 1:
+                order = sorted(range(len(replies)), key=lambda i: -scores[i] if mine else scores[i])
+                scores = [
+                    self.expect(position.after(value, replies[i]), depth - 1) for i in order[: self.beam]
+                ]
+            total += weight * (max(scores) if mine else min(scores))
+        return total / 64.0
+
+
+def get_player(level: str, **budget: int) -> Player:
+    """The computer player for a level name (`random`, `easy`, `normal`, `hard`, `expert`).
+
+    `budget` tunes `hard` and `expert` only (`nodes=`, and `depth=` / `beam=` for experiments;
+    `entered=` for `hard`); the other levels take none.
     """
     if level == "hard":
         return HardPlayer(**budget)
+    if level == "expert":
+        if set(budget) - {"nodes", "depth", "beam"}:
+            raise ValueError("expert takes nodes, depth and beam")
+        return ExpertPlayer(
+            budget.get("nodes", EXPERT_NODES), budget.get("depth", EXPERT_DEPTH), budget.get("beam", 1)
+        )
     if budget:
-        raise ValueError(f"level {level!r} takes no budget (only hard does: nodes=)")
+        raise ValueError(f"level {level!r} takes no budget (only hard and expert do: nodes=)")
     players: dict[str, type[RandomPlayer | EasyPlayer | NormalPlayer]] = {
         "random": RandomPlayer,
         "easy": EasyPlayer,

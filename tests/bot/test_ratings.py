@@ -23,7 +23,7 @@ ASHA, RAVI, MEERA = 101, 202, 303
 
 
 def test_the_levels_are_the_arena_fit_in_order() -> None:
-    for level in ("random", "easy", "hard"):
+    for level in ("random", "easy", "hard", "expert"):
         assert LEVEL_MU[level] == round(fit_level(level), 2)
     assert LEVEL_MU["easy"] < LEVEL_MU["normal"] < LEVEL_MU["hard"]
 

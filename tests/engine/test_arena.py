@@ -63,7 +63,7 @@ def test_wilson_interval_and_percentile() -> None:
 @pytest.mark.parametrize(
     ("bad", "message"),
     [
-        ("grandmaster", "unknown level 'grandmaster' (choose from random, easy, normal, hard)"),
+        ("grandmaster", "unknown level 'grandmaster' (choose from random, easy, normal, hard, expert)"),
         ("hard:nodes=x", "bad budget 'nodes=x' in 'hard:nodes=x'"),
         ("hard:nodes=\u0665", "bad budget 'nodes=\u0665'"),
         (
@@ -73,6 +73,8 @@ def test_wilson_interval_and_percentile() -> None:
         ("normal:nodes=5", "level 'normal' takes no budget"),
         ("hard:nodes=0", "nodes and beam must be at least 1"),
         ("hard:depth=9", "depth must be 1 to 4"),
+        ("expert:entered=30", "expert takes nodes, depth and beam"),
+        ("expert:depth=3", "depth must be 0 to 2"),
         ("x" * 10_000, "unknown level 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...' (10000 characters)"),
     ],
 )

@@ -16,14 +16,15 @@ from engine import build
 ENGINE = Path(build.__file__).resolve().parent
 
 # Prints, for seeded games `normal` plays against itself, the evaluation for both sides (exact
-# floats) of each position whose throw offers a move, and `hard`'s choice at two, three and four
-# layers where there is a choice, in two- and four-player games, first saying which build runs.
+# floats) and the network's value of each position whose throw offers a move, and `hard`'s choice at
+# two, three and four layers and `expert`'s ranking with its values where there is a choice, in two- and four-player games, first saying which build runs.
 PROBE = """
 from random import Random
 import engine.evaluate, engine.players, engine.state
 from engine.evaluate import evaluate
 from engine.game import Game, play_out
-from engine.players import HardPlayer, NormalPlayer
+from engine.network import network
+from engine.players import ExpertPlayer, HardPlayer, NormalPlayer
 from engine.rules import Rules
 
 sources = [m.__file__.endswith(".py") for m in (engine.evaluate, engine.players, engine.state)]
@@ -31,14 +32,16 @@ print("source" if all(sources) else "compiled" if not any(sources) else "mixed")
 normal = NormalPlayer()
 depths = (2, 3, 4)
 hard = {depth: HardPlayer(depth=depth) for depth in depths}
+expert = ExpertPlayer()
 for players in (2, 4):
     dice, rng, asked = Random(players), Random(7), []
 
     def choose(position, throw, moves):
-        print(repr(evaluate(position, 0)), repr(evaluate(position, 1)))
+        print(repr(evaluate(position, 0)), repr(evaluate(position, 1)), repr(network(players).value(position)))
         if len(moves) > 1:
             asked.append(throw)
             print(*(hard[depth].choose(position, throw, moves, Random(len(asked))) for depth in depths))
+            print(expert.rank(position, throw, moves))
         return normal.choose(position, throw, moves, rng)
 
     while len(asked) < 25:
