@@ -7,7 +7,8 @@ two or more legal moves, so every level answers exactly the same questions. Prin
 p99 and max milliseconds per decision for each level (`hard` at one to four chance layers: its
 default is three; `expert` as it plays, its figures also as `expert_mean_ms`, `expert_p50_ms` and
 `expert_p99_ms`), and for the Hint button's answer (`hint_ms`: engine.analysis.analyse, `hard`'s
-ranking with the win chances and reasons of every choice).
+ranking with the win chances and reasons of every choice), and the expert's network per position
+(`network_us`: its inputs, its compiled forward pass, and numpy's for comparison when installed).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from random import Random
 
@@ -26,6 +28,7 @@ from engine.analysis import analyse
 from engine.arena import parse_level, percentile
 from engine.evaluate import evaluate
 from engine.game import Game, play_out
+from engine.network import encode, network
 from engine.players import get_player
 from engine.rules import Rules
 from engine.state import Move, Position
@@ -99,6 +102,49 @@ def evaluations_per_second(decisions: list[tuple[Position, int, list[Move]]]) ->
     return len(positions) / (time.perf_counter() - start)
 
 
+def network_us(decisions: list[tuple[Position, int, list[Move]]]) -> dict[str, float]:
+    """Microseconds per position for the expert's network: its inputs (`encode`), the compiled
+    forward pass, and, when numpy is installed (the train extra), the same pass in numpy, one
+    position at a time and 20 at once (how a search could batch its leaves)."""
+    positions = [p.after(t, moves[0]) for p, t, moves in decisions]
+    live = [p for p in positions if p.result is None]
+    net = network(live[0].rules.players)
+    inputs = [encode(p) for p in live]
+
+    def per_position(run: Callable[[], object]) -> float:
+        start = time.process_time()
+        run()
+        return round((time.process_time() - start) / len(live) * 1e6, 2)
+
+    report = {
+        "encode": per_position(lambda: [encode(p) for p in live]),
+        "forward": per_position(lambda: [net.logit(i, v) for i, v in inputs]),
+    }
+    try:
+        import numpy as np
+    except ImportError:
+        return report
+    first = np.array(net.columns).T
+    bias, second, hidden = np.array(net.first_bias), np.array(net.second), net.hidden
+
+    def one_by_one() -> None:
+        for indices, values in inputs:
+            pre = first[indices].T @ np.array(values) + bias
+            np.tanh(pre[:hidden]) @ second + pre[hidden]
+
+    def in_twenties() -> None:
+        for k in range(0, len(inputs), 20):
+            x = np.zeros((len(inputs[k : k + 20]), first.shape[0]))
+            for row, (indices, values) in enumerate(inputs[k : k + 20]):
+                x[row, indices] = values
+            pre = x @ first + bias
+            np.tanh(pre[:, :hidden]) @ second + pre[:, hidden]
+
+    report["forward_numpy"] = per_position(one_by_one)
+    report["forward_numpy_batch20"] = per_position(in_twenties)
+    return report
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=2000)
@@ -117,6 +163,7 @@ def main(argv: list[str]) -> int:
         "evaluations_per_s": round(evaluations_per_second(decisions)),
         "decision_ms": levels,
         "hint_ms": time_hints(decisions),
+        "network_us": network_us(decisions),
         **{f"expert_{key}_ms": levels["expert"][key] for key in ("mean", "p50", "p99")},
     }
     if args.json:
@@ -130,6 +177,8 @@ def main(argv: list[str]) -> int:
         print(f"{spec:>16}: {figures} ms")
     figures = "  ".join(f"{key} {report['hint_ms'][key]:.3f}" for key in ("mean", "p50", "p99", "max"))
     print(f"{'hint':>16}: {figures} ms")
+    figures = "  ".join(f"{key} {us:.1f}" for key, us in report["network_us"].items())
+    print(f"{'network':>16}: {figures} us per position")
     return 0
 
 

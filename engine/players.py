@@ -256,8 +256,9 @@ class _Search:
         return total
 
 
-EXPERT_DEPTH = 1
-"""Default chance layers of `expert`'s search (docs/AI.md, "The expert")."""
+EXPERT_DEPTH = 2
+"""Default chance layers of `expert`'s search: two won more games than one against `normal`, within
+the time targets (docs/AI.md, "The expert")."""
 EXPERT_NODES = 2000
 """Default budget of `expert`: network evaluations per decision before it stops deepening."""
 

@@ -1,7 +1,7 @@
 """Fit engine/winchance.py's WEIGHTS to `normal`-against-`normal` games, and measure its calibration.
 
     python scripts/fit_winchance.py fit --players 4 --games 3000 --seed 1
-    python scripts/fit_winchance.py check --players 4 --games 3000 --seed 2
+    python scripts/fit_winchance.py check --players 4 --games 3000 --seed 2 [--model network]
 
 `fit` plays the games (every seat `normal`), takes every `--every`-th position of each, and prints
 the weights of a logistic regression of the winner on engine.winchance.features, ready to paste
@@ -9,6 +9,7 @@ into WEIGHTS. `check` plays other games (another seed: games the fit never saw) 
 committed model's Brier score and its reliability table: the positions grouped by the chance the
 model gives the side to throw, in ten-point bins, with the rate at which that side went on to win
 and a 95 % interval that counts each game's positions as one cluster (they are not independent).
+`--model network` checks the expert's value network (engine/network.py) on the same games instead.
 Drawn games are left out. Played games are cached under build/winchance/ (git-ignored), keyed by
 their options, so a refit with other features does not replay them.
 
@@ -29,6 +30,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import build
+from engine.network import network
 from engine.players import NormalPlayer
 from engine.rules import Rules
 from engine.state import DRAW, Position
@@ -158,9 +160,10 @@ def check(args: argparse.Namespace, rules: Rules) -> int:
     samples = positions(rules, games(rules, args.seed, args.games, args.every))
     bins: list[list[tuple[int, float, int]]] = [[] for _ in range(10)]
     brier = 0.0
+    net = network(rules.players) if args.model == "network" else None
     for game, position, result in samples:
         side = position.side_of(position.turn)
-        chance = win_chance(position)[side]
+        chance = win_chance(position)[side] if net is None else net.value(position)
         won = 1 if result == side else 0
         brier += (chance - won) ** 2
         bins[min(int(chance * 10), 9)].append((game, chance, won))
@@ -192,6 +195,7 @@ def check(args: argparse.Namespace, rules: Rules) -> int:
         )
     report = {
         "engine": build.describe(),
+        "model": args.model,
         "rules": rules.token(),
         "players": rules.players,
         "games": args.games,
@@ -229,6 +233,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=3000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--every", type=int, default=5, help="keep every N-th position of a game")
+    parser.add_argument(
+        "--model", choices=("logistic", "network"), default="logistic", help="check: which model"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     rules = Rules.parse(args.rules).with_options(players=args.players)

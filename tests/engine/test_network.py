@@ -173,6 +173,36 @@ def test_the_search_values_each_move_by_one_chance_layer(players: int) -> None:
     assert checked > 5
 
 
+def _plain_two_layers(net: Network, position: Position, side: int) -> float:
+    """Two chance layers by the book: each throw's reply chosen by its one-layer value."""
+    if position.result is not None:
+        return net.side_value(position, side)
+    mine = position.side_of(position.turn) == side
+    total = 0.0
+    for value, _, weight in OUTCOMES:
+        moves = position.legal_moves(value)
+        children = [position.after(value, m) for m in moves] or [position.after(value, None)]
+        scores = [_plain_expectation(net, c, side) for c in children]
+        total += weight * (max(scores) if mine or not moves else min(scores))
+    return total / 64
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_two_layers_with_a_full_beam_are_a_plain_expectimax(players: int) -> None:
+    net = network(players)
+    expert = ExpertPlayer(nodes=10**6, depth=2, beam=99)
+    checked = 0
+    for position in _positions(players, 40, seed=8)[::4]:
+        moves = position.legal_moves(3)
+        if len(moves) < 2:
+            continue
+        side = position.side_of(position.turn)
+        for value, move in expert.rank(position, 3, moves):
+            assert value == pytest.approx(_plain_two_layers(net, position.after(3, move), side), abs=1e-12)
+        checked += 1
+    assert checked >= 2
+
+
 def test_expert_takes_the_winning_move_and_obeys_its_budget() -> None:
     position = Position.parse("black:84,84,84,80 yellow:70,70,1,1 turn:black captured:black rules:classic")
     moves = position.legal_moves(4)
