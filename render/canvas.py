@@ -66,6 +66,14 @@ class Canvas:
     def write(self, at: Point, words: str, size: int, colour: theme.RGB, anchor: str = "lm") -> None:
         self.boxes.append(sprites.write(self.image, at, words, size, colour, anchor))
 
+    def write_within(
+        self, at: Point, words: str, sizes: tuple[int, ...], width: int, colour: theme.RGB, anchor: str = "lm"
+    ) -> None:
+        """The text at the largest of `sizes` that fits `width` px, else cut (`sprites.fit`): a
+        translation longer than the English keeps to its place."""
+        shown, size = sprites.fit(words, sizes, width)
+        self.write(at, shown, size, colour, anchor)
+
     def place(self, patch: Patch) -> None:
         """The patch pasted whole, background and all."""
         self.image.paste(patch.image, patch.at)

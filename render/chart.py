@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 from engine.state import Move, Position, side_seats
 from engine.winchance import story
 from render import theme
-from render.sprites import write
+from render.sprites import fit, write
 from render.words import ENGLISH, Words, chart_labels, percent_words, side_words
 
 WIDTH, HEIGHT = 800, 360
@@ -70,12 +70,12 @@ def story_png(
     for percent in (0, 25, 50, 75, 100):
         y = point(0, percent / 100, count)[1]
         draw.line((LEFT, y, WIDTH - RIGHT, y), fill=GRID, width=1)
-        write(image, (LEFT - 8, y), percent_words(words, percent), 13, theme.TEXT_DIM, "rm")
+        _label(image, (LEFT - 8, y), percent_words(words, percent), 13, LEFT - 10, theme.TEXT_DIM, "rm")
     ticks = _ticks(count - 1)
     for tick in ticks:
         x = point(tick, 0.0, count)[0]
         write(image, (x, HEIGHT - BOTTOM + 8), str(tick), 13, theme.TEXT_DIM, "mt")
-    write(image, (WIDTH - RIGHT, HEIGHT - 6), labels.throws, 13, theme.TEXT_DIM, "rb")
+    _label(image, (WIDTH - RIGHT, HEIGHT - 6), labels.throws, 13, 200, theme.TEXT_DIM, "rb")
     for throw, _ in captures:
         x = point(throw, 0.0, count)[0]
         draw.line((x, TOP, x, HEIGHT - BOTTOM), fill=GRID, width=1)
@@ -91,20 +91,34 @@ def story_png(
         draw.line((x - 7, y - 7, x + 7, y + 7), fill=theme.CAPTURE, width=4)
         draw.line((x - 7, y + 7, x + 7, y - 7), fill=theme.CAPTURE, width=4)
     x = LEFT
-    write(image, (x, TOP // 2), labels.title, 16, theme.TEXT, "lm")
+    _label(image, (x, TOP // 2), labels.title, 16, 170)
     x += 180
     for side in (0, 1):
         outer, inner = line_colours(side, players)
         draw.line((x, TOP // 2, x + 30, TOP // 2), fill=outer, width=OUTER)
         draw.line((x, TOP // 2, x + 30, TOP // 2), fill=inner, width=INNER)
-        write(image, (x + 38, TOP // 2), side_words(words, side, players), 14, theme.TEXT, "lm")
+        _label(image, (x + 38, TOP // 2), side_words(words, side, players), 14, 160)
         x += 200
     draw.line((x, TOP // 2 - 6, x + 12, TOP // 2 + 6), fill=theme.CAPTURE, width=4)
     draw.line((x, TOP // 2 + 6, x + 12, TOP // 2 - 6), fill=theme.CAPTURE, width=4)
-    write(image, (x + 20, TOP // 2), labels.capture, 14, theme.TEXT, "lm")
+    _label(image, (x + 20, TOP // 2), labels.capture, 14, WIDTH - RIGHT - x - 20)
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", optimize=False, compress_level=6)
     return buffer.getvalue()
+
+
+def _label(
+    image: Image.Image,
+    at: tuple[int, int],
+    text: str,
+    size: int,
+    width: int,
+    colour: theme.RGB = theme.TEXT,
+    anchor: str = "lm",
+) -> None:
+    """A label, smaller or cut where a language's words are longer than `width` px."""
+    shown, fitted = fit(text, (size, size - 3), width)
+    write(image, at, shown, fitted, colour, anchor)
 
 
 def _ticks(last: int) -> list[int]:

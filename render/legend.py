@@ -43,7 +43,7 @@ def _legend_image(title: str, rows: tuple[str, ...]) -> Image.Image:
     height = TOP + ROW * len(rows) + 16
     canvas = Canvas(Image.new("RGB", (WIDTH, height), theme.BACKGROUND))
     draw = canvas.draw
-    canvas.write((24, TOP // 2), title, 32, theme.TEXT)
+    canvas.write_within((24, TOP // 2), title, (32, 26), WIDTH - 48, theme.TEXT)
     x0 = 24
     for row, meaning in enumerate(rows):
         y = TOP + row * ROW + ROW // 2
@@ -86,6 +86,5 @@ def _legend_image(title: str, rows: tuple[str, ...]) -> Image.Image:
         else:
             for k, up in enumerate((True, True, False, False, False, False)):
                 canvas.paste(sprites.cowrie(up), (x0 + 13 + k * 31, y))
-        text, size = sprites.fit(meaning, (24, 20), WIDTH - x0 - _ICON - 16)
-        canvas.write((x0 + _ICON, y), text, size, theme.TEXT)
+        canvas.write_within((x0 + _ICON, y), meaning, (24, 20), WIDTH - x0 - _ICON - 16, theme.TEXT)
     return canvas.image

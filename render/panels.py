@@ -71,23 +71,26 @@ def _name_line(canvas: Canvas, box: Box, seat: int, name: str) -> None:
     left, top, right, _ = box
     x, y = left + 16, top + 16
     canvas.paste(sprites.piece(seat, 40), (x + 20, y + 22))
-    text, size = sprites.fit(name, _NAME_SIZES, right - x - 66)
-    canvas.write((x + 50, y + 22), text, size, theme.TEXT)
+    canvas.write_within((x + 50, y + 22), name, _NAME_SIZES, right - x - 66, theme.TEXT)
 
 
 def _seat_line(canvas: Canvas, box: Box, seat_arm: str, status: str) -> None:
-    """The seat and its arm, and the status (to move, wins)."""
+    """The seat and its arm, and the status (to move, wins) at the right, which the seat's words
+    never reach."""
     left, top, right, _ = box
     x, y = left + 16, top + 16 + 60
-    canvas.write((x, y), seat_arm, 20, theme.TEXT_DIM)
+    width = right - 16 - x
     if status:
-        canvas.write((right - 16, y), status, 22, theme.TEXT, "rm")
+        shown, size = sprites.fit(status, (22, 18), width // 2)
+        canvas.write((right - 16, y), shown, size, theme.TEXT, "rm")
+        width -= round(sprites.text_width(shown, size)) + 12
+    canvas.write_within((x, y), seat_arm, (20, 17), width, theme.TEXT_DIM)
 
 
 def _count_row(canvas: Canvas, box: Box, seat: int, dy: int, label: str, count: int) -> None:
     """A label, `count` of the seat's pieces and the number, `dy` px below the panel's top."""
     x, y = box[0] + 16, box[1] + 16 + dy
-    canvas.write((x, y), label, 22, theme.TEXT_DIM)
+    canvas.write_within((x, y), label, (22, 18), 112, theme.TEXT_DIM)
     x += 120
     for k in range(count):
         canvas.paste(sprites.piece(seat, PANEL_PIECE), (x + 15 + k * 34, y))
@@ -97,12 +100,13 @@ def _count_row(canvas: Canvas, box: Box, seat: int, dy: int, label: str, count: 
 def _capture_line(canvas: Canvas, box: Box, text: str, colour: theme.RGB) -> None:
     left, top, right, _ = box
     x = left + 16
-    shown, size = sprites.fit(text, (21, 18), right - x - 16)
-    canvas.write((x, top + 16 + 192), shown, size, colour)
+    canvas.write_within((x, top + 16 + 192), text, (21, 18), right - x - 16, colour)
 
 
 def _partner_line(canvas: Canvas, box: Box, partner: str) -> None:
-    canvas.write((box[0] + 16, box[1] + 16 + 222), partner, 16, theme.TEXT_DIM)
+    left, top, right, _ = box
+    x = left + 16
+    canvas.write_within((x, top + 16 + 222), partner, (16, 14), right - x - 16, theme.TEXT_DIM)
 
 
 def draw_panels(
@@ -157,9 +161,9 @@ def _draw_story_box(canvas: Canvas, words: Words, story: Sequence[DrawnMove]) ->
     labels = w.panel_labels(words)
     left, top, right, _ = layout.panel_inner_box(STORY_CORNER)
     x = left + 16
-    canvas.write((x, top + 30), labels.last_moves, 24, theme.TEXT)
+    canvas.write_within((x, top + 30), labels.last_moves, (24, 20), right - x - 16, theme.TEXT)
     if not story:
-        canvas.write((x, top + 76), labels.none_yet, 21, theme.TEXT_DIM)
+        canvas.write_within((x, top + 76), labels.none_yet, (21, 18), right - x - 16, theme.TEXT_DIM)
     for index, drawn in enumerate(story):
         seat = drawn.move.seat
         y = top + 76 + index * 36
@@ -167,8 +171,9 @@ def _draw_story_box(canvas: Canvas, words: Words, story: Sequence[DrawnMove]) ->
             str(index + 1), 28, theme.SEAT_COLOURS[seat], theme.SEAT_EDGE[seat], theme.SEAT_INK[seat]
         )
         canvas.paste(disc, (x + 14, y))
-        text, size = sprites.fit(w.move_words(words, drawn.move, drawn.victims()), (22, 18), right - x - 52)
-        canvas.write((x + 36, y), text, size, theme.TEXT if index == len(story) - 1 else theme.TEXT_DIM)
+        colour = theme.TEXT if index == len(story) - 1 else theme.TEXT_DIM
+        move = w.move_words(words, drawn.move, drawn.victims())
+        canvas.write_within((x + 36, y), move, (22, 18), right - x - 52, colour)
 
 
 def _draw_throw_box(
@@ -184,25 +189,26 @@ def _draw_throw_box(
     labels = w.panel_labels(words)
     left, top, right, _ = layout.panel_inner_box(THROW_CORNER)
     x = left + 16
-    canvas.write((x, top + 30), labels.this_throw, 24, theme.TEXT)
+    canvas.write_within((x, top + 30), labels.this_throw, (24, 20), right - x - 16, theme.TEXT)
     if throw is None:
-        text, size = sprites.fit(w.to_throw_words(words, name), (21, 18), right - x - 16)
-        canvas.write((x, top + 76), text, size, theme.TEXT_DIM)
+        to_throw = w.to_throw_words(words, name)
+        canvas.write_within((x, top + 76), to_throw, (21, 18), right - x - 16, theme.TEXT_DIM)
         return
     _draw_throw(canvas, words, THROW_CORNER, 112, throw, cowries)
     y = top + 160
     if not choices:
-        canvas.write((x, y), labels.throw_lost, 21, theme.TEXT_DIM)
+        canvas.write_within((x, y), labels.throw_lost, (21, 18), right - x - 16, theme.TEXT_DIM)
     shown = choices if len(choices) <= 5 else choices[:4]
     for index, move in enumerate(shown):
         canvas.paste(sprites.tile(choice_label(index), 28), (x + 14, y))
         victims = sorted({seat for seat, _ in position.captures(move)})
-        text, size = sprites.fit(w.move_words(words, move, victims), (22, 18), right - x - 52)
-        canvas.write((x + 36, y), text, size, theme.TEXT)
+        canvas.write_within(
+            (x + 36, y), w.move_words(words, move, victims), (22, 18), right - x - 52, theme.TEXT
+        )
         y += 36
     if len(shown) < len(choices):
         more = w.more_choices_words(words, len(choices) - len(shown))
-        canvas.write((x + 36, y), more, 21, theme.TEXT_DIM)
+        canvas.write_within((x + 36, y), more, (21, 18), right - x - 52, theme.TEXT_DIM)
 
 
 def _draw_throw(
@@ -225,11 +231,14 @@ def _cowrie(canvas: Canvas, box: Box, dy: int, k: int, up: bool) -> None:
 
 
 def _throw_value(canvas: Canvas, box: Box, dy: int, value: str) -> None:
-    canvas.write((box[0] + 16 + 196, box[1] + dy), value, 30, theme.TEXT)
+    left, top, right, _ = box
+    x = left + 16 + 196
+    canvas.write_within((x, top + dy), value, (30, 24), right - x - 16, theme.TEXT)
 
 
 def _grace(canvas: Canvas, box: Box, dy: int, grace: str) -> None:
-    canvas.write((box[0] + 16, box[1] + dy - 34), grace, 18, theme.TEXT_DIM)
+    left, top, right, _ = box
+    canvas.write_within((left + 16, top + dy - 34), grace, (18, 15), right - left - 32, theme.TEXT_DIM)
 
 
 def termination_word(termination: object) -> str | None:
@@ -249,7 +258,5 @@ def draw_banner(canvas: Canvas, words: Words, position: Position, termination: s
     canvas.rectangle(layout.BANNER_BOX, fill=theme.BANNER)
     canvas.line(((0, top + 2), (layout.WIDTH, top + 2)), fill=theme.BANNER_EDGE, width=5)
     middle = layout.WIDTH // 2
-    text, size = sprites.fit(headline, (50, 44, 38), layout.WIDTH - 80)
-    canvas.write((middle, top + 42), text, size, theme.TEXT, "mm")
-    text, size = sprites.fit(counts, (24, 20), layout.WIDTH - 80)
-    canvas.write((middle, bottom - 26), text, size, theme.TEXT_DIM, "mm")
+    canvas.write_within((middle, top + 42), headline, (50, 44, 38), layout.WIDTH - 80, theme.TEXT, "mm")
+    canvas.write_within((middle, bottom - 26), counts, (24, 20), layout.WIDTH - 80, theme.TEXT_DIM, "mm")

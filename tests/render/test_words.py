@@ -344,3 +344,43 @@ def test_every_word_drawn_comes_from_the_catalog(drawn: list[str]) -> None:
         if not text.startswith("[") and not NOT_WORDS.fullmatch(text) and text not in NAMES.values()
     }
     assert not stray, stray
+
+
+class Long(gettext.NullTranslations):
+    """Every sentence three times as long, as a translation may be."""
+
+    def gettext(self, message: str) -> str:
+        return " ".join([message] * 3)
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        return " ".join([msgid1 if n == 1 else msgid2] * 3)
+
+
+@pytest.mark.parametrize("words", [ENGLISH, Words("x-long", Long())], ids=["english", "long"])
+def test_longer_words_keep_to_their_place(words: Words, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No text drawn on a board (or a part of it), the legend or the chart runs off it or over
+    another text."""
+    written: dict[int, tuple[Image.Image, list[tuple[int, int, int, int]]]] = {}
+    write = sprites.write
+
+    def record(image: Image.Image, *args: object, **kwargs: object) -> tuple[int, int, int, int]:
+        box = write(image, *args, **kwargs)  # type: ignore[arg-type]
+        written.setdefault(id(image), (image, []))[1].append(box)
+        return box
+
+    monkeypatch.setattr(sprites, "write", record)
+    monkeypatch.setattr(chart, "write", record)
+    panels._patch.cache_clear()
+    legend._legend_image.cache_clear()
+    _boards(words)
+    legend_png(words)
+    _chart(words)
+    panels._patch.cache_clear()
+    assert len(written) > 10
+    for image, boxes in written.values():
+        width, height = image.size
+        for k, (left, top, right, bottom) in enumerate(boxes):
+            assert 0 <= left <= right <= width and 0 <= top <= bottom <= height, boxes[k]
+            for other in boxes[k + 1 :]:
+                apart = right <= other[0] or other[2] <= left or bottom <= other[1] or other[3] <= top
+                assert apart, (boxes[k], other)
