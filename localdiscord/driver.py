@@ -7,11 +7,12 @@
         async with discord_.running(MyBot()):           # in-process, until the block ends
             reply = await alice.slash(channel, "pachisi start", players=4)
             reply = await alice.click(reply.message, label="Throw")
-        async with discord_.process([sys.executable, "-m", "bot"]) as bot:  # a subprocess
+        async with discord_.process([sys.executable, "-m", "bot"], ready_line="ready") as bot:
             await bot.kill()                            # SIGKILL
-            await bot.start()                           # a new process, connected and READY
+            await bot.start()                           # a new process, connected and ready
 
-Every wait has a timeout (10 s by default) and raises TimeoutError with what it waited for.
+Every wait is for a condition, with a deadline (TIMEOUT unless told), and raises TimeoutError
+saying what it waited for.
 """
 
 from __future__ import annotations
@@ -43,7 +44,10 @@ from localdiscord.server import (
     Message,
 )
 
-TIMEOUT = 10.0
+TIMEOUT = 60.0
+"""The deadline of every wait unless its caller gives one. A wait ends as soon as its condition
+holds, so only a failing wait takes this long: generous enough for a bot process to start on a
+machine whose two cores other jobs keep busy (a few seconds when it is quiet)."""
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 ClientT = TypeVar("ClientT", bound=discord.Client)
 
@@ -357,6 +361,14 @@ class FakeDiscord:
             f"a bot connected after {identifies} IDENTIFY",
         )
 
+    def expired(self, reply: Reply) -> bool:
+        """Discord gave up on the interaction: the bot sent no callback within Discord's deadline
+        (the member sees "This interaction failed" and may click again)."""
+        limit = self.server.interaction_timeout
+        if reply.callback_type is not None or limit is None:
+            return False
+        return asyncio.get_running_loop().time() - reply.interaction.created > limit
+
     async def wait_until(
         self, predicate: Callable[[], Any], *, timeout: float = TIMEOUT, what: str = "a condition"
     ) -> Any:
@@ -438,10 +450,15 @@ class FakeDiscord:
 
     @contextlib.asynccontextmanager
     async def process(
-        self, argv: Sequence[str], *, env: dict[str, str] | None = None, cwd: str | None = None
+        self,
+        argv: Sequence[str],
+        *,
+        env: dict[str, str] | None = None,
+        cwd: str | None = None,
+        ready_line: str | None = None,
     ) -> AsyncIterator[BotProcess]:
-        """Run a bot as a subprocess (started and READY on entry), killed at the end of the block."""
-        bot = BotProcess(self, argv, env=env, cwd=cwd)
+        """Run a bot as a subprocess (started and ready on entry), killed at the end of the block."""
+        bot = BotProcess(self, argv, env=env, cwd=cwd, ready_line=ready_line)
         try:
             await bot.start()
             yield bot
@@ -451,7 +468,11 @@ class FakeDiscord:
 
 
 class BotProcess:
-    """A bot subprocess that can be SIGKILLed and started again; its stderr goes to `output()`."""
+    """A bot subprocess that can be SIGKILLed and started again; its output goes to `output()`.
+
+    With `ready_line`, the process is ready once its output (since this start) has a line holding
+    that text: what the bot says when it has finished starting, read then and not at a guess.
+    """
 
     def __init__(
         self,
@@ -460,35 +481,59 @@ class BotProcess:
         *,
         env: dict[str, str] | None = None,
         cwd: str | None = None,
+        ready_line: str | None = None,
     ) -> None:
-        self.fake, self.argv, self.cwd = fake, list(argv), cwd
+        self.fake, self.argv, self.cwd, self.ready_line = fake, list(argv), cwd, ready_line
         self.env = {**os.environ, **fake.env(), **(env or {})}
         self.log = tempfile.TemporaryFile()  # noqa: SIM115 (closed by FakeDiscord.process)
         self.popen: subprocess.Popen[bytes] | None = None
         self.starts = 0
+        self.started_at = 0  # where this start's output begins in the log
+        self.ready_report: str | None = None
+        """The process's `ready_line` from its latest start."""
 
     @property
     def pid(self) -> int | None:
         return self.popen.pid if self.popen else None
 
-    async def start(self, *, timeout: float = 30.0) -> None:
-        """Start a new process and wait until it has IDENTIFYed and received READY."""
+    async def start(self, *, ready: bool = True, timeout: float = TIMEOUT) -> None:
+        """Start a new process and wait until it has IDENTIFYed and received READY, and (unless
+        `ready=False`) until it wrote its `ready_line`."""
         if self.popen is not None and self.popen.poll() is None:
             raise RuntimeError("the bot process is still running")
         identifies = self.fake.server.identifies + 1
+        self.started_at = os.fstat(self.log.fileno()).st_size
+        self.ready_report = None
         self.popen = subprocess.Popen(
             self.argv, env=self.env, cwd=self.cwd, stdout=self.log, stderr=subprocess.STDOUT
         )
         self.starts += 1
-        waiting = asyncio.create_task(self.fake.wait_ready(identifies=identifies, timeout=timeout))
-        try:
-            while not waiting.done():
-                if self.popen.poll() is not None:
-                    raise RuntimeError(f"the bot exited with {self.popen.returncode}:\n{self.output()}")
-                await asyncio.wait({waiting}, timeout=0.05)
-            waiting.result()
-        finally:
-            waiting.cancel()
+        server = self.fake.server
+        await self.fake.wait_until(
+            lambda: self._running() and server.ready() and server.identifies >= identifies,
+            timeout=timeout,
+            what=f"the bot connected after {identifies} IDENTIFY",
+        )
+        if ready and self.ready_line is not None:
+            self.ready_report = await self.wait_for_output(self.ready_line, timeout=timeout)
+
+    async def wait_for_output(self, text: str, *, timeout: float = TIMEOUT) -> str:
+        """The first line holding `text` that the process wrote since its latest start, once it
+        has written one (the log is read again on every change the fake sees, and every 50 ms)."""
+
+        def line() -> str | None:
+            self._running()
+            return next((x for x in self.output(since_start=True).splitlines() if text in x), None)
+
+        found: str = await self.fake.wait_until(line, timeout=timeout, what=f"the bot to log {text!r}")
+        return found
+
+    def _running(self) -> bool:
+        """True while the process runs; a process that exited raises, with what it printed."""
+        assert self.popen is not None, "the bot was never started"
+        if self.popen.poll() is not None:
+            raise RuntimeError(f"the bot exited with {self.popen.returncode}:\n{self.output()}")
+        return True
 
     async def kill(self) -> int | None:
         """SIGKILL the process (no clean shutdown) and reap it; returns its exit status."""
@@ -496,16 +541,17 @@ class BotProcess:
             return None
         if self.popen.poll() is None:
             self.popen.send_signal(signal.SIGKILL)
-        return await asyncio.to_thread(self.popen.wait, 10)
+        return await asyncio.to_thread(self.popen.wait, TIMEOUT)
 
-    async def terminate(self, timeout: float = 30.0) -> int:
+    async def terminate(self, timeout: float = TIMEOUT) -> int:
         """SIGTERM the process (a clean shutdown, as a service manager asks) and reap it."""
         assert self.popen is not None, "the bot was never started"
         if self.popen.poll() is None:
             self.popen.send_signal(signal.SIGTERM)
         return await asyncio.to_thread(self.popen.wait, timeout)
 
-    def output(self) -> str:
-        """Everything the process(es) printed so far."""
+    def output(self, *, since_start: bool = False) -> str:
+        """Everything the process(es) printed so far (with `since_start`, the latest one only)."""
         fd = self.log.fileno()  # pread: the children share the file offset, leave it alone
-        return os.pread(fd, os.fstat(fd).st_size, 0).decode(errors="replace")
+        offset = self.started_at if since_start else 0
+        return os.pread(fd, os.fstat(fd).st_size - offset, offset).decode(errors="replace")

@@ -552,7 +552,10 @@ class FakeDiscordServer:
             self.changed.notify_all()
 
     async def wait_until(self, predicate: Callable[[], Any], timeout: float, what: str) -> Any:
-        """Wait until `predicate()` is truthy (re-checked on every change, and every 50 ms)."""
+        """Wait until `predicate()` is truthy (re-checked on every change, and every 50 ms).
+
+        `asyncio.timeout`, not `asyncio.wait_for`: Python 3.11's wait_for can swallow a cancel
+        that arrives as the change it waits for does, and a cancelled waiter would live on."""
         deadline = asyncio.get_running_loop().time() + timeout
         while not (result := predicate()):
             left = deadline - asyncio.get_running_loop().time()
@@ -560,7 +563,8 @@ class FakeDiscordServer:
                 raise TimeoutError(f"timed out after {timeout} s waiting for {what}")
             async with self.changed:
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self.changed.wait(), min(left, 0.05))
+                    async with asyncio.timeout(min(left, 0.05)):
+                        await self.changed.wait()
         return result
 
     # --- state changes driven by tests -----------------------------------------------------

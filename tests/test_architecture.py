@@ -150,3 +150,43 @@ def test_the_core_knows_nothing_of_discord_or_the_cogs() -> None:
         modules |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
         outside = {m for m in modules if m.startswith("bot") and not m.startswith("bot.core")}
         assert not outside, f"{path} imports {outside}"
+
+
+def test_no_test_module_imports_another() -> None:
+    """What tests share lives in helpers modules and conftest fixtures: importing a test module
+    would collect and run its tests twice, and tie one file's tests to another's."""
+    for path, names in imported_modules("tests").items():
+        tests = {name for name in names if name.rsplit(".", 1)[-1].startswith("test_")}
+        assert not tests, f"{path} imports {tests}"
+
+
+def test_every_sleep_in_the_tests_waits_for_time_itself_and_says_so() -> None:
+    """A test waits for a condition with a deadline (the fake's wait_until, or a helper of its
+    kind); a sleep is only for time itself (a random moment, a late answer on purpose, the next
+    look at a database), with a comment on its line that says why."""
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        source = path.read_text()
+        lines = source.splitlines()
+        for node in ast.walk(ast.parse(source, str(path))):
+            if isinstance(node, ast.Call):
+                name = (
+                    node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+                )
+                where = f"{path.relative_to(ROOT)}:{node.lineno}"
+                assert name != "sleep" or "  # " in lines[node.lineno - 1], (
+                    f"{where}: a sleep without its reason"
+                )
+
+
+def imported_modules(package: str) -> dict[str, set[str]]:
+    """Full module names each file of `package` imports."""
+    found: dict[str, set[str]] = {}
+    for path in sorted((ROOT / package).rglob("*.py")):
+        names: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Import):
+                names.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names.add(node.module)
+        found[str(path.relative_to(ROOT))] = names
+    return found

@@ -42,7 +42,7 @@ async def start_table(
     @asynccontextmanager
     async def run(**overrides: Any) -> AsyncIterator[Table]:
         bot = PachisiBot(bot_settings(fake, database_url, **overrides), guild_ready_timeout=0.1)
-        async with fake.running(bot, timeout=30):
+        async with fake.running(bot):
             yield Table(fake, bot, guild, channel, alice, bob, database_url)
 
     return run

@@ -3,11 +3,14 @@ game as its players would, the bot as a subprocess, and reading what it stored."
 
 from __future__ import annotations
 
+import asyncio
 import random
 import sys
+from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import inspect, select
 
@@ -19,9 +22,11 @@ from bot.core.store import GameRow, MoveRow, Store
 from engine import Position, parse_move
 from engine.game import Game
 from engine.record import read_record
-from localdiscord.driver import Channel, Guild, Member
+from localdiscord.driver import TIMEOUT, BotProcess, Channel, Guild, Member, Reply
 from localdiscord.server import Button, Message
 from tests.e2e.fakediscord import FakeDiscord
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -101,17 +106,20 @@ def player_to_move(message: Message, members: list[Member]) -> Member:
     raise AssertionError(f"no player is named to move in {message.content!r}")
 
 
-async def wait_for_turn_or_end(table: Table, after: object = None, *, timeout: float = 30) -> Message:
+def turn_or_end(channel: Channel, after: object = None) -> Message | None:
+    """The final message, or the actionable turn message if its state differs from `after`."""
+    final = final_message(channel)
+    if final is not None:
+        return final
+    state = turn_state(channel)
+    return turn_message(channel) if state is not None and state != after else None
+
+
+async def wait_for_turn_or_end(table: Table, after: object = None) -> Message:
     """The next actionable turn message (a different one from `after`), or the final message."""
-
-    def ready() -> Message | None:
-        final = final_message(table.channel)
-        if final is not None:
-            return final
-        state = turn_state(table.channel)
-        return turn_message(table.channel) if state is not None and state != after else None
-
-    return await table.fake.wait_until(ready, timeout=timeout, what="the next turn or the end")
+    return await table.fake.wait_until(
+        lambda: turn_or_end(table.channel, after), what="the next turn or the end"
+    )
 
 
 async def play_out(
@@ -148,27 +156,40 @@ async def play_out(
     raise AssertionError("the game did not end")
 
 
+WHOLE_GAME = 4 * TIMEOUT
+"""The deadline of one wait that spans the rest of a game played by clicks (each turn within
+TIMEOUT): a few dozen turns, about ten seconds on a quiet machine."""
+CLICKS = 3
+"""How often a member clicks a button that Discord reports failed before the test gives up."""
+
+
 async def click_until_acknowledged(
     table: Table, member: Member, message: Message, label: str, before: object
 ) -> Message:
-    """Click and wait for the next turn; click again when the bot never acknowledged the click.
+    """Click and wait for the next turn; click again when Discord gave up on the click.
 
-    A click answered after Discord's 3 s is refused (the user sees "interaction failed" and
-    clicks again), which a bot that has just restarted on a loaded machine can cause.
+    A click the bot does not acknowledge within Discord's 3 s fails (the member sees "This
+    interaction failed" and clicks again), which a bot busy starting on a loaded machine can cause.
+    The click is made again only while the turn is still the one clicked (`before`).
     """
-    for _ in range(3):
+    for _ in range(CLICKS):
         reply = await member.click(message, label=label, wait=False)
-        try:
-            return await wait_for_turn_or_end(table, after=before, timeout=15)
-        except TimeoutError:
-            if reply.callback_type is not None:
-                raise
-    raise AssertionError(f"the bot never acknowledged {label!r}")
+
+        def settled(reply: Reply = reply) -> Message | bool | None:
+            return turn_or_end(table.channel, before) or table.fake.expired(reply)
+
+        turn = await table.fake.wait_until(settled, what=f"the turn after {label!r}, or the click failed")
+        if isinstance(turn, Message):
+            return turn
+    raise AssertionError(f"Discord gave up on {CLICKS} clicks of {label!r}: the bot never acknowledged one")
 
 
 # --- the bot as a subprocess, and what it stored ------------------------------------------------
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
+BOT_READY = "msg=ready "
+"""The line the bot logs once it is connected with its guilds loaded (`PachisiBot.on_ready`), just
+before it resumes their games: a bot process is ready, and its state may be read, after it."""
 
 
 def subprocess_table(fake: FakeDiscord, database_url: str) -> Table:
@@ -181,6 +202,16 @@ def subprocess_table(fake: FakeDiscord, database_url: str) -> Table:
 
 def bot_argv() -> list[str]:
     return [sys.executable, "-m", "bot"]
+
+
+def bot_process(fake: FakeDiscord, env: dict[str, str]) -> BotProcess:
+    """`python -m bot` as a subprocess on the fake (not started), ready once it logs BOT_READY."""
+    return BotProcess(fake, bot_argv(), env=env, cwd=str(REPO_ROOT), ready_line=BOT_READY)
+
+
+def running_bot(fake: FakeDiscord, env: dict[str, str]) -> AbstractAsyncContextManager[BotProcess]:
+    """`async with running_bot(fake, env) as bot:` a bot process, ready on entry, killed on exit."""
+    return fake.process(bot_argv(), env=env, cwd=str(REPO_ROOT), ready_line=BOT_READY)
 
 
 def bot_env(fake: FakeDiscord, database_url: str, **extra: str) -> dict[str, str]:
@@ -241,6 +272,34 @@ async def check_records(database_url: str) -> None:
                 assert len(again.throws) == row.turn_number
     finally:
         await store.close()
+
+
+POLL_SECONDS = 0.05
+"""How often a condition that nobody announces (a database row) is checked again."""
+
+
+async def wait_for(check: Callable[[], Awaitable[T | None]], *, what: str, timeout: float = TIMEOUT) -> T:
+    """Wait until `await check()` is truthy and return its value: for the database, which tells
+    nobody of a change, read again every POLL_SECONDS until the deadline."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not (found := await check()):
+        if loop.time() > deadline:
+            raise TimeoutError(f"timed out after {timeout} s waiting for {what}")
+        await asyncio.sleep(POLL_SECONDS)  # the database announces nothing: look again shortly
+    return found
+
+
+async def wait_for_game(
+    database_url: str, condition: Callable[[StoredGame], bool], *, what: str
+) -> StoredGame:
+    """The database's only game, once `condition` holds for it."""
+
+    async def check() -> StoredGame | None:
+        [game] = await stored_games(database_url)
+        return game if condition(game) else None
+
+    return await wait_for(check, what=what)
 
 
 def check_move_log(game: StoredGame) -> None:

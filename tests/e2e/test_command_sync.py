@@ -10,6 +10,7 @@ from sqlalchemy import update
 from bot.client import PachisiBot
 from bot.core.store import CommandSyncRow, Store
 from bot.sync import GLOBAL_SCOPE, command_payload, payload_hash
+from localdiscord.driver import TIMEOUT
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.helpers import REPO_ROOT, bot_argv, bot_env, bot_settings
 
@@ -22,7 +23,7 @@ def command_syncs(fake: FakeDiscord) -> int:
 async def start_and_stop(fake: FakeDiscord, database_url: str) -> str:
     """Run the bot until it is ready; returns the hash of its commands' payload."""
     bot = PachisiBot(bot_settings(fake, database_url), guild_ready_timeout=0.1)
-    async with fake.running(bot, timeout=30):
+    async with fake.running(bot):
         return payload_hash(command_payload(bot.tree, None))
 
 
@@ -72,7 +73,7 @@ async def test_python_m_bot_sync_syncs_whatever_the_database_says(
         cwd=str(REPO_ROOT),
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=TIMEOUT,
     )
     assert result.returncode == 0, result.stderr
     assert "msg=commands synced" in result.stderr and "level=ERROR" not in result.stderr, result.stderr
@@ -83,7 +84,12 @@ async def test_python_m_bot_sync_syncs_whatever_the_database_says(
 
 async def test_an_unknown_argument_is_refused_with_the_usage() -> None:
     result = await asyncio.to_thread(
-        subprocess.run, [*bot_argv(), "synk"], cwd=str(REPO_ROOT), capture_output=True, text=True, timeout=60
+        subprocess.run,
+        [*bot_argv(), "synk"],
+        cwd=str(REPO_ROOT),
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
     )
     assert result.returncode == 2
     assert "usage: python -m bot [sync | ratings --rebuild]" in result.stderr

@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy import make_url
 
 from bot.client import PachisiBot
-from bot.core.store import SQLITE_BUSY_TIMEOUT_MS
+from localdiscord.driver import TIMEOUT
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.helpers import (
     Table,
@@ -48,7 +48,7 @@ class PostgresServer:
         argv = [f"{self.bin}/pg_ctl", "-D", self.data, *args]
         if os.getuid() == 0:
             argv = ["runuser", "-u", "postgres", "--", *argv]
-        subprocess.run(argv, check=True, capture_output=True, timeout=60)
+        subprocess.run(argv, check=True, capture_output=True, timeout=TIMEOUT)
 
     async def stop(self) -> None:
         await asyncio.to_thread(self._run, "-m", "fast", "-w", "stop")
@@ -75,7 +75,9 @@ async def refused_while_down(table: Table) -> None:
     message = await wait_for_turn_or_end(table)
     label = live_buttons(message)[0].label
     reply = await table.alice.click(message, label, wait=False)
-    answer = await table.fake.wait_until(lambda: reply.followups[-1] if reply.followups else None, timeout=60)
+    answer = await table.fake.wait_until(
+        lambda: reply.followups[-1] if reply.followups else None, what="the answer to the click"
+    )
     assert answer.ephemeral and answer.content == SAVED, answer.content
 
 
@@ -84,11 +86,16 @@ async def play_one_turn(table: Table) -> None:
     before = turn_state(table.channel)
     labels = [b.label or "" for b in live_buttons(message)]
     await table.alice.click(message, labels[0], wait=False)
-    await wait_for_turn_or_end(table, after=before, timeout=30)
+    await wait_for_turn_or_end(table, after=before)
 
 
 def errors_logged(caplog: pytest.LogCaptureFixture) -> list[str]:
     return [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+
+
+def outages_logged(caplog: pytest.LogCaptureFixture) -> int:
+    """The clicks the bot reported it could not serve because the database did not answer."""
+    return sum(r.getMessage().startswith("database unavailable: ") for r in caplog.records)
 
 
 async def test_postgres_stopped_mid_game(
@@ -98,7 +105,7 @@ async def test_postgres_stopped_mid_game(
     channel = guild.add_text_channel("games")
     alice = guild.add_member("Alice")
     bot = PachisiBot(bot_settings(fake, postgres_url), guild_ready_timeout=0.1)
-    async with fake.running(bot, timeout=30):
+    async with fake.running(bot):
         table = Table(fake, bot, guild, channel, alice, alice, postgres_url)
         await table.alice.slash(table.channel, "pachisi start", players=2, pieces=1, level="easy")
         for _ in range(3):
@@ -108,7 +115,7 @@ async def test_postgres_stopped_mid_game(
         try:
             for _ in range(3):
                 await refused_while_down(table)
-            await asyncio.sleep(5)  # down about ten seconds in all
+            assert outages_logged(caplog) == 3  # each reported before its answer
         finally:
             await postgres_server.start()
         [after] = await stored_games(postgres_url)
@@ -128,18 +135,21 @@ async def test_sqlite_locked_by_another_process_past_the_busy_timeout(
     await play_one_turn(table)
     [before] = await stored_games(table.database_url)
     path = make_url(table.database_url).database
+    # Another process holds SQLite's write lock until its standard input closes: past the bot's
+    # busy timeout (SQLITE_BUSY_TIMEOUT_MS), which the bot waits out before it answers.
     locker = await asyncio.create_subprocess_exec(
         sys.executable,
         "-c",
-        "import sqlite3, sys, time\n"
+        "import sqlite3, sys\n"
         f"c = sqlite3.connect({path!r}, isolation_level=None)\n"
-        "c.execute('BEGIN EXCLUSIVE'); print('locked', flush=True); time.sleep(float(sys.argv[1]))\n",
-        str(SQLITE_BUSY_TIMEOUT_MS / 1000 + 8),
+        "c.execute('BEGIN EXCLUSIVE'); print('locked', flush=True); sys.stdin.read()\n",
+        stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
     )
     try:
         assert locker.stdout is not None and await locker.stdout.readline() == b"locked\n"
         await refused_while_down(table)
+        assert outages_logged(caplog) == 1
     finally:
         locker.kill()
         await locker.wait()

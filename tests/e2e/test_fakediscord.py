@@ -142,7 +142,7 @@ class StandInBot(commands.Bot):
 
         @group.command(description="Answer late")
         async def slow(interaction: discord.Interaction, seconds: float) -> None:
-            await asyncio.sleep(seconds)
+            await asyncio.sleep(seconds)  # time itself: this test bot answers late on purpose
             try:
                 await interaction.response.send_message("too late?")
             except discord.NotFound as e:

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 
 from localdiscord.server import Message
-from tests.e2e.helpers import Table, check_move_log, stored_games, turn_message, wait_for_turn_or_end
+from tests.e2e.helpers import (
+    Table,
+    check_move_log,
+    stored_games,
+    turn_message,
+    wait_for_game,
+    wait_for_turn_or_end,
+)
 
 
 async def test_start_without_attach_files_says_what_is_missing_and_starts_nothing(table: Table) -> None:
@@ -59,9 +65,4 @@ async def test_a_deleted_channel_abandons_its_game(table: Table) -> None:
     await table.alice.slash(table.channel, "pachisi start", players=4, level="easy")
     await wait_for_turn_or_end(table)
     table.fake.delete_channel(table.channel)
-    for _ in range(200):
-        (game,) = await stored_games(table.database_url)
-        if game.view.status == "abandoned":
-            break
-        await asyncio.sleep(0.05)
-    assert game.view.status == "abandoned"
+    await wait_for_game(table.database_url, lambda g: g.view.status == "abandoned", what="the game abandoned")

@@ -6,16 +6,14 @@ import asyncio
 import contextlib
 import random
 
-import pytest
-
-from localdiscord.driver import BotProcess
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.helpers import (
-    REPO_ROOT,
+    WHOLE_GAME,
     Table,
-    bot_argv,
     bot_env,
+    bot_process,
     check_move_log,
+    click_until_acknowledged,
     final_message,
     is_final,
     live_buttons,
@@ -31,19 +29,9 @@ async def test_processes_started_together_on_an_empty_database_all_start(
 ) -> None:
     """Each process migrates the database at start-up; they must not race in the migrations."""
     fake.add_guild("Pachisi club").add_text_channel("games")
-    bots = [
-        BotProcess(fake, bot_argv(), env=bot_env(fake, postgres_url), cwd=str(REPO_ROOT)) for _ in range(3)
-    ]
+    bots = [bot_process(fake, bot_env(fake, postgres_url)) for _ in range(3)]
     try:
-        await asyncio.gather(*(bot.start(timeout=60) for bot in bots))
-        await fake.wait_until(
-            lambda: (
-                fake.server.identifies >= len(bots)
-                or any(b.popen and b.popen.poll() is not None for b in bots)
-            ),
-            timeout=60,
-            what="every process connected",
-        )
+        await asyncio.gather(*(bot.start() for bot in bots))  # each says it is ready, or raises
         for bot in bots:
             assert bot.popen is not None and bot.popen.poll() is None, bot.output()
             assert "Traceback" not in bot.output(), bot.output()
@@ -72,24 +60,24 @@ async def play_turns(table: Table, turns: int) -> None:
     """Alice plays `turns` of her turns by buttons (the computer plays its own)."""
     rng = random.Random(table.guild.id)
     for _ in range(turns):
-        message = await wait_for_turn_or_end(table, timeout=30)
+        message = await wait_for_turn_or_end(table)
         if is_final(message):
             return
         labels = [b.label or "" for b in live_buttons(message)]
-        before = turn_state(table.channel)
-        await table.alice.click(message, "Throw" if labels == ["Throw"] else rng.choice(labels), wait=False)
-        await wait_for_turn_or_end(table, after=before, timeout=30)
+        label = "Throw" if labels == ["Throw"] else rng.choice(labels)
+        await click_until_acknowledged(table, table.alice, message, label, turn_state(table.channel))
 
 
 async def test_two_shard_processes_one_killed_and_replaced(fake: FakeDiscord, postgres_url: str) -> None:
     """Each process gets only its shard's guild; killing one stops only its games, and the new
     process for that shard resumes them while the other guild's game never notices."""
     tables = [guild_table(fake, shard, postgres_url) for shard in (0, 1)]
-    first = BotProcess(fake, bot_argv(), env=shard_env(fake, postgres_url, 0), cwd=str(REPO_ROOT))
-    second = BotProcess(fake, bot_argv(), env=shard_env(fake, postgres_url, 1), cwd=str(REPO_ROOT))
+    first = bot_process(fake, shard_env(fake, postgres_url, 0))
+    second = bot_process(fake, shard_env(fake, postgres_url, 1))
     try:
-        await first.start(timeout=60)
-        await second.start(timeout=60)
+        for shard, bot in enumerate((first, second)):
+            await bot.start()
+            assert bot.ready_report is not None and f"guilds=1 shards=[{shard}]" in bot.ready_report
         for table in tables:
             await table.alice.slash(table.channel, "pachisi start", players=2, pieces=1, level="easy")
             await play_turns(table, 3)
@@ -97,17 +85,17 @@ async def test_two_shard_processes_one_killed_and_replaced(fake: FakeDiscord, po
 
         await first.kill()
         await play_turns(tables[1], 3)  # the other shard plays on meanwhile
-        with pytest.raises(TimeoutError):  # nobody serves shard 0: its clicks go unanswered
-            message = await wait_for_turn_or_end(tables[0], timeout=5)
-            await tables[0].alice.click(message, live_buttons(message)[0].label, timeout=3)
+        message = await wait_for_turn_or_end(tables[0])  # nobody serves shard 0: its clicks fail
+        reply = await tables[0].alice.click(message, live_buttons(message)[0].label, wait=False)
+        await fake.wait_until(lambda: fake.expired(reply), what="Discord to give up on the click")
 
-        await first.start(timeout=60)
+        await first.start()
+        assert first.ready_report is not None and "guilds=1 shards=[0]" in first.ready_report
         finals = await asyncio.gather(*(play_out(table, [table.alice], by="buttons") for table in tables))
         assert all("Throws:" in final.content for final in finals)
         assert len(fake.interactions) > answered_by_second
-        for bot, table in ((first, tables[0]), (second, tables[1])):
+        for bot in (first, second):
             assert "level=ERROR" not in bot.output() and "Traceback" not in bot.output(), bot.output()
-            assert f"guilds=1 shards=[{tables.index(table)}]" in bot.output()
     finally:
         for bot in (first, second):
             await bot.kill()
@@ -126,16 +114,19 @@ async def test_a_second_process_for_a_live_shard_plays_no_turn_twice(
     both arm the same turn timers, and the version check lets exactly one play each turn."""
     table = guild_table(fake, 1, postgres_url)
     env = shard_env(fake, postgres_url, 1, TURN_TIMEOUT_SECONDS="2")
-    old = BotProcess(fake, bot_argv(), env=env, cwd=str(REPO_ROOT))
-    new = BotProcess(fake, bot_argv(), env=env, cwd=str(REPO_ROOT))
+    old, new = bot_process(fake, env), bot_process(fake, env)
     try:
-        await old.start(timeout=60)
+        await old.start()
         await table.alice.slash(table.channel, "pachisi start", players=2, pieces=1, level="easy")
         await wait_for_turn_or_end(table)
-        await new.start(timeout=60)  # resumes the game: arms the same timer as the old process
+        await new.start()  # resumes the game: arms the same timer as the old process
         # Alice plays nothing: her turns time out (both processes' timers fire), she loses her seat
         # after three misses, and the computers finish the game.
-        final = await fake.wait_until(lambda: final_message(table.channel), timeout=120, what="the end")
+        final = await fake.wait_until(
+            lambda: final_message(table.channel),
+            timeout=WHOLE_GAME,  # three turn timers of 2 s, then the computers play the whole game
+            what="the end",
+        )
         assert "Throws:" in final.content
         for bot in (old, new):
             assert bot.popen is not None and bot.popen.poll() is None

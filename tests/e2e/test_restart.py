@@ -11,20 +11,23 @@ from bot.core.store import GameRow, Store
 from localdiscord.server import Message
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.helpers import (
-    REPO_ROOT,
+    WHOLE_GAME,
     Table,
-    bot_argv,
     bot_env,
     check_move_log,
     choices_shown,
+    click_until_acknowledged,
     final_message,
     is_final,
     live_buttons,
     play_out,
     player_to_move,
+    running_bot,
     stored_games,
     subprocess_table,
     turn_state,
+    wait_for,
+    wait_for_game,
     wait_for_turn_or_end,
 )
 
@@ -32,7 +35,7 @@ from tests.e2e.helpers import (
 async def test_killed_while_a_human_move_is_pending(fake: FakeDiscord, database_url: str) -> None:
     table = subprocess_table(fake, database_url)
     env = bot_env(fake, database_url)
-    async with fake.process(bot_argv(), env=env, cwd=str(REPO_ROOT)) as bot:
+    async with running_bot(fake, env) as bot:
         await table.alice.slash(table.channel, "pachisi start", players=2, pieces=2, level="easy")
         # Alice throws until she has a move to choose (a throw with one move plays at once).
         while True:
@@ -52,9 +55,9 @@ async def test_killed_while_a_human_move_is_pending(fake: FakeDiscord, database_
         [game] = await stored_games(database_url)
         assert (game.view.pending_throw, game.view.turn_number) == pending
         # The buttons posted by the dead process still work.
-        before = turn_state(table.channel)
-        await table.alice.click(message, labels[0], timeout=10)
-        await wait_for_turn_or_end(table, after=before)
+        await click_until_acknowledged(
+            table, table.alice, message, labels[0] or "", turn_state(table.channel)
+        )
         [game] = await stored_games(database_url)
         assert game.view.turn_number > pending[1]
         assert [m.turn_number for m in game.moves].count(pending[1]) == 1
@@ -68,7 +71,7 @@ async def test_killed_while_a_human_move_is_pending(fake: FakeDiscord, database_
 async def test_killed_while_the_computers_play(fake: FakeDiscord, database_url: str) -> None:
     table = subprocess_table(fake, database_url)
     env = bot_env(fake, database_url)
-    async with fake.process(bot_argv(), env=env, cwd=str(REPO_ROOT)) as bot:
+    async with running_bot(fake, env) as bot:
         # Four pieces a seat: the longer game leaves a wide window for the kill below.
         await table.alice.slash(table.channel, "pachisi start", players=4, pieces=4, level="easy")
         await wait_for_turn_or_end(table)
@@ -78,8 +81,12 @@ async def test_killed_while_the_computers_play(fake: FakeDiscord, database_url: 
         # game in a few seconds, and a slow poll could first look after the game has ended.
         store = Store(database_url)
         try:
-            while (played := await throws_stored(store)) < 10:
-                pass
+
+            async def ten_throws() -> int:
+                played = await throws_stored(store)
+                return played if played >= 10 else 0
+
+            played = await wait_for(ten_throws, what="ten throws stored")
             await bot.kill()
             killed_at = await throws_stored(store)
         finally:
@@ -90,7 +97,9 @@ async def test_killed_while_the_computers_play(fake: FakeDiscord, database_url: 
         check_move_log(game)
         await bot.start()
         final = await fake.wait_until(
-            lambda: final_message(table.channel), timeout=60, what="the game finished after restart"
+            lambda: final_message(table.channel),
+            timeout=WHOLE_GAME,  # the computers play the rest of the game
+            what="the computers' game finished after the restart",
         )
         assert "Throws:" in final.content
     [game] = await stored_games(database_url)
@@ -127,7 +136,7 @@ async def test_killed_after_a_move_is_stored_before_the_next_turn_is_shown(
 ) -> None:
     table = subprocess_table(fake, database_url)
     env = bot_env(fake, database_url)
-    async with fake.process(bot_argv(), env=env, cwd=str(REPO_ROOT)) as bot:
+    async with running_bot(fake, env) as bot:
         message, labels = await two_members_to_a_choice(table)
         [game] = await stored_games(database_url)
         turn = game.view.turn_number
@@ -151,7 +160,7 @@ async def test_killed_after_a_throw_is_stored_before_its_choices_are_shown(
 ) -> None:
     table = subprocess_table(fake, database_url)
     env = bot_env(fake, database_url)
-    async with fake.process(bot_argv(), env=env, cwd=str(REPO_ROOT)) as bot:
+    async with running_bot(fake, env) as bot:
         await table.alice.slash(table.channel, "pachisi start", players=2, pieces=2, level="easy")
         await wait_for_turn_or_end(table)
         await table.bob.slash(table.channel, "pachisi join", seat="yellow")
@@ -194,7 +203,7 @@ async def test_killed_after_the_last_move_is_stored_before_the_result_is_posted(
     table = subprocess_table(fake, database_url)
     env = bot_env(fake, database_url)
     members = [table.alice, table.bob]
-    async with fake.process(bot_argv(), env=env, cwd=str(REPO_ROOT)) as bot:
+    async with running_bot(fake, env) as bot:
         await two_members_to_a_choice(table)
         # Discord holds back the post of the result (a long 429) and the bot dies waiting; the
         # winning move may be a choice or a throw with one move, which plays at once.
@@ -202,7 +211,9 @@ async def test_killed_after_the_last_move_is_stored_before_the_result_is_posted(
         playing = asyncio.create_task(play_out(table, members, by="buttons"))
         try:
             await fake.wait_until(
-                lambda: any(r.status == 429 for r in fake.server.requests), timeout=120, what="the 429"
+                lambda: any(r.status == 429 for r in fake.server.requests),
+                timeout=WHOLE_GAME,  # the members play the rest of the game first
+                what="the 429 of the result",
             )
         finally:
             playing.cancel()
@@ -212,21 +223,18 @@ async def test_killed_after_the_last_move_is_stored_before_the_result_is_posted(
         assert game.view.status == "finished" and final_message(table.channel) is None
         await bot.start()
         final = await fake.wait_until(
-            lambda: final_message(table.channel), timeout=30, what="the result after the restart"
+            lambda: final_message(table.channel), what="the result after the restart"
         )
         assert "Throws: " + str(game.view.turn_number) in final.content
         assert not any(live_buttons(m) for m in table.channel.messages), "a finished game offers a move"
-        for _ in range(100):  # the result's post is followed by clearing the stored turn message
-            [game] = await stored_games(database_url)
-            if game.view.message_id is None:
-                break
-            await asyncio.sleep(0.05)
-        else:
-            raise AssertionError("the stored turn message was never cleared")
-        resumed = bot.output().count("msg=resumed games=")
+        # The result's post is followed by clearing the stored turn message.
+        await wait_for_game(
+            database_url, lambda g: g.view.message_id is None, what="the turn message cleared"
+        )
         await bot.kill()
         await bot.start()
-        await fake.wait_until(lambda: bot.output().count("msg=resumed games=") > resumed, what="the resume")
+        resumed = await bot.wait_for_output("msg=resumed games=")
+        assert resumed.endswith("msg=resumed games=0"), resumed  # the game and its result are done
     assert len([m for m in table.channel.messages if is_final(m)]) == 1, "the result was posted twice"
     [game] = await stored_games(database_url)
     check_move_log(game)
@@ -278,13 +286,13 @@ async def test_killed_after_a_turn_is_posted_before_its_id_is_stored(
     turn's message may offer buttons (the first copy used to keep a live Throw for good)."""
     table = subprocess_table(fake, database_url)
     members = [table.alice, table.bob]
-    async with fake.process(bot_argv(), env=bot_env(fake, database_url), cwd=str(REPO_ROOT)) as bot:
+    async with running_bot(fake, bot_env(fake, database_url)) as bot:
         await two_members_to_a_choice(table)
         # The members play on until a turn is posted (a turn message is often updated in place).
         hold = fake.hold_next("POST", "/channels/{c}/messages")
         playing = asyncio.create_task(play_out(table, members, by="buttons"))
         try:
-            await fake.wait_until(hold.reached.is_set, timeout=120, what="the next turn's post")
+            await fake.wait_until(hold.reached.is_set, what="the next turn's post")
         finally:
             playing.cancel()
         await bot.kill()
@@ -296,16 +304,11 @@ async def test_killed_after_a_turn_is_posted_before_its_id_is_stored(
             live = [m for m in table.channel.messages if live_buttons(m)]
             return live[0] if len(live) == 1 and live[0].id != orphan.id else None
 
-        current = await fake.wait_until(
-            one_live_turn, timeout=30, what="one live turn message, not the orphan"
-        )
+        current = await fake.wait_until(one_live_turn, what="one live turn message, not the orphan")
         # The bot stores a turn message's id once Discord has answered its post: a moment later.
-        for _ in range(300):
-            [game] = await stored_games(database_url)
-            if game.view.message_id == current.id:
-                break
-            await asyncio.sleep(0.1)
-        assert game.view.message_id == current.id
+        await wait_for_game(
+            database_url, lambda g: g.view.message_id == current.id, what="the live turn's id stored"
+        )
         final = await play_out(table, members, by="buttons")
         assert "Throws:" in final.content
     [game] = await stored_games(database_url)

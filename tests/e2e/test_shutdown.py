@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.helpers import (
-    REPO_ROOT,
-    bot_argv,
     bot_env,
     live_buttons,
+    running_bot,
     subprocess_table,
     turn_state,
     wait_for_turn_or_end,
@@ -16,7 +15,7 @@ from tests.e2e.helpers import (
 
 async def test_sigterm_after_game_activity_exits_cleanly(fake: FakeDiscord, database_url: str) -> None:
     table = subprocess_table(fake, database_url)
-    async with fake.process(bot_argv(), env=bot_env(fake, database_url), cwd=str(REPO_ROOT)) as bot:
+    async with running_bot(fake, bot_env(fake, database_url)) as bot:
         await table.alice.slash(table.channel, "pachisi start", players=2, pieces=1, level="easy")
         message = await wait_for_turn_or_end(table)
         before = turn_state(table.channel)

@@ -1,28 +1,33 @@
-"""Soak: the bot is SIGKILLed 50 times while members play in several channels: at random moments,
-and every fifth time exactly after a turn's post reached Discord and before the bot heard back."""
+"""Soak: the bot is SIGKILLed 50 times while members play in several channels, game after game: at
+random moments, and every fifth time exactly after a turn's post reached Discord and before the bot
+heard back."""
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import functools
+import itertools
 import random
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pytest
 
-from localdiscord.driver import Member
+from localdiscord.driver import TIMEOUT, BotProcess, Member, Reply
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.helpers import (
-    REPO_ROOT,
+    BOT_READY,
     Table,
-    bot_argv,
     bot_env,
     check_move_log,
     is_final,
     live_buttons,
     play_out,
     player_to_move,
+    running_bot,
     stored_games,
+    turn_or_end,
     turn_state,
     wait_for_turn_or_end,
 )
@@ -32,21 +37,79 @@ AFTER_A_POST = 5
 """Every AFTER_A_POST-th kill waits for a turn's post to reach the fake, which never answers it."""
 
 
-async def keep_playing(table: Table, members: list[Member], rng: random.Random) -> None:
-    """Play this channel's human turns by buttons until the game ends; the bot may be dead at any
-    moment, so every wait is short and a click that got no answer is simply made again."""
+@dataclass
+class Seating:
+    """Who plays in a channel, and how its games start: the first member starts, the second joins."""
+
+    members: list[Member]
+    start: dict[str, Any]
+    second_seat: str | None = None
+
+
+async def until_answered(fake: FakeDiscord, bot: BotProcess, send: Callable[[], Awaitable[Reply]]) -> Reply:
+    """Send a command until the bot answers it: again when Discord gave up on it or the bot was
+    killed before answering, as a member would."""
     while True:
-        try:
-            message = await wait_for_turn_or_end(table, timeout=2)
-            if is_final(message):
-                return
-            member = player_to_move(message, members)
-            before = turn_state(table.channel)
-            labels = [b.label or "" for b in live_buttons(message)]
-            await member.click(message, "Throw" if labels == ["Throw"] else rng.choice(labels), wait=False)
-            await wait_for_turn_or_end(table, after=before, timeout=2)
-        except (TimeoutError, LookupError, ValueError):
-            await asyncio.sleep(0.05)
+        reply = await send()
+        starts = bot.starts
+
+        def settled(reply: Reply = reply, starts: int = starts) -> bool:
+            return reply.done or fake.expired(reply) or bot.starts > starts
+
+        await fake.wait_until(settled, what="the answer, or the command lost")
+        if reply.done:
+            return reply
+
+
+async def play_turns(table: Table, members: list[Member], rng: random.Random, bot: BotProcess) -> None:
+    """Play this channel's human turns by buttons until the game ends. A click Discord gave up on, or
+    one made to a process killed since, is made again on the turn as it then stands."""
+    while not is_final(message := await wait_for_turn_or_end(table)):
+        member = player_to_move(message, members)
+        before = turn_state(table.channel)
+        labels = [b.label or "" for b in live_buttons(message)]
+        reply = await member.click(
+            message, "Throw" if labels == ["Throw"] else rng.choice(labels), wait=False
+        )
+        starts = bot.starts
+
+        def settled(reply: Reply = reply, before: object = before, starts: int = starts) -> bool:
+            moved_on = turn_or_end(table.channel, before) is not None
+            return moved_on or table.fake.expired(reply) or bot.starts > starts
+
+        await table.fake.wait_until(settled, what="the next turn, or the click lost")
+
+
+async def keep_playing(
+    table: Table, seating: Seating, rng: random.Random, bot: BotProcess, played: list[tuple[Table, Seating]]
+) -> None:
+    """Game after game, each in a channel of its own (listed in `played`), until cancelled: the bot
+    never runs out of games to lose moves of."""
+    first, *others = seating.members
+    for round_ in itertools.count(1):
+        played.append((table, seating))
+        channel = table.channel
+        start = functools.partial(first.slash, channel, "pachisi start", wait=False, **seating.start)
+        await until_answered(table.fake, bot, start)
+        await wait_for_turn_or_end(table)
+        if seating.second_seat:
+            join = functools.partial(
+                others[0].slash, channel, "pachisi join", wait=False, seat=seating.second_seat
+            )
+            await until_answered(table.fake, bot, join)
+        await play_turns(table, seating.members, rng, bot)
+        table = replace(table, channel=table.guild.add_text_channel(f"{channel.name.split('.')[0]}.{round_}"))
+
+
+async def stop(drivers: list[asyncio.Task[None]]) -> None:
+    """Cancel the drivers and wait until they stopped; one that failed before fails the test."""
+    for task in drivers:
+        task.cancel()
+    _, running = await asyncio.wait(drivers, timeout=TIMEOUT)
+    assert not running, "a driver did not stop when cancelled"
+    for task in drivers:
+        if not task.cancelled() and (error := task.exception()) is not None:
+            raise error
 
 
 @pytest.mark.slow
@@ -54,68 +117,64 @@ async def test_fifty_kills_lose_no_move_and_play_no_turn_twice(fake: FakeDiscord
     rng = random.Random(2026)
     guild = fake.add_guild("Soak club")
     alice, bob, carol = guild.add_member("Alice"), guild.add_member("Bob"), guild.add_member("Carol")
-    setups: list[tuple[list[Member], dict[str, Any], str | None]] = [
-        ([alice], {"players": 2, "pieces": 1, "level": "easy"}, None),
-        ([alice, bob], {"players": 2, "pieces": 1, "level": "easy"}, "yellow"),
-        ([carol], {"players": 4, "pieces": 1, "level": "easy"}, None),
-        ([bob, carol], {"players": 4, "pieces": 1, "level": "random"}, "red"),
+    seatings = [
+        Seating([alice], {"players": 2, "pieces": 1, "level": "easy"}),
+        Seating([alice, bob], {"players": 2, "pieces": 1, "level": "easy"}, "yellow"),
+        Seating([carol], {"players": 4, "pieces": 1, "level": "easy"}),
+        Seating([bob, carol], {"players": 4, "pieces": 1, "level": "random"}, "red"),
     ]
-    tables = []
-    async with (
-        asyncio.timeout(900),  # a safety net: 51 starts take minutes on a loaded machine
-        fake.process(bot_argv(), env=bot_env(fake, database_url), cwd=str(REPO_ROOT)) as bot,
-    ):
-        for n, (members, start, second_seat) in enumerate(setups):
+    played: list[tuple[Table, Seating]] = []
+    async with running_bot(fake, bot_env(fake, database_url)) as bot:
+        drivers = []
+        for n, seating in enumerate(seatings):
             channel = guild.add_text_channel(f"games-{n}")
             table = Table(fake, None, guild, channel, alice, bob, database_url)  # type: ignore[arg-type]
-            await members[0].slash(channel, "pachisi start", **start)
-            await wait_for_turn_or_end(table)
-            if second_seat:
-                await members[1].slash(channel, "pachisi join", seat=second_seat)
-            tables.append(table)
-        drivers = [
-            asyncio.create_task(keep_playing(table, members, random.Random(n)))
-            for n, (table, (members, _, _)) in enumerate(zip(tables, setups, strict=True))
-        ]
+            drivers.append(asyncio.create_task(keep_playing(table, seating, random.Random(n), bot, played)))
+        loop = asyncio.get_running_loop()
+        slowest_start = 0.0
         try:
             held = 0
             for n in range(KILLS):
                 if n % AFTER_A_POST == AFTER_A_POST - 1:
                     hold = fake.hold_next("POST", "/channels/{c}/messages")
-                    with contextlib.suppress(TimeoutError):
-                        await fake.wait_until(hold.reached.is_set, timeout=5, what="a post")
-                        held += 1
+                    await fake.wait_until(hold.reached.is_set, what="a post")
+                    held += 1
                 else:
-                    await asyncio.sleep(rng.uniform(0.0, 0.8))
+                    if n % 2:  # half the kills come once the bot is ready: while it resumes or plays
+                        await bot.wait_for_output(BOT_READY)
+                    await asyncio.sleep(rng.uniform(0.0, 0.8))  # time itself: a random moment to kill
                 await bot.kill()
                 fake.server.release_holds()  # after the kill: the bot never hears back
-                await bot.start(timeout=90)  # a loaded machine can take more than 30 s
+                started = loop.time()
+                await bot.start(ready=False)  # connected: the next kill may come before it is ready
+                slowest_start = max(slowest_start, loop.time() - started)
         finally:
-            for task in drivers:
-                task.cancel()
-            for task in drivers:
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+            await stop(drivers)
         assert bot.starts == KILLS + 1
-        assert held >= KILLS // AFTER_A_POST // 2, f"only {held} kills came right after a post"
         # Every game left can be finished, by the same members, after all that.
-        for table, (members, _, _) in zip(tables, setups, strict=True):
+        with_a_game = {game.view.channel_id for game in await stored_games(database_url)}
+        for table, seating in played:
+            if table.channel.id not in with_a_game:
+                continue  # the kills ended before its start was answered
             try:
-                final = await play_out(table, members, by="buttons")
+                final = await play_out(table, seating.members, by="buttons")
             except (TimeoutError, AssertionError):
                 last = table.channel.last_message()
                 print("last message:", last and (last.content, last.buttons))
                 print(bot.output()[-6000:])
                 raise
             assert "Throws:" in final.content
-        stale = [m.id for t in tables for m in t.channel.messages if any(not b.disabled for b in m.buttons)]
+        stale = [
+            m.id for t, _ in played for m in t.channel.messages if any(not b.disabled for b in m.buttons)
+        ]
         assert stale == [], f"finished games' messages with live buttons: {stale}"
     games = await stored_games(database_url)
-    assert len(games) == len(setups)
+    assert len(games) > len(seatings), "no channel finished a game during the kills"
     for game in games:
         check_move_log(game)  # each throw once, numbered in order, replaying to the stored position
         assert game.view.status == "finished", f"game {game.view.id} is {game.view.status}"
     moves = sum(len(game.moves) for game in games)
     print(
-        f"soak: kills={KILLS} after_a_post={held} games={len(games)} throws={moves} lost=0 doubled=0 stale_buttons=0"
+        f"soak: kills={KILLS} after_a_post={held} games={len(games)} throws={moves} lost=0 doubled=0 "
+        f"stale_buttons=0 slowest_start={slowest_start:.1f}s"
     )

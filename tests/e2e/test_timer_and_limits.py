@@ -6,6 +6,7 @@ from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 
 from tests.e2e.helpers import (
+    WHOLE_GAME,
     Table,
     check_move_log,
     final_message,
@@ -21,7 +22,9 @@ async def test_the_computer_plays_for_an_absent_member_and_takes_the_seat_after_
     async with start_table(turn_timeout_seconds=1) as table:
         await table.alice.slash(table.channel, "pachisi start", players=2, pieces=1, level="easy")
         final = await table.fake.wait_until(
-            lambda: final_message(table.channel), timeout=60, what="the game played out without Alice"
+            lambda: final_message(table.channel),
+            timeout=WHOLE_GAME,  # three turn timers of 1 s, then the computers play the whole game
+            what="the game played out without Alice",
         )
         [game] = await stored_games(table.database_url)
     check_move_log(game)
