@@ -68,6 +68,35 @@ def test_the_compiled_engine_plays_exactly_as_its_source(tmp_path: Path) -> None
     assert compiled[1:] == source[1:]
 
 
+DOCTESTS = """
+import doctest, importlib, sys
+failed = tried = 0
+for name in sys.argv[1:]:
+    module = importlib.import_module(f"engine.{name}")
+    assert module.__file__.endswith(".py"), module.__file__
+    result = doctest.testmod(module)
+    failed, tried = failed + result.failed, tried + result.attempted
+print(failed, tried)
+"""
+
+
+@pytest.mark.skipif(not build.compiled_modules(), reason="the engine is not compiled here (no C compiler?)")
+def test_the_compiled_modules_doctests_pass_on_their_source(tmp_path: Path) -> None:
+    """pytest collects no doctests from a compiled module's source (tests/conftest.py): here they
+    run on a plain copy of the engine."""
+    shutil.copytree(ENGINE, tmp_path / "engine", ignore=shutil.ignore_patterns("*.so", "__pycache__"))
+    done = subprocess.run(
+        [sys.executable, "-c", DOCTESTS, *build.compiled_modules()],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    failed, tried = map(int, done.stdout.split())
+    assert (failed, tried > 0) == (0, True), done.stdout
+
+
 def _touch(path: Path, mtime: int) -> None:
     path.write_text("")
     os.utime(path, (mtime, mtime))
