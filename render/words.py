@@ -78,6 +78,8 @@ def computer_name(words: Words, level: str) -> str:
         return words.gettext("Computer · normal")
     if level == "hard":
         return words.gettext("Computer · hard")
+    if level == "expert":
+        return words.gettext("Computer · expert")
     return words.gettext("Computer · {level}", level=level)
 
 

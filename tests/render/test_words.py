@@ -15,6 +15,7 @@ from PIL import Image, ImageSequence
 
 from engine import Move, Position
 from engine.board import HOME, NUM_SQUARES
+from engine.players import LEVELS
 from engine.record import Record, Throw
 from engine.rules import Rules
 from engine.throws import throw_value
@@ -39,6 +40,19 @@ class Marked(gettext.NullTranslations):
 
 
 MARKED = Words("x-marked", Marked())
+
+
+class Asked(gettext.NullTranslations):
+    """Remembers the sentences it was asked for."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.messages: list[str] = []
+
+    def gettext(self, message: str) -> str:
+        self.messages.append(message)
+        return message
+
 
 FOUR = (
     "black:0,3,3,25 red:0,8,71,84 yellow:59,84,84,84 green:0,0,42,84"
@@ -73,6 +87,10 @@ def test_players_are_named_as_their_panels_name_them() -> None:
         "Computer · hard",
     ]
     assert w.computer_name(ENGLISH, "random") == "Computer · random"
+    asked = Asked()
+    for level in LEVELS:  # each level a whole sentence of its own, as a translator sees it
+        w.computer_name(Words("x-asked", asked), level)
+        assert asked.messages[-1] == f"Computer · {level}"
     assert w.names_words(ENGLISH, ["Ravi"]) == "Ravi"
     assert w.names_words(ENGLISH, ["Ravi", "Computer · normal", "Asha"]) == "Ravi, Computer · normal, Asha"
 
