@@ -12,7 +12,7 @@ from setuptools import setup
 
 HOT_MODULES = [
     f"engine/{name}.py"
-    for name in ("board", "throws", "state", "evaluate", "winchance", "network", "players")
+    for name in ("board", "throws", "state", "evaluate", "features", "winchance", "network", "players")
 ]
 """The modules a search spends its time in (`expert`'s leaves: network.py and the win chance's
 features). rules.py stays plain: a compiled frozen dataclass cannot be unpickled, and the arena

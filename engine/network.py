@@ -25,9 +25,9 @@ from base64 import b64decode
 from struct import unpack_from
 
 from engine.board import HOME, IS_CASTLE, ROUTES, STEP_OF
+from engine.features import features
 from engine.state import Position, side_seats
 from engine.throws import PROBABILITY
-from engine.winchance import features
 
 STEPS = HOME - 1
 """Steps 1-83: the board squares of a seat's route."""
@@ -35,7 +35,7 @@ SEAT_INPUTS = STEPS + 8
 """Per seat: a count per step, then Charkoni >= 1..4 and home >= 1..4."""
 GLOBALS = ("captured_own", "captured_enemy", "must_capture", "escape_hatch", "last_square", "enter_moves")
 DERIVED = 6
-"""The win-chance model's features (engine.winchance.FEATURES), for the side about to throw."""
+"""The logistic win-chance model's features (engine.features.FEATURES), for the side about to throw."""
 
 
 def input_size(players: int) -> int:

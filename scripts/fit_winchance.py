@@ -6,10 +6,11 @@
 `fit` plays the games (every seat `normal`), takes every `--every`-th position of each, and prints
 the weights of a logistic regression of the winner on engine.winchance.features, ready to paste
 into WEIGHTS. `check` plays other games (another seed: games the fit never saw) and prints the
-committed model's Brier score and its reliability table: the positions grouped by the chance the
+committed logistic model's Brier score and its reliability table: the positions grouped by the chance the
 model gives the side to throw, in ten-point bins, with the rate at which that side went on to win
 and a 95 % interval that counts each game's positions as one cluster (they are not independent).
-`--model network` checks the expert's value network (engine/network.py) on the same games instead.
+`--model network` checks the expert's value network (engine/network.py) on the same games instead
+(engine.winchance takes the better of the two per player count).
 Drawn games are left out. Played games are cached under build/winchance/ (git-ignored), keyed by
 their options, so a refit with other features does not replay them.
 
@@ -30,12 +31,11 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import build
-from engine.network import network
 from engine.players import NormalPlayer
 from engine.rules import Rules
 from engine.state import DRAW, Position
 from engine.throws import throw_value
-from engine.winchance import FEATURES, features, win_chance
+from engine.winchance import FEATURES, features, logistic_chances, network_chances
 
 CACHE = Path(__file__).resolve().parent.parent / "build" / "winchance"
 MAX_THROWS = 10_000
@@ -160,10 +160,10 @@ def check(args: argparse.Namespace, rules: Rules) -> int:
     samples = positions(rules, games(rules, args.seed, args.games, args.every))
     bins: list[list[tuple[int, float, int]]] = [[] for _ in range(10)]
     brier = 0.0
-    net = network(rules.players) if args.model == "network" else None
+    model = network_chances if args.model == "network" else logistic_chances
     for game, position, result in samples:
         side = position.side_of(position.turn)
-        chance = win_chance(position)[side] if net is None else net.value(position)
+        chance = model(position)[side]
         won = 1 if result == side else 0
         brier += (chance - won) ** 2
         bins[min(int(chance * 10), 9)].append((game, chance, won))

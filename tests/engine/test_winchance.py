@@ -10,11 +10,22 @@ import pytest
 
 from engine.evaluate import evaluate
 from engine.game import Game, play_out
+from engine.network import network
 from engine.players import NormalPlayer
 from engine.rules import Rules
 from engine.state import DRAW, Position
 from engine.throws import THROW_VALUES
-from engine.winchance import FEATURES, WEIGHTS, features, normal_move, story, win_chance
+from engine.winchance import (
+    FEATURES,
+    NETWORK_PLAYERS,
+    WEIGHTS,
+    features,
+    logistic_chances,
+    network_chances,
+    normal_move,
+    story,
+    win_chance,
+)
 
 
 def _position(text: str) -> Position:
@@ -32,6 +43,20 @@ def test_the_chances_add_up_to_one_and_the_start_is_close_to_even(players: int) 
     black, other = win_chance(start)
     assert black + other == pytest.approx(1.0)
     assert 0.4 < black < 0.6
+
+
+def test_each_player_count_takes_its_better_calibrated_model() -> None:
+    """Four players: the value network (better Brier score and deciles on the unseen games); two:
+    the logistic model (docs/AI.md, "Win chance")."""
+    assert frozenset({4}) == NETWORK_PLAYERS
+    four = Position.parse(
+        "black:0,12,30,55 red:0,0,20,61 yellow:5,5,0,0 green:0,0,0,0 turn:red captured:- rules:classic"
+    )
+    black = network(4).value(four) if four.side_of(four.turn) == 0 else 1 - network(4).value(four)
+    assert win_chance(four) == network_chances(four) == pytest.approx((black, 1 - black))
+    assert network_chances(four) != logistic_chances(four)
+    two = _position("black:0,12,30,55 yellow:0,0,20,61 turn:black captured:yellow rules:classic")
+    assert win_chance(two) == logistic_chances(two) != network_chances(two)
 
 
 def test_swapping_the_sides_swaps_the_chances() -> None:
