@@ -44,6 +44,7 @@ PERMISSIONS = {
     "send_messages_in_threads": 1 << 38,
 }
 EVERYONE_PERMISSIONS = sum(PERMISSIONS.values())  # what @everyone, and so the bot, may do
+MANAGE_CHANNELS = 1 << 4  # what a guild's Moderators role adds
 HEARTBEAT_MS = 41_250
 INTERACTION_TOKEN_LIFETIME = 15 * 60.0
 PUBLIC_THREAD = 11
@@ -172,11 +173,13 @@ class MemberRecord:
     user: User
     guild_id: int
     joined_at: str = field(default_factory=_now)
+    roles: list[int] = field(default_factory=list)
+    locale: str = "en-US"  # the member's Discord language, sent with each of their interactions
 
     def payload(self, *, permissions: int | None = None) -> Json:
         data: Json = {
             "user": self.user.payload(),
-            "roles": [],
+            "roles": [str(role) for role in self.roles],
             "joined_at": self.joined_at,
             "deaf": False,
             "mute": False,
@@ -260,6 +263,32 @@ class GuildRecord:
     owner_id: int
     channels: dict[int, ChannelRecord] = field(default_factory=dict)
     members: dict[int, MemberRecord] = field(default_factory=dict)
+    moderator_role: int = field(default_factory=lambda: snowflake())
+    """A role that may manage channels, which members can be given (`set_moderator`)."""
+
+    def permissions(self, member: MemberRecord) -> int:
+        """What `member` may do in the guild: @everyone's, plus what their roles add."""
+        return EVERYONE_PERMISSIONS | (MANAGE_CHANNELS if self.moderator_role in member.roles else 0)
+
+    def role_payloads(self) -> list[Json]:
+        roles = [
+            ("@everyone", self.id, EVERYONE_PERMISSIONS, 0),
+            ("Moderators", self.moderator_role, MANAGE_CHANNELS, 1),
+        ]
+        return [
+            {
+                "id": str(role_id),
+                "name": name,
+                "permissions": str(permissions),
+                "position": position,
+                "color": 0,
+                "hoist": False,
+                "managed": False,
+                "mentionable": False,
+                "flags": 0,
+            }
+            for name, role_id, permissions, position in roles
+        ]
 
     def payload(self) -> Json:
         """The full GUILD_CREATE object; discord.py ignores guilds it cannot parse."""
@@ -270,19 +299,7 @@ class GuildRecord:
             "name": self.name,
             "icon": None,
             "owner_id": str(self.owner_id),
-            "roles": [
-                {
-                    "id": str(self.id),
-                    "name": "@everyone",
-                    "permissions": str(EVERYONE_PERMISSIONS),
-                    "position": 0,
-                    "color": 0,
-                    "hoist": False,
-                    "managed": False,
-                    "mentionable": False,
-                    "flags": 0,
-                }
-            ],
+            "roles": self.role_payloads(),
             "emojis": [],
             "stickers": [],
             "features": [],
@@ -360,6 +377,7 @@ class Message:
     attachments: list[Attachment] = field(default_factory=list)
     flags: int = 0
     interaction_id: int | None = None
+    invoked: tuple[int, str] | None = None  # (user id, "pachisi start") of the command it answers
     edits: list[Json] = field(default_factory=list)
     deleted: bool = False
     timestamp: str = field(default_factory=_now)
@@ -503,6 +521,9 @@ class FakeDiscordServer:
         self.requests: list[Request] = []
         self.unhandled: list[str] = []
         self.changed = asyncio.Condition()  # notified on every gateway or message change
+        self.observers: list[Callable[[str, int], None]] = []
+        """Called with (kind, id) on every change of a guild, channel, member, message or the
+        commands ("guild", "channel", "member", "message", "commands": the guild id or 0)."""
         self._tasks: set[asyncio.Task[None]] = set()
         self._backlog: list[tuple[str, Json]] = []  # events not yet numbered and sent
         self._flushing = asyncio.Lock()
@@ -547,6 +568,11 @@ class FakeDiscordServer:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    def touched(self, kind: str, ident: int) -> None:
+        """Tell the observers (the local table's page, its saved state) what changed."""
+        for observer in self.observers:
+            observer(kind, ident)
+
     async def _notify(self) -> None:
         async with self.changed:
             self.changed.notify_all()
@@ -577,6 +603,7 @@ class FakeDiscordServer:
         guild.members[self.bot_user.id] = MemberRecord(self.bot_user, guild.id)
         self.guilds[guild.id] = guild
         self.post("GUILD_CREATE", guild.payload())
+        self.touched("guild", guild.id)
         return guild
 
     def add_channel(self, guild: GuildRecord, name: str) -> ChannelRecord:
@@ -584,6 +611,7 @@ class FakeDiscordServer:
         guild.channels[channel.id] = channel
         self.channels[channel.id] = channel
         self.post("CHANNEL_CREATE", channel.payload())
+        self.touched("channel", channel.id)
         return channel
 
     def add_member(self, guild: GuildRecord, name: str) -> MemberRecord:
@@ -592,21 +620,32 @@ class FakeDiscordServer:
         member = MemberRecord(user, guild.id)
         guild.members[user.id] = member
         self.post("GUILD_MEMBER_ADD", {**member.payload(), "guild_id": str(guild.id)})
+        self.touched("member", user.id)
         return member
+
+    def set_moderator(self, guild: GuildRecord, member: MemberRecord, moderator: bool) -> None:
+        """Give `member` the guild's Moderators role (Manage Channels), or take it away."""
+        roles = [r for r in member.roles if r != guild.moderator_role]
+        member.roles = [*roles, guild.moderator_role] if moderator else roles
+        self.post("GUILD_MEMBER_UPDATE", {**member.payload(), "guild_id": str(guild.id)})
+        self.touched("member", member.user.id)
 
     def remove_member(self, guild: GuildRecord, member: MemberRecord) -> None:
         del guild.members[member.user.id]
         self.post("GUILD_MEMBER_REMOVE", {"guild_id": str(guild.id), "user": member.user.payload()})
+        self.touched("member", member.user.id)
 
     def deny_bot(self, channel: ChannelRecord, *permissions: str) -> None:
         """Take permissions from the bot in one channel; REST calls needing them get 50013."""
         for name in permissions:
             channel.bot_denied |= PERMISSIONS[name]
         self.post("CHANNEL_UPDATE", channel.payload())
+        self.touched("channel", channel.id)
 
     def delete_channel(self, channel: ChannelRecord) -> None:
         channel.deleted = True
         self.post("CHANNEL_DELETE", channel.payload())
+        self.touched("channel", channel.id)
 
     # --- gateway ---------------------------------------------------------------------------
 
@@ -790,11 +829,11 @@ class FakeDiscordServer:
             "guild": {"id": str(guild.id), "locale": "en-US", "features": []},
             "channel_id": str(channel.id),
             "channel": channel.payload(),
-            "member": member.payload(permissions=EVERYONE_PERMISSIONS),
+            "member": member.payload(permissions=guild.permissions(member)),
             "token": interaction.token,
             "version": 1,
             "app_permissions": str(EVERYONE_PERMISSIONS & ~channel.denied),
-            "locale": "en-US",
+            "locale": member.locale,
             "guild_locale": "en-US",
             "entitlements": [],
             "authorizing_integration_owners": {"0": str(guild.id)},
@@ -960,11 +999,14 @@ class FakeDiscordServer:
         old = self.commands.get(scope, {})
         self.commands[scope] = {b["name"]: old[b["name"]] for b in bodies if b["name"] in old}
         stored = [self._store_command(scope, b) for b in bodies]
+        self.touched("commands", scope or 0)
         await self._notify()
         return json_response(stored)
 
     async def _post_command(self, request: web.Request, p: dict[str, str]) -> web.Response:
-        command = self._store_command(self._command_scope(p), await request.json())
+        scope = self._command_scope(p)
+        command = self._store_command(scope, await request.json())
+        self.touched("commands", scope or 0)
         await self._notify()
         return json_response(command, 201)
 
@@ -1046,6 +1088,7 @@ class FakeDiscordServer:
         message.pinged = pinged_users(body)
         self.messages[message.id] = message
         self.channel_messages.setdefault(channel.id, []).append(message)
+        self.touched("message", message.id)
         return message
 
     @staticmethod
@@ -1082,6 +1125,7 @@ class FakeDiscordServer:
         self._apply(message, body)
         message.flags &= ~LOADING
         message.edited_timestamp = _now()
+        self.touched("message", message.id)
         for interaction in self.deferred_updates.pop(message.id, []):
             self._complete(interaction, message)  # a deferred click answered by editing its message
         if not message.ephemeral:
@@ -1097,6 +1141,17 @@ class FakeDiscordServer:
         if not message.ephemeral:
             await self._dispatch_message("MESSAGE_CREATE", message)
         await self._notify()
+
+    async def member_says(self, member: MemberRecord, channel: ChannelRecord, content: str) -> Message:
+        """A member posts `content` in a channel from Discord's client (the bot hears of it)."""
+        if not 1 <= len(content) <= 2000:
+            raise ValueError("a message has 1 to 2000 characters")
+        message = Message(snowflake(), channel.id, channel.guild_id, member.user, content=content)
+        self.messages[message.id] = message
+        self.channel_messages.setdefault(channel.id, []).append(message)
+        self.touched("message", message.id)
+        await self._created(message)
+        return message
 
     async def _post_message(self, request: web.Request, p: dict[str, str]) -> web.Response:
         channel = self._channel(p["channel"])
@@ -1180,7 +1235,10 @@ class FakeDiscordServer:
         )
         guild.channels[thread.id] = self.channels[thread.id] = thread
         if "message" in p:
-            self._message(parent, p["message"]).thread_id = thread.id
+            starter = self._message(parent, p["message"])
+            starter.thread_id = thread.id
+            self.touched("message", starter.id)
+        self.touched("channel", thread.id)
         await self.dispatch("THREAD_CREATE", {**thread.payload(), "newly_created": True})
         await self._notify()
         return json_response(thread.payload(), 201)
@@ -1199,6 +1257,7 @@ class FakeDiscordServer:
     async def _delete_message(self, request: web.Request, p: dict[str, str]) -> web.Response:
         message = self._message(self._channel(p["channel"]), p["message"])
         message.deleted = True
+        self.touched("message", message.id)
         await self.dispatch(
             "MESSAGE_DELETE",
             {"id": str(message.id), "channel_id": str(message.channel_id), "guild_id": str(message.guild_id)},
@@ -1236,7 +1295,7 @@ class FakeDiscordServer:
         if kind in (4, 5):  # a message, or "thinking" to be completed by a followup or an edit
             flags = int(data.get("flags") or 0) | (LOADING if kind == 5 else 0)
             message = self._new_message(channel, {**data, "flags": flags}, files)
-            message.interaction_id = interaction.id
+            self._answers(message, interaction)
             interaction.original = message
             await self._created(message)
         elif kind in (6, 7):  # acknowledge a component, or update the message it is on
@@ -1276,13 +1335,25 @@ class FakeDiscordServer:
             await self._edit(message, body, files)
         else:
             message = self._new_message(self.channels[interaction.channel_id], body, files)
-            message.interaction_id = interaction.id
+            self._answers(message, interaction)
             await self._created(message)
         interaction.followups.append(message)
         self._complete(interaction, message)
         if request.query.get("wait") in ("1", "true", "True"):
             return json_response(message.payload(self.url))
         return web.Response(status=204)
+
+    @staticmethod
+    def _answers(message: Message, interaction: Interaction) -> None:
+        """Mark `message` as an answer to `interaction` (and to whom, for a command)."""
+        message.interaction_id = interaction.id
+        data = interaction.payload.get("data") or {}
+        if interaction.type == 2:
+            names, options = [data.get("name", "")], data.get("options") or []
+            while options and options[0].get("type") in (1, 2):
+                names.append(options[0]["name"])
+                options = options[0].get("options") or []
+            message.invoked = (interaction.user.id, " ".join(names))
 
     def _complete(self, interaction: Interaction, message: Message | None) -> None:
         if not interaction.done.is_set():
@@ -1311,5 +1382,6 @@ class FakeDiscordServer:
     async def _delete_webhook_message(self, request: web.Request, p: dict[str, str]) -> web.Response:
         message = self._webhook_message(self._interaction(p["token"]), p["message"])
         message.deleted = True
+        self.touched("message", message.id)
         await self._notify()
         return web.Response(status=204)
