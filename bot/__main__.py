@@ -2,15 +2,18 @@
 
 `python -m bot sync` syncs the slash commands to Discord and exits (the bot itself syncs only when
 they changed since the last sync recorded in the database). `python -m bot ratings --rebuild`
-recomputes every member's rating from the stored games (no Discord needed).
+recomputes every member's rating from the stored games (no Discord needed). `python -m bot play`
+runs the bot at a local table in the browser instead of Discord (localdiscord/table.py).
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
 import signal
 import sys
+from pathlib import Path
 
 import discord
 
@@ -20,7 +23,8 @@ from engine import build
 
 TOKEN_HELP = (
     "DISCORD_TOKEN is not set. Create an application at https://discord.com/developers/applications, "
-    "add a bot, copy its token into .env as DISCORD_TOKEN=... (see .env.example), and run again."
+    "add a bot, copy its token into .env as DISCORD_TOKEN=... (see .env.example), and run again; "
+    "or try it without Discord, in your browser: python -m bot play"
 )
 
 
@@ -72,11 +76,41 @@ async def rebuild_ratings(settings: Settings) -> None:
     print(f"ratings rebuilt from {count} rated games")
 
 
-USAGE = "usage: python -m bot [sync | ratings --rebuild]"
+USAGE = (
+    "usage: python -m bot [sync | ratings --rebuild]\n"
+    "       python -m bot play [--port N] [--host H] [--database FILE]   (a local table in the browser)"
+)
+
+
+def play(args: list[str]) -> None:
+    """The bot at a local table in the browser, with its own SQLite database (no Discord needed)."""
+    from localdiscord import table
+
+    parser = argparse.ArgumentParser(
+        prog="python -m bot play", description="Play Pachisi in the browser, the real bot behind it."
+    )
+    parser.add_argument("--port", type=int, default=table.DEFAULT_PORT, help="the page's port (default 8150)")
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="where the page listens (default 127.0.0.1: this computer only; 0.0.0.0: your network)",
+    )
+    parser.add_argument(
+        "--database",
+        type=Path,
+        default=Path(table.DEFAULT_DATABASE),
+        help=f"the table's own SQLite file (default {table.DEFAULT_DATABASE}; never DATABASE_URL)",
+    )
+    options = parser.parse_args(args)
+    build.exit_if_stale()
+    asyncio.run(table.play(options.database, options.host, options.port))
 
 
 def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["play"]:
+        play(args[1:])
+        return
     if args not in ([], ["sync"], ["ratings", "--rebuild"]):
         print(USAGE, file=sys.stderr)
         raise SystemExit(2)

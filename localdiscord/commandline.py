@@ -1,0 +1,303 @@
+"""The command box: `/pachisi start players:2 level:hard` read as Discord's client reads it.
+
+From the application commands the bot synced, `read` turns a typed line into the `data` of an
+APPLICATION_COMMAND interaction, or refuses it with the reason Discord's client would give
+(unknown command or option, a value of the wrong type, outside the choices or range, a required
+option missing): a refused line never reaches the bot. `suggest` lists what may come next while
+typing (sub-commands, options, choices) and says when the bot's own autocomplete is wanted.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+Json = dict[str, Any]
+
+SUB_COMMAND, SUB_COMMAND_GROUP, STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER = range(
+    1, 11
+)
+TYPE_WORDS = {
+    STRING: "text",
+    INTEGER: "a whole number",
+    BOOLEAN: "True or False",
+    USER: "a member",
+    NUMBER: "a number",
+}
+MAX_SUGGESTIONS = 25
+STRING_LIMIT = 6000
+
+
+class Refused(ValueError):
+    """A line Discord's client would not send; the message says why, for the member."""
+
+
+@dataclass
+class Line:
+    """A typed line split along the command's schema."""
+
+    command: Json
+    names: list[str]  # the command and its sub-command names, as typed
+    schema: list[Json]  # the options the line's last (sub-)command takes
+    values: dict[str, str] = field(default_factory=dict)  # option name -> text typed for it
+    stray: str = ""  # text before the first option, which no option claims
+
+    @property
+    def known(self) -> dict[str, Json]:
+        return {o["name"]: o for o in self.schema if o["type"] not in (SUB_COMMAND, SUB_COMMAND_GROUP)}
+
+    @property
+    def path(self) -> str:
+        return "/" + " ".join(self.names)
+
+
+@dataclass
+class Suggestion:
+    label: str
+    detail: str
+    text: str  # the whole line once this suggestion is taken
+
+
+@dataclass
+class Suggestions:
+    items: list[Suggestion]
+    autocomplete: bool = False
+    """The option being typed asks the bot for its choices (see `autocomplete_data`)."""
+
+
+def split(text: str, commands: list[Json]) -> Line:
+    """The command, its sub-commands and the option texts of `text`; refuses unknown names."""
+    if not text.startswith("/"):
+        raise Refused("Commands start with /, for example /pachisi help.")
+    words = list(re.finditer(r"\S+", text[1:]))
+    if not words:
+        raise Refused("Type a command after the /.")
+    name = words[0][0]
+    command = next((c for c in commands if c["name"] == name), None)
+    if command is None:
+        raise Refused(f"There is no command /{name} here.")
+    line = Line(command, [name], command.get("options") or [])
+    rest_at = words[0].end()
+    for word in words[1:]:
+        groups = {o["name"]: o for o in line.schema if o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP)}
+        if not groups:
+            break
+        sub = groups.get(word[0])
+        if sub is None:
+            raise Refused(f"{line.path} has no sub-command {word[0]}; it has {', '.join(groups)}.")
+        line.names.append(word[0])
+        line.schema = sub.get("options") or []
+        rest_at = word.end()
+    subs = [o["name"] for o in line.schema if o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP)]
+    if subs:
+        raise Refused(f"Choose what {line.path} should do: {', '.join(subs)}.")
+    rest = text[1 + rest_at :]
+    known = line.known
+    starts = [m for m in re.finditer(r"(?:^|(?<=\s))([\w-]+):", rest) if m[1] in known]
+    line.stray = rest[: starts[0].start() if starts else len(rest)].strip()
+    for n, m in enumerate(starts):
+        end = starts[n + 1].start() if n + 1 < len(starts) else len(rest)
+        if m[1] in line.values:
+            raise Refused(f"The option {m[1]} is given twice.")
+        line.values[m[1]] = rest[m.end() : end].strip()
+    return line
+
+
+def read(text: str, commands: list[Json], members: dict[str, Json]) -> Json:
+    """The interaction `data` for a whole typed line (`members`: name -> member payload, for
+    options that take a member), or Refused."""
+    line = split(text.strip(), commands)
+    if line.stray:
+        word = line.stray.split()[0]
+        if ":" in word:
+            name = word.split(":")[0]
+            raise Refused(f"{line.path} has no option {name}; it has {_listed(line.known)}.")
+        raise Refused(f"Give options as name:value, e.g. {_example(line)}.")
+    options: list[Json] = []
+    resolved: Json = {}
+    for option in line.schema:
+        name = option["name"]
+        if name not in line.values:
+            if option.get("required"):
+                raise Refused(f"{line.path} needs the option {name}.")
+            continue
+        value = convert(option, line.values[name], members)
+        if option["type"] == USER:
+            member = next(m for m in members.values() if m["user"]["id"] == value)
+            resolved.setdefault("users", {})[value] = member["user"]
+            resolved.setdefault("members", {})[value] = {k: v for k, v in member.items() if k != "user"}
+        options.append({"name": name, "type": option["type"], "value": value})
+    data = _nest(line, options)
+    if resolved:
+        data["resolved"] = resolved
+    return data
+
+
+def convert(option: Json, text: str, members: dict[str, Json]) -> Any:
+    """The value of one option from its typed text, checked as Discord's client checks it."""
+    name, kind = option["name"], option["type"]
+    if not text:
+        raise Refused(f"The option {name} needs a value.")
+    choices = option.get("choices")
+    if choices:
+        for choice in choices:
+            if text.casefold() in (str(choice["name"]).casefold(), str(choice["value"]).casefold()):
+                return choice["value"]
+        raise Refused(f"{name} must be one of: {', '.join(str(c['name']) for c in choices)}.")
+    if kind == INTEGER and re.fullmatch(r"-?\d+", text):
+        value: Any = int(text)
+    elif kind == NUMBER and re.fullmatch(r"-?(\d+\.?\d*|\.\d+)", text):
+        value = float(text)
+    elif kind == BOOLEAN and text.casefold() in ("true", "false"):
+        return text.casefold() == "true"
+    elif kind == STRING:
+        low, high = option.get("min_length", 0), option.get("max_length", STRING_LIMIT)
+        if not low <= len(text) <= high:
+            raise Refused(f"{name} takes {low} to {high} characters.")
+        return text
+    elif kind == USER:
+        member = members.get(text.removeprefix("@").casefold())
+        if member is None:
+            raise Refused(f"{name} must be a member of this server; nobody here is called {text}.")
+        return member["user"]["id"]
+    elif kind in TYPE_WORDS:
+        raise Refused(f"{name} must be {TYPE_WORDS[kind]}.")
+    else:
+        raise Refused(f"The option {name} cannot be typed here.")
+    low, high = option.get("min_value"), option.get("max_value")
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise Refused(f"{name} must be from {low} to {high}.")
+    return value
+
+
+def suggest(text: str, commands: list[Json], members: list[str] | None = None) -> Suggestions:
+    """What may come next on a partly typed line, best first (`members`: names, for options that
+    take a member)."""
+    if not text.startswith("/"):
+        return Suggestions([])
+    if not re.search(r"\s", text):
+        found = [c for c in commands if c["name"].startswith(text[1:])]
+        return Suggestions(
+            [Suggestion("/" + c["name"], c.get("description", ""), f"/{c['name']} ") for c in found]
+        )
+    try:
+        line = split(text, commands)
+    except Refused:
+        return _sub_commands(text, commands)
+    tail = re.split(r"\s", text)[-1]
+    last = next(reversed(line.values), None)
+    unused = [o for o in line.known.values() if o["name"] not in line.values and o["name"].startswith(tail)]
+    if last is not None and tail and (":" in tail or not unused):
+        return _values(line.known[last], text, line.values[last], members or [])
+    unused.sort(key=lambda o: not o.get("required"))
+    head = text[: len(text) - len(tail)]
+    return Suggestions(
+        [Suggestion(o["name"] + ":", o.get("description", ""), head + o["name"] + ":") for o in unused]
+    )
+
+
+def autocomplete_data(text: str, commands: list[Json]) -> Json | None:
+    """The `data` of an APPLICATION_COMMAND_AUTOCOMPLETE interaction for the option being typed at
+    the end of `text`, when that option asks the bot for its choices; else None."""
+    try:
+        line = split(text, commands)
+    except Refused:
+        return None
+    last = next(reversed(line.values), None)
+    if last is None or not line.known[last].get("autocomplete") or text[-1:].isspace():
+        return None
+    options: list[Json] = []
+    for option in line.known.values():
+        if option["name"] in line.values and option["name"] != last:
+            try:
+                value = convert(option, line.values[option["name"]], {})
+            except Refused:
+                continue
+            options.append({"name": option["name"], "type": option["type"], "value": value})
+    options.append(
+        {"name": last, "type": line.known[last]["type"], "value": line.values[last], "focused": True}
+    )
+    return _nest(line, options)
+
+
+def with_value(text: str, typed: str, value: str) -> str:
+    """`text`, whose last option's value `typed` runs to its end, with `value` instead."""
+    return text[: len(text) - len(typed)] + value + " "
+
+
+def _sub_commands(text: str, commands: list[Json]) -> Suggestions:
+    """Sub-commands that fit the last word typed after the command (and groups) named before it."""
+    words = text[1:].split(" ")
+    command = next((c for c in commands if c["name"] == words[0]), None)
+    if command is None:
+        return Suggestions([])
+    schema, names = command.get("options") or [], [words[0]]
+    for word in words[1:-1]:
+        subs = {o["name"]: o for o in schema if o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP)}
+        if word not in subs:
+            return Suggestions([])
+        schema, names = subs[word].get("options") or [], [*names, word]
+    found = [
+        o for o in schema if o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP) and o["name"].startswith(words[-1])
+    ]
+    return Suggestions(
+        [
+            Suggestion(
+                "/" + " ".join([*names, o["name"]]),
+                o.get("description", ""),
+                "/" + " ".join([*names, o["name"]]) + " ",
+            )
+            for o in found
+        ]
+    )
+
+
+def _values(option: Json, text: str, typed: str, members: list[str]) -> Suggestions:
+    """The values `option` may take that start with `typed` (the bot's, when it autocompletes)."""
+    if option.get("autocomplete"):
+        return Suggestions([], autocomplete=True)
+    names: list[str]
+    low, high = option.get("min_value"), option.get("max_value")
+    if option.get("choices"):
+        names = [str(c["name"]) for c in option["choices"]]
+    elif option["type"] == BOOLEAN:
+        names = ["True", "False"]
+    elif option["type"] == USER:
+        names = members
+    elif option["type"] == INTEGER and low is not None and high is not None and high - low < MAX_SUGGESTIONS:
+        names = [str(n) for n in range(low, high + 1)]
+    else:
+        names = []
+    found = [n for n in names if n.casefold().startswith(typed.casefold())][:MAX_SUGGESTIONS]
+    return Suggestions(
+        [Suggestion(n, option.get("description", ""), with_value(text, typed, n)) for n in found]
+    )
+
+
+def _nest(line: Line, options: list[Json]) -> Json:
+    """Interaction data: the command's id and name, sub-commands nested with their options."""
+    data: Json = {"id": line.command["id"], "name": line.names[0], "type": 1}
+    if "guild_id" in line.command:
+        data["guild_id"] = line.command["guild_id"]
+    holder, schema = data, line.command.get("options") or []
+    for name in line.names[1:]:
+        sub = next(o for o in schema if o["name"] == name)
+        node: Json = {"name": name, "type": sub["type"], "options": []}
+        holder.setdefault("options", []).append(node)
+        holder, schema = node, sub.get("options") or []
+    if options:
+        holder["options"] = options
+    return data
+
+
+def _listed(known: dict[str, Json]) -> str:
+    return ", ".join(known) if known else "none"
+
+
+def _example(line: Line) -> str:
+    option = next(iter(line.known.values()), None)
+    if option is None:
+        return line.path
+    sample = option.get("choices", [{"name": "..."}])[0]["name"]
+    return f"{line.path} {option['name']}:{sample}"

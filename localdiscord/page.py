@@ -1,0 +1,362 @@
+"""The local table's web page: the guild as Discord's client shows it, one member per tab.
+
+`GET /` is the page (static/), `GET /attachments/...` the pictures the bot uploaded, and
+`/live` a WebSocket that speaks JSON both ways. The page says `hello` (its member's id, kept in
+the browser, or a name to join as) and gets a `welcome` snapshot, then every change as it
+happens (`message`, `channel`, `member`, `status`). It sends what the member does: `type`
+(a partly typed line: suggestions come back), `send` (a command or a chat line), `click`,
+`settings` (Moderators role, language) and `dismiss` (an ephemeral answer). A command is read
+by commandline.py; a refused one, like a click on a button that is not there, never reaches
+the bot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from localdiscord import commandline, views
+from localdiscord.server import ChannelRecord, FakeDiscordServer, GuildRecord, MemberRecord
+
+Json = dict[str, Any]
+log = logging.getLogger(__name__)
+
+STATIC = {
+    "index.html": "text/html",
+    "app.js": "text/javascript",
+    "markdown.js": "text/javascript",
+    "style.css": "text/css",
+}
+LOCALES = ("en-US", "en-GB", "hi")
+"""Languages a member can pick (Discord's locale codes); the bot answers in English until it
+speaks them."""
+ANSWER_WITHIN = 3.0  # Discord's client gives up on an interaction after 3 seconds
+AUTOCOMPLETE_WAIT = 3.0
+HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; img-src 'self'; connect-src 'self'; object-src 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+
+
+class Refused(ValueError):
+    """What a member tried cannot be done; the message says why."""
+
+
+@dataclass(eq=False)
+class Client:
+    """One open page: its socket, its member, and what changed since it was last told."""
+
+    ws: web.WebSocketResponse
+    member: MemberRecord | None = None
+    changes: dict[tuple[str, int], None] = field(default_factory=dict)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    typing: asyncio.Task[None] | None = None
+
+
+class Page:
+    def __init__(self, server: FakeDiscordServer, guild: GuildRecord) -> None:
+        self.server, self.guild = server, guild
+        self.clients: set[Client] = set()
+        self._runner: web.AppRunner | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self.url = ""
+        server.observers.append(self._observe)
+
+    async def start(self, host: str, port: int) -> None:
+        app = web.Application(middlewares=[_secure])
+        app.router.add_get("/", self._static)
+        app.router.add_get("/static/{name}", self._static)
+        app.router.add_get("/attachments/{attachment}/{filename}", self._attachment)
+        app.router.add_get("/live", self._live)
+        app.router.add_get("/favicon.ico", _no_icon)
+        self._runner = web.AppRunner(app, handle_signals=False, access_log=None, shutdown_timeout=1.0)
+        await self._runner.setup()
+        await web.TCPSite(self._runner, host, port).start()
+        bound = self._runner.addresses[0][1]
+        self.url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{bound}"
+        self._spawn(self._watch_bot())
+
+    async def stop(self) -> None:
+        """Close every page's socket as "going away" (they reconnect by themselves), then stop."""
+        for client in list(self.clients):
+            with contextlib.suppress(Exception):
+                await client.ws.close(code=1001, message=b"restarting")
+        for task in list(self._tasks):
+            task.cancel()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    def _spawn(self, coroutine: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _observe(self, kind: str, ident: int) -> None:
+        for client in self.clients:
+            client.changes[(kind, ident)] = None
+            client.wake.set()
+
+    # --- HTTP --------------------------------------------------------------------------------
+
+    async def _static(self, request: web.Request) -> web.Response:
+        name = request.match_info.get("name", "index.html")
+        if name not in STATIC:
+            raise web.HTTPNotFound()
+        body = resources.files("localdiscord").joinpath("static", name).read_bytes()
+        return web.Response(body=body, content_type=STATIC[name], headers={"Cache-Control": "no-cache"})
+
+    async def _attachment(self, request: web.Request) -> web.Response:
+        """A picture the bot uploaded; anything else is offered as a download, never run here."""
+        found = self.server.attachments.get(int(request.match_info["attachment"]))
+        if found is None:
+            raise web.HTTPNotFound()
+        picture = views.picture_type(found)
+        headers = {"Cache-Control": "max-age=86400, immutable"}
+        if picture is None:
+            headers["Content-Disposition"] = "attachment"
+        content_type = picture or "application/octet-stream"
+        return web.Response(body=found.data, content_type=content_type, headers=headers)
+
+    # --- the live socket ---------------------------------------------------------------------
+
+    async def _live(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(heartbeat=20.0, max_msg_size=64 * 1024)
+        await ws.prepare(request)
+        client = Client(ws)
+        self.clients.add(client)
+        sender = asyncio.get_running_loop().create_task(self._send_changes(client))
+        try:
+            async for msg in ws:
+                if msg.type == WSMsgType.TEXT:
+                    await self._receive(client, msg.data)
+        finally:
+            self.clients.discard(client)
+            sender.cancel()
+        return ws
+
+    async def _receive(self, client: Client, text: str) -> None:
+        """Carry out one request; a refused one is answered with the reason (and a refused line
+        comes back, to be corrected)."""
+        data: Json = {}
+        try:
+            data = json.loads(text)
+            await self._handle(client, data)
+        except Refused as refused:
+            line = data.get("text") if data.get("op") == "send" else None
+            await self._send(client, {"op": "refused", "error": str(refused), "text": line})
+        except (ValueError, KeyError, TypeError, AttributeError) as bad:
+            await self._send(client, {"op": "refused", "error": f"Not understood: {bad!r}"})
+
+    async def _send(self, client: Client, data: Json) -> None:
+        if not client.ws.closed:
+            with contextlib.suppress(ConnectionError, RuntimeError):
+                await client.ws.send_str(json.dumps(data))
+
+    async def _send_changes(self, client: Client) -> None:
+        """Tell the page what changed (each record once, as it is now), whenever it changes."""
+        while True:
+            await client.wake.wait()
+            client.wake.clear()
+            changes, client.changes = list(client.changes), {}
+            if client.member is None:
+                continue
+            for kind, ident in changes:
+                data = self._change(client.member, kind, ident)
+                if data is not None:
+                    await self._send(client, data)
+
+    def _change(self, member: MemberRecord, kind: str, ident: int) -> Json | None:
+        if kind == "message" and (message := self.server.messages.get(ident)):
+            if message.guild_id == self.guild.id:
+                return {"op": "message", "message": views.message_view(self.server, message, member.user.id)}
+        elif kind == "channel" and (channel := self.server.channels.get(ident)):
+            if channel.guild_id == self.guild.id:
+                return {"op": "channel", "channel": views.channel_view(channel)}
+        elif kind == "commands":
+            names = [{"name": c["name"], "description": c.get("description", "")} for c in self._commands()]
+            return {"op": "commands", "commands": names}
+        elif kind == "member":
+            found = self.guild.members.get(ident)
+            user = self.server.users.get(ident)
+            if found is not None:
+                return {"op": "member", "member": views.member_view(self.guild, found)}
+            if user is not None:
+                return {"op": "member", "member": {"id": str(user.id), "name": user.name, "gone": True}}
+        return None
+
+    async def _watch_bot(self) -> None:
+        """Tell the pages when the bot comes and goes (it restarts, or is not up yet)."""
+        online = None
+        while True:
+            if self.server.ready() != online:
+                online = self.server.ready()
+                for client in list(self.clients):
+                    await self._send(client, {"op": "status", "bot_online": online})
+            await asyncio.sleep(0.25)
+
+    async def _handle(self, client: Client, data: Json) -> None:
+        op = data.get("op")
+        if op == "hello":
+            await self._hello(client, data)
+            return
+        member = client.member
+        if member is None:
+            raise Refused("Say hello first.")
+        if op == "type":
+            if client.typing is not None:
+                client.typing.cancel()  # a newer line replaces the one still waiting for the bot
+            client.typing = asyncio.get_running_loop().create_task(self._suggest(client, member, data))
+        elif op == "send":
+            await self._send_line(client, member, self._channel(data["channel"]), str(data["text"]))
+        elif op == "click":
+            await self._click(client, member, data)
+        elif op == "settings":
+            self._settings(member, data)
+        elif op == "dismiss":
+            message = self.server.messages.get(int(data["message"]))
+            if (
+                message is not None
+                and message.ephemeral
+                and views.recipient(self.server, message) == member.user.id
+            ):
+                message.deleted = True
+                self.server.touched("message", message.id)
+        else:
+            raise Refused(f"Unknown request {op!r}.")
+
+    async def _hello(self, client: Client, data: Json) -> None:
+        """The tab's member: the one it names if still here, else a new member with its name."""
+        wanted = str(data.get("member_id") or "")
+        member = self.guild.members.get(int(wanted)) if wanted.isdigit() else None
+        if member is None or member.user.bot:
+            name = " ".join(str(data.get("name") or "").split())
+            if not 1 <= len(name) <= 32:
+                raise Refused("Pick a name of 1 to 32 characters.")
+            member = self.server.add_member(self.guild, name)
+        client.member = member
+        await self._send(client, {"op": "welcome", **views.snapshot(self.server, self.guild, member)})
+        client.changes[("commands", 0)] = None
+        client.wake.set()
+
+    def _commands(self) -> list[Json]:
+        """The commands members of the guild can use: the guild's, then the global ones."""
+        found = {**self.server.commands.get(None, {}), **self.server.commands.get(self.guild.id, {})}
+        return list(found.values())
+
+    def _channel(self, ident: Any) -> ChannelRecord:
+        channel = self.server.channels.get(int(ident))
+        if channel is None or channel.deleted or channel.guild_id != self.guild.id:
+            raise Refused("That channel is gone.")
+        return channel
+
+    def _member_payloads(self) -> dict[str, Json]:
+        return {m.user.name.casefold(): m.payload() for m in self.guild.members.values()}
+
+    async def _suggest(self, client: Client, member: MemberRecord, data: Json) -> None:
+        text, seq = str(data["text"]), data.get("seq")
+        names = [m.user.name for m in self.guild.members.values() if not m.user.bot]
+        found = commandline.suggest(text, self._commands(), names)
+        items = [{"label": s.label, "detail": s.detail, "text": s.text} for s in found.items]
+        if found.autocomplete and (request := commandline.autocomplete_data(text, self._commands())):
+            items = await self._autocomplete(member, self._channel(data["channel"]), text, request)
+        await self._send(client, {"op": "suggest", "seq": seq, "items": items})
+
+    async def _autocomplete(
+        self, member: MemberRecord, channel: ChannelRecord, text: str, request: Json
+    ) -> list[Json]:
+        """The bot's choices for the option being typed (none if it does not answer in time)."""
+        focused = _focused(request)
+        interaction = await self.server.send_interaction(4, member, channel, request)
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(AUTOCOMPLETE_WAIT):
+                await interaction.done.wait()
+        return [
+            {
+                "label": str(c["name"]),
+                "detail": "",
+                "text": commandline.with_value(text, str(focused["value"]), str(c["value"])),
+            }
+            for c in interaction.choices or []
+        ]
+
+    async def _send_line(
+        self, client: Client, member: MemberRecord, channel: ChannelRecord, text: str
+    ) -> None:
+        text = text.strip()
+        if not text:
+            return
+        if not text.startswith("/"):
+            try:
+                await self.server.member_says(member, channel, text)
+            except ValueError as exc:
+                raise Refused(str(exc)) from None
+            return
+        try:
+            data = commandline.read(text, self._commands(), self._member_payloads())
+        except commandline.Refused as refused:
+            raise Refused(str(refused)) from None
+        if not self.server.ready():
+            raise Refused("Pachisi is not connected right now; try again in a moment.")
+        interaction = await self.server.send_interaction(2, member, channel, data)
+        self._spawn(self._expect_answer(client, interaction.done, "/" + text[1:].split(":")[0].strip()))
+
+    async def _click(self, client: Client, member: MemberRecord, data: Json) -> None:
+        message = self.server.messages.get(int(data["message"]))
+        if message is None or not views.visible(self.server, message, member.user.id):
+            raise Refused("That message is gone.")
+        custom_id = str(data["custom_id"])
+        button = next((b for b in message.buttons if b.custom_id == custom_id), None)
+        if button is None or button.disabled:
+            raise Refused("That button is not there any more.")
+        if not self.server.ready():
+            raise Refused("Pachisi is not connected right now; try again in a moment.")
+        channel = self._channel(message.channel_id)
+        payload = {"custom_id": custom_id, "component_type": 2}
+        interaction = await self.server.send_interaction(3, member, channel, payload, message)
+        self._spawn(self._expect_answer(client, interaction.done, f"the {button.label or ''} button"))
+
+    async def _expect_answer(self, client: Client, done: asyncio.Event, what: str) -> None:
+        """As Discord's client: an interaction unanswered after 3 s failed, and the member is told."""
+        try:
+            async with asyncio.timeout(ANSWER_WITHIN):
+                await done.wait()
+        except TimeoutError:
+            await self._send(client, {"op": "notice", "text": f"Pachisi did not respond to {what}."})
+
+    def _settings(self, member: MemberRecord, data: Json) -> None:
+        if "moderator" in data:
+            self.server.set_moderator(self.guild, member, bool(data["moderator"]))
+        if "locale" in data:
+            if data["locale"] not in LOCALES:
+                raise Refused(f"Pick one of {', '.join(LOCALES)}.")
+            member.locale = str(data["locale"])
+            self.server.touched("member", member.user.id)
+
+
+async def _no_icon(request: web.Request) -> web.Response:
+    return web.Response(status=204)
+
+
+def _focused(data: Json) -> Json:
+    options = data.get("options") or []
+    while options and options[0].get("type") in (1, 2):
+        options = options[0].get("options") or []
+    return next(o for o in options if o.get("focused"))
+
+
+@web.middleware
+async def _secure(request: web.Request, handler: Any) -> web.StreamResponse:
+    """Every answer forbids scripts, styles and pictures from anywhere but the page itself."""
+    response: web.StreamResponse = await handler(request)
+    if not response.prepared:  # a WebSocket has sent its headers already
+        for key, value in HEADERS.items():
+            response.headers.setdefault(key, value)
+    return response

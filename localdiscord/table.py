@@ -1,0 +1,208 @@
+"""`python -m bot play`: the Discord stand-in, the unmodified bot connected to it, and the page.
+
+The bot runs as its own process, `python -m bot`, exactly as it runs against Discord: only its
+settings point it at the stand-in (DISCORD_API_BASE, DISCORD_GATEWAY_URL and the stand-in's
+token), so nothing in it knows it is local, a bot that crashes is restarted without taking the
+page down, and its CPU work (computer players, board pictures) never holds up the page. The
+stand-in listens on 127.0.0.1 only (the bot is its one client); the page listens where `--host`
+says. Beside the database: `<name>.discord.sqlite3` (the stand-in's state, see saved.py) and
+`<name>.log` (the bot's log).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import IO
+
+from localdiscord.page import Page
+from localdiscord.saved import Saved
+from localdiscord.server import FakeDiscordServer, GuildRecord
+
+DEFAULT_DATABASE = "pachisi-local.sqlite3"
+DEFAULT_PORT = 8150
+SAVE_AFTER = 0.3  # seconds of quiet before a change is written (and at most this late)
+RESTART_AFTER = 2.0
+STOP_WITHIN = 30.0
+SHARE_WARNING = (
+    "WARNING: the table listens on {host}: anyone who can reach port {port} of this computer can "
+    "play as any member and read every message. Stop it with Ctrl-C when you are done."
+)
+
+
+def local_paths(database: Path) -> tuple[Path, Path]:
+    """The stand-in's state file and the bot's log, beside the database."""
+    stem = database.name.removesuffix(database.suffix) if database.suffix else database.name
+    return database.with_name(stem + ".discord.sqlite3"), database.with_name(stem + ".log")
+
+
+class BotChild:
+    """`python -m bot` as a child process: started, restarted when it dies, stopped on request."""
+
+    def __init__(self, argv: Sequence[str], env: dict[str, str], log: IO[bytes], say: Callable[[str], None]):
+        self.argv, self.env, self.log, self.say = list(argv), env, log, say
+        self.process: asyncio.subprocess.Process | None = None
+        self.stopping = asyncio.Event()
+        self.runs = 0
+
+    async def run(self) -> None:
+        """Keep the bot running until `stop`; a bot that dies is started again after a pause."""
+        while not self.stopping.is_set():
+            self.runs += 1
+            self.process = await asyncio.create_subprocess_exec(
+                *self.argv, env=self.env, stdout=self.log, stderr=self.log, stdin=asyncio.subprocess.DEVNULL
+            )
+            code = await self.process.wait()
+            with contextlib.suppress(TimeoutError):  # a Ctrl-C reaches the bot and us at once
+                await asyncio.wait_for(self.stopping.wait(), RESTART_AFTER)
+            if not self.stopping.is_set():
+                self.say(
+                    f"the bot stopped (exit status {code}); starting it again (its log: {self.log.name})"
+                )
+
+    async def stop(self) -> None:
+        """Ask the bot to shut down in order (SIGTERM); kill it if it takes too long."""
+        self.stopping.set()
+        process = self.process
+        if process is None or process.returncode is not None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            process.send_signal(signal.SIGTERM)
+        try:
+            await asyncio.wait_for(process.wait(), STOP_WITHIN)
+        except TimeoutError:
+            process.kill()
+            await process.wait()
+
+
+class LocalTable:
+    """The three parts, started and stopped in order; the same code serves the command and tests."""
+
+    def __init__(
+        self,
+        database: Path,
+        *,
+        host: str = "127.0.0.1",
+        port: int = DEFAULT_PORT,
+        bot_argv: Sequence[str] = (sys.executable, "-m", "bot"),
+        say: Callable[[str], None] = print,
+    ) -> None:
+        self.database, self.host, self.port, self.bot_argv, self.say = database, host, port, bot_argv, say
+        self.state_path, self.log_path = local_paths(database)
+        self.server = FakeDiscordServer()
+        self.guild: GuildRecord | None = None
+        self.page: Page | None = None
+        self.saved: Saved | None = None
+        self.bot: BotChild | None = None
+        self._bot_task: asyncio.Task[None] | None = None
+        self._save_task: asyncio.Task[None] | None = None
+        self._log: IO[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return self.page.url if self.page else ""
+
+    async def start(self) -> None:
+        self.database.parent.mkdir(parents=True, exist_ok=True)
+        self.saved = Saved(self.state_path)
+        if self.saved.load(self.server):
+            self.guild = next(iter(self.server.guilds.values()))
+        else:
+            self.guild = self.server.add_guild("Pachisi at home")
+            self.server.add_channel(self.guild, "pachisi")
+            self.saved.save(self.server)
+        self.server.observers.append(self._changed)
+        await self.server.start()
+        self.page = Page(self.server, self.guild)
+        await self.page.start(self.host, self.port)
+        self._log = self.log_path.open("ab")
+        self.bot = BotChild(self.bot_argv, self.bot_env(), self._log, self.say)
+        self._bot_task = asyncio.get_running_loop().create_task(self.bot.run())
+
+    def bot_env(self) -> dict[str, str]:
+        """The bot's settings: the user's (environment, .env), pointed at the stand-in and the
+        local database; its commands go to the table's guild, where they appear at once."""
+        assert self.guild is not None
+        return {
+            **os.environ,
+            "DISCORD_TOKEN": self.server.token,
+            "DISCORD_API_BASE": self.server.url,
+            "DISCORD_GATEWAY_URL": self.server.gateway_url,
+            "DATABASE_URL": f"sqlite+aiosqlite:///{self.database.resolve()}",
+            "DEV_GUILD_ID": str(self.guild.id),
+            "PYTHONUNBUFFERED": "1",
+        }
+
+    async def wait_ready(self, timeout: float = 60.0) -> None:
+        """Until the bot is connected and its commands are synced to the guild."""
+        assert self.guild is not None
+        guild_id = self.guild.id
+        await self.server.wait_until(
+            lambda: self.server.ready() and self.server.commands.get(guild_id),
+            timeout,
+            f"the bot to connect (its log: {self.log_path})",
+        )
+
+    async def stop(self) -> None:
+        """The bot first (it finishes what it is doing), then the state is saved, then the page
+        and the stand-in stop."""
+        if self.bot is not None:
+            await self.bot.stop()
+        if self._bot_task is not None:
+            await asyncio.gather(self._bot_task, return_exceptions=True)
+        if self._save_task is not None:
+            self._save_task.cancel()
+        if self.saved is not None:
+            self.saved.save(self.server)
+            self.saved.close()
+        if self.page is not None:
+            await self.page.stop()
+        await self.server.stop()
+        if self._log is not None:
+            self._log.close()
+
+    def _changed(self, kind: str, ident: int) -> None:
+        if self._save_task is None or self._save_task.done():
+            self._save_task = asyncio.get_running_loop().create_task(self._save_soon())
+
+    async def _save_soon(self) -> None:
+        await asyncio.sleep(SAVE_AFTER)
+        if self.saved is not None:
+            self.saved.save(self.server)
+
+
+async def play(database: Path, host: str, port: int) -> None:
+    """Run the table until Ctrl-C (SIGINT) or SIGTERM, then stop everything in order."""
+    began = time.monotonic()
+    table = LocalTable(database, host=host, port=port)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    try:
+        await table.start()
+    except OSError as exc:
+        await table.stop()
+        raise SystemExit(f"cannot listen on {host}:{port} ({exc.strerror}); choose another --port") from exc
+    print(f"Pachisi's local table: {table.url}   (Ctrl-C stops it)", flush=True)
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        print(SHARE_WARNING.format(host=host, port=port), flush=True)
+    print(f"  database {database}, Discord stand-in {table.state_path}, bot log {table.log_path}", flush=True)
+    ready = loop.create_task(table.wait_ready())
+    stopped = loop.create_task(stop.wait())
+    await asyncio.wait({ready, stopped}, return_when=asyncio.FIRST_COMPLETED)
+    if ready.done() and ready.exception() is None:
+        print(f"  the bot is ready ({time.monotonic() - began:.1f} s): open the address above", flush=True)
+    elif ready.done():
+        print(f"  the bot is not connected yet: see {table.log_path}", flush=True)
+    await stopped
+    ready.cancel()
+    print("stopping...", flush=True)
+    await table.stop()
+    print("stopped; `python -m bot play` again picks up where it was", flush=True)

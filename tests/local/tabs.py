@@ -1,0 +1,102 @@
+"""A member's browser tab on the local table, driven as a person would: typing and clicking."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.local.conftest import DESKTOP
+
+TIMEOUT_MS = 15_000
+NOT_TURN_BUTTONS = ("Take a seat", "Hint", "Rematch")
+NEWEST_TURN = """(skip) => {
+    const items = [...document.querySelectorAll('#messages > li.message')].reverse();
+    for (const item of items) {
+        const live = [...item.querySelectorAll('button.button')].filter(
+            (b) => !b.disabled && !skip.includes(b.textContent.trim()));
+        if (live.length) return {message: item.dataset.id, id: live[0].dataset.customId,
+                                 label: live[0].textContent.trim()};
+    }
+    return null;
+}"""
+
+
+class Tab:
+    """One member's page (a browser context of its own, so its own local storage)."""
+
+    def __init__(self, page: Any, name: str) -> None:
+        self.page, self.name = page, name
+        self.errors: list[str] = []
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+
+    @classmethod
+    async def join(cls, browser: Any, url: str, name: str, viewport: dict[str, int] = DESKTOP) -> Tab:
+        context = await browser.new_context(viewport=viewport)
+        page = await context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        await page.goto(url)
+        await page.fill("#join-name", name)
+        await page.click("#join-button")
+        await page.wait_for_selector("#bot-status.online")
+        return cls(page, name)
+
+    async def command(self, text: str) -> None:
+        """Type a line into the command box and press Enter."""
+        await self.page.fill("#box", text)
+        await self.page.press("#box", "Enter")
+
+    async def refusal(self) -> str:
+        await self.page.wait_for_selector("#refused:not([hidden])")
+        return str(await self.page.inner_text("#refused"))
+
+    async def open_channel(self, label: str) -> None:
+        await self.page.click(f"#channels button:has-text({label!r})")
+
+    async def open_thread(self) -> None:
+        """The newest thread in the channel list."""
+        await self.page.locator("#channels button.thread").last.click()
+        await self.page.wait_for_selector("#channel-name:has-text('›')")
+
+    def message_with(self, text: str) -> Any:
+        return self.page.locator("#messages > li.message", has_text=text)
+
+    async def texts(self) -> list[str]:
+        return [t.strip() for t in await self.page.locator("#messages > li.message .body").all_inner_texts()]
+
+    async def newest_turn(self) -> dict[str, str] | None:
+        """The newest message's first enabled button that plays (Throw, or a move)."""
+        found: dict[str, str] | None = await self.page.evaluate(NEWEST_TURN, list(NOT_TURN_BUTTONS))
+        return found
+
+    async def click(self, custom_id: str) -> None:
+        await self.page.click(f'#messages button[data-custom-id="{custom_id}"]:not([disabled])')
+
+    async def wait_gone(self, custom_id: str) -> None:
+        """Until the clicked button is gone or disabled (the bot answered the click)."""
+        await self.page.wait_for_function(
+            """(id) => !document.querySelector(`#messages button[data-custom-id="${id}"]:not([disabled])`)""",
+            arg=custom_id,
+        )
+
+    async def finished(self) -> bool:
+        return await self.page.locator("#messages strong", has_text="win!").count() > 0
+
+    async def turn(self) -> dict[str, str]:
+        """Waits for the newest message's first button that plays, and returns it."""
+        handle = await self.page.wait_for_function(NEWEST_TURN, arg=list(NOT_TURN_BUTTONS))
+        found: dict[str, str] = await handle.json_value()
+        return found
+
+    async def play_to_the_end(self, limit: int = 400) -> int:
+        """Click Throw or the first move offered until the game is won; returns the clicks made."""
+        for clicks in range(limit):
+            handle = await self.page.wait_for_function(
+                f"(skip) => [...document.querySelectorAll('#messages strong')].some("
+                f"(s) => s.textContent.includes('win!')) || ({NEWEST_TURN})(skip)",
+                arg=list(NOT_TURN_BUTTONS),
+            )
+            turn = await handle.json_value()
+            if turn is True:
+                return clicks
+            await self.click(turn["id"])
+            await self.wait_gone(turn["id"])
+        raise AssertionError(f"no end after {limit} clicks")

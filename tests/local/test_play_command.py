@@ -1,0 +1,140 @@
+"""`python -m bot play` as a person runs it: the address printed, Ctrl-C stops everything in
+order, and the next run finds the server, its threads and the game where they were."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from tests.local.tabs import Tab
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Play:
+    """One run of `python -m bot play`, in a process group of its own, as a terminal starts it."""
+
+    def __init__(self, argv: list[str], cwd: Path) -> None:
+        env = {**os.environ, "COMPUTER_PACE_SECONDS": "0"}
+        env.pop("DISCORD_TOKEN", None)
+        self.process = subprocess.Popen(
+            argv, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True
+        )
+        self.lines: list[str] = []
+
+    async def line(self, pattern: str, timeout: float = 60.0) -> re.Match[str]:
+        """The first printed line (from now on) matching `pattern`."""
+        assert self.process.stdout is not None
+        async with asyncio.timeout(timeout):
+            while True:
+                raw = await asyncio.to_thread(self.process.stdout.readline)
+                if not raw:
+                    raise AssertionError("the command ended:\n" + "".join(self.lines))
+                self.lines.append(raw.decode())
+                if found := re.search(pattern, self.lines[-1]):
+                    return found
+
+    async def ctrl_c(self) -> int:
+        """SIGINT to the whole group, as Ctrl-C in a terminal sends it; the exit status."""
+        os.killpg(self.process.pid, signal.SIGINT)
+        code = await asyncio.to_thread(self.process.wait, 60)
+        assert self.process.stdout is not None
+        self.lines += [raw.decode() for raw in self.process.stdout.readlines()]
+        return code
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+
+
+@asynccontextmanager
+async def play(tmp_path: Path, *extra: str, port: int = 0) -> AsyncIterator[tuple[Play, str]]:
+    port = port or free_port()
+    run = Play([sys.executable, "-m", "bot", "play", "--port", str(port), *extra], tmp_path)
+    try:
+        url = (await run.line(r"(http://\S+)"))[1]
+        await run.line(r"the bot is ready")
+        yield run, url
+    finally:
+        run.kill()
+
+
+async def test_ctrl_c_and_play_again_resumes_the_game_and_the_page_reconnects(
+    browser: Any, tmp_path: Path
+) -> None:
+    async with play(tmp_path) as (first, url):
+        assert url.startswith("http://127.0.0.1:")
+        asha = await Tab.join(browser, url, "Asha")
+        await asha.command("/pachisi auto mode:off")
+        await asha.command("/pachisi start players:2 pieces:2 level:easy")
+        await asha.page.wait_for_selector("#channel-name:has-text('›')")
+        turn = await asha.turn()
+        await asha.click(turn["id"])
+        await asha.wait_gone(turn["id"])
+        thread = await asha.page.inner_text("#channel-name")
+        before = await asha.texts()
+        assert await first.ctrl_c() == 0
+        assert any("stopped" in line for line in first.lines), first.lines
+        await asha.page.wait_for_selector("#banner:not([hidden])")  # reconnecting...
+    assert (tmp_path / "pachisi-local.sqlite3").is_file()
+    assert (tmp_path / "pachisi-local.discord.sqlite3").is_file()
+
+    async with play(tmp_path, port=int(url.rsplit(":", 1)[1])) as (second, again):
+        assert again == url
+        await asha.page.wait_for_selector("#banner", state="hidden", timeout=20_000)  # by itself
+        await asha.page.wait_for_selector("#bot-status.online")
+        assert await asha.page.inner_text("#channel-name") == thread
+        assert len(await asha.texts()) >= len(before)
+        assert await asha.play_to_the_end() > 0
+        assert await second.ctrl_c() == 0
+    assert asha.errors == []
+
+
+async def test_sharing_on_the_network_is_announced_with_a_warning(tmp_path: Path) -> None:
+    async with play(tmp_path, "--host", "0.0.0.0", "--database", "shared/table.sqlite3") as (run, _):
+        assert any("WARNING" in line and "anyone who can reach" in line for line in run.lines), run.lines
+        assert (tmp_path / "shared" / "table.discord.sqlite3").is_file()
+        assert await run.ctrl_c() == 0
+
+
+def test_without_a_token_the_help_names_the_local_table(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+    done = subprocess.run(
+        [sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "python -m bot play" in lines[0]
+
+
+def test_a_busy_port_is_a_clear_message(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "bot", "play", "--port", str(port)],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert done.returncode == 1
+    assert f"cannot listen on 127.0.0.1:{port}" in done.stderr and "--port" in done.stderr
+    assert "Traceback" not in done.stderr
