@@ -6,7 +6,7 @@
   const { el } = Markdown;
   const $ = (id) => document.getElementById(id);
   const KNOWN = "pachisi.members"; // [{id, name}] this browser has played as
-  const LAST = "pachisi.member"; // the id the browser used last (a new tab starts as it)
+  const LAST = "pachisi.member"; // the tab's member id (session storage), the browser's last one (local)
 
   const state = {
     ws: null,
@@ -22,6 +22,7 @@
     suggestions: [],
     retry: 0,
     awaitThreadFrom: null, // a channel where this member just started a table
+    pinned: true, // the message list follows new messages (scrolled to its bottom)
   };
 
   // --- members -----------------------------------------------------------------------------
@@ -38,12 +39,7 @@
     const list = known().filter((m) => m.id !== member.id);
     list.unshift({ id: member.id, name: member.name });
     localStorage.setItem(KNOWN, JSON.stringify(list.slice(0, 20)));
-    localStorage.setItem(LAST, member.id);
     sessionStorage.setItem(LAST, member.id);
-  }
-
-  function tabMember() {
-    return sessionStorage.getItem(LAST) || localStorage.getItem(LAST);
   }
 
   function askName() {
@@ -263,12 +259,19 @@
     return list.scrollHeight - list.scrollTop - list.clientHeight < 80;
   }
 
+  function follow() {
+    if (state.pinned) $("messages").scrollTop = $("messages").scrollHeight;
+  }
+
+  $("messages").addEventListener("scroll", () => { state.pinned = atBottom(); });
+
   function drawMessages() {
     const list = $("messages");
     list.replaceChildren();
     const shown = [...state.messages.values()].filter((m) => m.channel_id === state.current && !m.gone).sort(byId);
     for (const message of shown) list.append(messageItem(message));
-    list.scrollTop = list.scrollHeight;
+    state.pinned = true;
+    follow();
   }
 
   function upsert(message) {
@@ -281,7 +284,6 @@
       }
       return;
     }
-    const stick = atBottom();
     const node = document.getElementById("m" + message.id);
     if (message.gone) {
       if (node) node.remove();
@@ -298,7 +300,7 @@
       const later = [...list.children].find((child) => BigInt(child.dataset.id) > BigInt(message.id));
       list.insertBefore(messageItem(message), later || null);
     }
-    if (stick) $("messages").scrollTop = $("messages").scrollHeight;
+    follow();
   }
 
   function context() {
@@ -382,7 +384,7 @@
     const img = el("img", className || "picture");
     img.src = url; // always a page address (views.py drops any other)
     img.alt = alt;
-    img.loading = "lazy";
+    img.addEventListener("load", follow); // a picture makes the list taller once it is loaded
     return img;
   }
 
@@ -517,7 +519,8 @@
 
   // --- start -------------------------------------------------------------------------------
 
-  const id = tabMember();
+  // A tab keeps its member across reloads; a new tab picks one (this browser's earlier ones are offered).
+  const id = sessionStorage.getItem(LAST);
   const name = (known().find((m) => m.id === id) || {}).name;
   if (id) connect({ member_id: id, name });
   else askName();

@@ -1,0 +1,125 @@
+"""How soon a game is playable in the browser after `python -m bot play`.
+
+Each run starts `python -m bot play` with a fresh database in a new temporary folder (as on a
+fresh clone: the bot creates and migrates its database, syncs its commands) and measures, from
+the moment the command is started:
+  page_s        the page answers (a browser gets `/`)
+  online_s      the page shows the bot online, its commands ready in the command box
+  board_s       a member who joined the page, typed `/pachisi start` and pressed Enter sees the
+                board of the new game in its thread: the game is playable
+The browser is Debian's Chromium driven by Playwright (started before the command, not counted).
+
+    .venv/bin/python bench/local_start.py [--runs 5] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = os.environ.get("PACHISI_CHROMIUM") or "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def page_answers(url: str) -> None:
+    while True:
+        try:
+            await asyncio.to_thread(urllib.request.urlopen, url, timeout=1)
+            return
+        except OSError:
+            await asyncio.sleep(0.02)
+
+
+async def one_run(browser: Any) -> dict[str, float]:
+    with tempfile.TemporaryDirectory(prefix="pachisi-local-bench-") as folder:
+        return await timed(browser, Path(folder))
+
+
+async def timed(browser: Any, folder: Path) -> dict[str, float]:
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/"
+    began = time.monotonic()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot", "play", "--port", str(port)],
+        cwd=folder,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        await page_answers(url)
+        page_s = time.monotonic() - began
+        context = await browser.new_context()
+        page = await context.new_page()
+        page.set_default_timeout(60_000)
+        await page.goto(url)
+        await page.fill("#join-name", "Bench")
+        await page.click("#join-button")
+        await page.wait_for_selector("#bot-status.online")
+        online_s = time.monotonic() - began
+        await page.fill("#box", "/pachisi start players:2 level:easy")
+        await page.press("#box", "Enter")
+        await page.wait_for_selector("#channel-name:has-text('›')")
+        await page.wait_for_selector("#messages img.picture")
+        board_s = time.monotonic() - began
+        await context.close()
+        return {"page_s": page_s, "online_s": online_s, "board_s": board_s}
+    finally:
+        os.killpg(process.pid, signal.SIGINT)
+        process.wait(60)
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--json", action="store_true", help="one JSON object instead of lines")
+    options = parser.parse_args()
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        runs = [await one_run(browser) for _ in range(options.runs)]
+        await browser.close()
+    figures: dict[str, float] = {"runs": len(runs)}
+    for key in ("page_s", "online_s", "board_s"):
+        values = [run[key] for run in runs]
+        figures[key + "_median"] = round(statistics.median(values), 2)
+        figures[key + "_max"] = round(max(values), 2)
+    if options.json:
+        print(json.dumps(figures))
+    else:
+        for key, value in figures.items():
+            print(f"{key:>16}: {value}")
+
+
+if __name__ == "__main__":
+    os.chdir(ROOT)
+    asyncio.run(main())
