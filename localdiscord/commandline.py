@@ -275,6 +275,15 @@ def _values(option: Json, text: str, typed: str, members: list[str]) -> Suggesti
     )
 
 
+def leaf(data: Json) -> tuple[list[str], list[Json]]:
+    """The command and sub-command names of interaction `data`, and the options of the last."""
+    names, options = [data.get("name", "")], data.get("options") or []
+    while options and options[0].get("type") in (SUB_COMMAND, SUB_COMMAND_GROUP):
+        names.append(options[0]["name"])
+        options = options[0].get("options") or []
+    return names, options
+
+
 def _nest(line: Line, options: list[Json]) -> Json:
     """Interaction data: the command's id and name, sub-commands nested with their options."""
     data: Json = {"id": line.command["id"], "name": line.names[0], "type": 1}

@@ -23,7 +23,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from localdiscord import commandline, views
-from localdiscord.server import ChannelRecord, FakeDiscordServer, GuildRecord, MemberRecord
+from localdiscord.server import ChannelRecord, FakeDiscordServer, GuildRecord, Interaction, MemberRecord
 
 Json = dict[str, Any]
 log = logging.getLogger(__name__)
@@ -306,7 +306,7 @@ class Page:
         if not self.server.ready():
             raise Refused("Pachisi is not connected right now; try again in a moment.")
         interaction = await self.server.send_interaction(2, member, channel, data)
-        self._spawn(self._expect_answer(client, interaction.done, "/" + text[1:].split(":")[0].strip()))
+        self._spawn(self._expect_answer(client, interaction, "/" + " ".join(commandline.leaf(data)[0])))
 
     async def _click(self, client: Client, member: MemberRecord, data: Json) -> None:
         message = self.server.messages.get(int(data["message"]))
@@ -321,13 +321,13 @@ class Page:
         channel = self._channel(message.channel_id)
         payload = {"custom_id": custom_id, "component_type": 2}
         interaction = await self.server.send_interaction(3, member, channel, payload, message)
-        self._spawn(self._expect_answer(client, interaction.done, f"the {button.label or ''} button"))
+        self._spawn(self._expect_answer(client, interaction, f"the {button.label or ''} button"))
 
-    async def _expect_answer(self, client: Client, done: asyncio.Event, what: str) -> None:
-        """As Discord's client: an interaction unanswered after 3 s failed, and the member is told."""
+    async def _expect_answer(self, client: Client, interaction: Interaction, what: str) -> None:
+        """As Discord's client: an interaction the bot has not acknowledged within 3 s failed, and
+        the member is told."""
         try:
-            async with asyncio.timeout(ANSWER_WITHIN):
-                await done.wait()
+            await self.server.wait_until(lambda: interaction.callback_type is not None, ANSWER_WITHIN, what)
         except TimeoutError:
             await self._send(client, {"op": "notice", "text": f"Pachisi did not respond to {what}."})
 
@@ -346,10 +346,7 @@ async def _no_icon(request: web.Request) -> web.Response:
 
 
 def _focused(data: Json) -> Json:
-    options = data.get("options") or []
-    while options and options[0].get("type") in (1, 2):
-        options = options[0].get("options") or []
-    return next(o for o in options if o.get("focused"))
+    return next(o for o in commandline.leaf(data)[1] if o.get("focused"))
 
 
 @web.middleware

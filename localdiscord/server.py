@@ -1,11 +1,12 @@
-"""A small fake Discord: REST under /api/v10 and a WebSocket gateway, on 127.0.0.1.
+"""A small stand-in for Discord: REST under /api/v10 and a WebSocket gateway, on 127.0.0.1.
 
 It holds the state a bot sees (guilds, channels, members, messages, application commands,
-interactions) in memory, for as long as the server runs, so bot processes can come and go: a new
-process IDENTIFYs and gets a fresh session, a reconnecting one RESUMEs and gets the events it
-missed. Payloads carry every field discord.py 2.7's parsers require; a missing one kills the
-client silently. Tests and the local table use the driver (driver.py); tests add their fault
-injection and request checks through the `before_rest`/`after_rest` hooks.
+interactions) in memory (the local table keeps it across runs: saved.py), so bot processes can
+come and go: a new process IDENTIFYs and gets a fresh session, a reconnecting one RESUMEs and gets
+the events it missed. Payloads carry every field discord.py 2.7's parsers require; a missing one
+kills the client silently. Tests use the driver (driver.py) and add their fault injection and request
+checks through the `before_rest`/`after_rest` hooks; the local table's page (page.py) follows
+changes through `observers`.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from aiohttp import WSMsgType, web
+
+from localdiscord.commandline import leaf
 
 API = "/api/v10"
 DISCORD_EPOCH_MS = 1_420_070_400_000
@@ -1347,12 +1350,8 @@ class FakeDiscordServer:
     def _answers(message: Message, interaction: Interaction) -> None:
         """Mark `message` as an answer to `interaction` (and to whom, for a command)."""
         message.interaction_id = interaction.id
-        data = interaction.payload.get("data") or {}
         if interaction.type == 2:
-            names, options = [data.get("name", "")], data.get("options") or []
-            while options and options[0].get("type") in (1, 2):
-                names.append(options[0]["name"])
-                options = options[0].get("options") or []
+            names, _ = leaf(interaction.payload.get("data") or {})
             message.invoked = (interaction.user.id, " ".join(names))
 
     def _complete(self, interaction: Interaction, message: Message | None) -> None:

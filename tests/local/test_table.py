@@ -8,7 +8,7 @@ from typing import Any
 
 import aiohttp
 
-from localdiscord.server import API
+from localdiscord.server import API, MANAGE_CHANNELS
 from localdiscord.table import LocalTable
 from tests.local.conftest import PHONE
 from tests.local.tabs import Tab
@@ -110,10 +110,14 @@ async def test_a_moderator_ends_someone_elses_game(browser: Any, table: LocalTab
     await refused.wait_for()
     assert await refused.locator("button:has-text('End the game')").count() == 0
     await bala.page.check("#moderator")
+    await bala.page.select_option("#locale", "hi")  # Discord's locale code for Hindi
     await bala.command("/pachisi end")
     await bala.page.locator("button:has-text('End the game')").click()
     await asha.page.wait_for_selector("#messages li.message:has-text('ended')")
     assert await asha.newest_turn() is None  # no button left to play
+    sent = [i.payload for i in table.server.interactions.values() if i.user.name == "Bala" and i.type == 2]
+    assert [p["locale"] for p in sent] == ["en-US", "hi"]
+    assert [int(p["member"]["permissions"]) & MANAGE_CHANNELS for p in sent] == [0, MANAGE_CHANNELS]
 
 
 async def test_markdown_mentions_and_times_are_shown_and_names_are_only_text(
