@@ -29,6 +29,8 @@ DEFAULT_DATABASE = "pachisi-local.sqlite3"
 DEFAULT_PORT = 8150
 SAVE_AFTER = 0.3  # seconds of quiet before a change is written (and at most this late)
 RESTART_AFTER = 2.0
+QUICK_DEATH = 15.0  # a bot that stops sooner after starting has a problem a restart won't fix...
+GIVE_UP_AFTER = 5  # ...this many times in a row
 STOP_WITHIN = 30.0
 SHARE_WARNING = (
     "WARNING: the table listens on {host}: anyone who can reach port {port} of this computer can "
@@ -52,16 +54,24 @@ class BotChild:
         self.runs = 0
 
     async def run(self) -> None:
-        """Keep the bot running until `stop`; a bot that dies is started again after a pause."""
-        while not self.stopping.is_set():
+        """Keep the bot running until `stop`; a bot that dies is started again after a pause,
+        unless it keeps dying at once (then its log says why)."""
+        quick_deaths = 0
+        while not self.stopping.is_set() and quick_deaths < GIVE_UP_AFTER:
             self.runs += 1
+            began = time.monotonic()
             self.process = await asyncio.create_subprocess_exec(
                 *self.argv, env=self.env, stdout=self.log, stderr=self.log, stdin=asyncio.subprocess.DEVNULL
             )
             code = await self.process.wait()
             with contextlib.suppress(TimeoutError):  # a Ctrl-C reaches the bot and us at once
                 await asyncio.wait_for(self.stopping.wait(), RESTART_AFTER)
-            if not self.stopping.is_set():
+            if self.stopping.is_set():
+                return
+            quick_deaths = quick_deaths + 1 if time.monotonic() - began < QUICK_DEATH else 0
+            if quick_deaths == GIVE_UP_AFTER:
+                self.say(f"the bot keeps stopping as it starts (exit status {code}): see {self.log.name}")
+            else:
                 self.say(
                     f"the bot stopped (exit status {code}); starting it again (its log: {self.log.name})"
                 )

@@ -59,6 +59,8 @@
     $("join-name").focus();
   }
 
+  $("join").addEventListener("cancel", (event) => event.preventDefault()); // a tab needs a member
+
   $("join-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const name = $("join-name").value.trim();

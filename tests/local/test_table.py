@@ -72,6 +72,13 @@ async def test_an_ephemeral_answer_shows_only_on_its_members_page(browser: Any, 
     assert await asha.message_with("the ancestor of Ludo").count() == 1
     await answer.locator("button:has-text('Dismiss message')").click()
     await answer.wait_for(state="detached")
+    await asha.command("good luck, *Bala*")  # a line without / is a chat message, for everyone
+    said = bala.message_with("good luck")
+    await said.wait_for()
+    assert await said.locator(".author").inner_text() == "Asha"
+    assert await said.locator("em").inner_text() == "Bala"
+    await asha.command("/pachisi help")  # the bot is still there after hearing it
+    await asha.message_with("the ancestor of Ludo").wait_for()
 
 
 async def test_commands_the_bot_does_not_have_are_refused_on_the_page(
@@ -170,3 +177,19 @@ async def test_phone_width_board_fits_and_buttons_work_by_keyboard(browser: Any,
     await asha.page.keyboard.press("Enter")
     await asha.wait_gone(turn["id"])
     await asha.page.screenshot(path=str(table.database.parent / "phone.png"))
+
+
+async def test_a_bot_that_dies_is_started_again_and_the_game_goes_on(browser: Any, table: LocalTable) -> None:
+    asha = await Tab.join(browser, table.url, "Asha")
+    await asha.command("/pachisi auto mode:off")
+    await asha.command(START)
+    await asha.turn()
+    assert table.bot is not None and table.bot.process is not None
+    table.bot.process.kill()  # SIGKILL: no clean shutdown
+    await asha.page.wait_for_selector("#bot-status.offline")
+    await asha.page.wait_for_selector("#bot-status.online", timeout=30_000)
+    assert table.bot.runs == 2
+    turn = await asha.turn()
+    await asha.click(turn["id"])
+    await asha.wait_gone(turn["id"])
+    assert await asha.play_to_the_end() >= 0
