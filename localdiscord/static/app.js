@@ -266,6 +266,7 @@
   }
 
   $("messages").addEventListener("scroll", () => { state.pinned = atBottom(); });
+  window.addEventListener("hashchange", () => show(new URLSearchParams(location.hash.slice(1)).get("channel")));
 
   function drawMessages() {
     const list = $("messages");

@@ -70,7 +70,11 @@ const Markdown = (() => {
     [/\\([^A-Za-z0-9\s])/y, (m) => [m[1]]],
     [/(`+)([\s\S]*?[^`])\1(?!`)/y, (m) => [el("code", null, [m[2]])]],
     [/<@!?(\d+)>/y, (m, ctx) => [el("span", "mention" + (m[1] === ctx.me ? " me" : ""), ["@" + (ctx.users[m[1]] || "unknown-user")])]],
-    [/<#(\d+)>/y, (m, ctx) => [el("span", "mention", ["#" + (ctx.channels[m[1]] || "unknown")])]],
+    [/<#(\d+)>/y, (m, ctx) => {
+      const mention = el("a", "mention", ["#" + (ctx.channels[m[1]] || "unknown")]);
+      mention.href = "#channel=" + m[1]; // the page shows the channel named in its address
+      return [mention];
+    }],
     [/<@&(\d+)>/y, () => [el("span", "mention", ["@role"])]],
     [/<t:(-?\d+)(?::([tTdDfFR]))?>/y, (m) => [timestamp(Number(m[1]), m[2])]],
     [/<a?:(\w+):\d+>/y, (m) => [":" + m[1] + ":"]],

@@ -38,6 +38,8 @@ async def test_a_game_started_in_the_command_box_and_played_to_the_end_by_clicki
     card = asha.message_with("Rematch")
     await card.first.wait_for()
     assert await card.locator("button:has-text('Rematch')").is_enabled()
+    await asha.page.locator("#messages a.mention").first.click()  # "started in #<thread>"
+    await asha.page.wait_for_selector("#channel-name:has-text('›')")
     assert asha.errors == []
 
 
