@@ -140,6 +140,8 @@ class Page:
         finally:
             self.clients.discard(client)
             sender.cancel()
+            if client.typing is not None:
+                client.typing.cancel()
         return ws
 
     async def _receive(self, client: Client, text: str) -> None:
@@ -261,12 +263,16 @@ class Page:
         return {m.user.name.casefold(): m.payload() for m in self.guild.members.values()}
 
     async def _suggest(self, client: Client, member: MemberRecord, data: Json) -> None:
-        text, seq = str(data["text"]), data.get("seq")
+        """What may come next on the typed line (the bot's choices where it completes an option)."""
+        text, seq = str(data.get("text", "")), data.get("seq")
         names = [m.user.name for m in self.guild.members.values() if not m.user.bot]
         found = commandline.suggest(text, self._commands(), names)
         items = [{"label": s.label, "detail": s.detail, "text": s.text} for s in found.items]
-        if found.autocomplete and (request := commandline.autocomplete_data(text, self._commands())):
-            items = await self._autocomplete(member, self._channel(data["channel"]), text, request)
+        request = commandline.autocomplete_data(text, self._commands()) if found.autocomplete else None
+        where = str(data.get("channel") or "")
+        channel = self.server.channels.get(int(where)) if where.isdigit() else None
+        if request is not None and channel is not None and not channel.deleted and self.server.ready():
+            items = await self._autocomplete(member, channel, text, request)
         await self._send(client, {"op": "suggest", "seq": seq, "items": items})
 
     async def _autocomplete(

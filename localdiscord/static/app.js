@@ -178,6 +178,11 @@
 
   // A refused line goes back into the box, to be corrected.
   function refusedLine(data) {
+    if (!state.me) {
+      sessionStorage.removeItem(LAST);
+      askName(); // the tab's member is gone and it had no name to join with
+      return;
+    }
     refused(data.error);
     if (data.text && !box.value) box.value = data.text;
   }
