@@ -82,6 +82,16 @@ class Saved:
         self.written = set(kept)
 
 
+def forget_unused(server: FakeDiscordServer, keep_requests: int = 1000) -> None:
+    """Drop from memory what a long evening would pile up and nothing shows any more: pictures of
+    earlier versions of messages (a turn's board is replaced at every move) and old request
+    records."""
+    used = {a.id for m in server.messages.values() if not m.deleted for a in m.attachments}
+    for ident in [i for i in server.attachments if i not in used]:
+        del server.attachments[ident]
+    del server.requests[:-keep_requests]
+
+
 def live_messages(server: FakeDiscordServer) -> list[Message]:
     """The messages a restart keeps: not deleted, not ephemeral."""
     return [m for m in server.messages.values() if not m.deleted and not m.ephemeral]

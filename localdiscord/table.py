@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import IO
 
 from localdiscord.page import Page
-from localdiscord.saved import Saved
+from localdiscord.saved import Saved, forget_unused
 from localdiscord.server import FakeDiscordServer, GuildRecord
 
 DEFAULT_DATABASE = "pachisi-local.sqlite3"
@@ -185,6 +185,7 @@ class LocalTable:
         await asyncio.sleep(SAVE_AFTER)
         if self.saved is not None:
             self.saved.save(self.server)
+            forget_unused(self.server)
 
 
 async def play(database: Path, host: str, port: int) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from localdiscord.saved import Saved
+from localdiscord.saved import Saved, forget_unused
 from localdiscord.server import EPHEMERAL, PUBLIC_THREAD, Attachment, ChannelRecord, FakeDiscordServer
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"board"
@@ -69,3 +69,13 @@ async def test_attachments_no_message_uses_are_deleted_from_the_file(tmp_path: P
         saved.save(server)
     assert [row[0] for row in saved.db.execute("SELECT id FROM attachments")] == [2]
     saved.close()
+
+
+async def test_pictures_of_earlier_versions_are_forgotten_in_memory() -> None:
+    server = FakeDiscordServer()
+    channel = server.add_channel(server.add_guild("Home"), "pachisi")
+    server.attachments.update({1: png(1), 2: png(2)})  # as the REST body's files are kept
+    message = server._new_message(channel, {"content": "turn"}, {0: png(1)})
+    await server._edit(message, {"attachments": [{"id": "0"}]}, {0: png(2)})
+    forget_unused(server)
+    assert set(server.attachments) == {2} and message.attachments == [png(2)]
