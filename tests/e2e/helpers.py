@@ -98,12 +98,17 @@ def turn_state(channel: Channel) -> tuple[int, int, tuple[str | None, ...]] | No
     return (message.id, len(message.edits), tuple(b.label for b in live_buttons(message)))
 
 
-def player_to_move(message: Message, members: list[Member]) -> Member:
+def named_to_move(message: Message, members: list[Member]) -> Member | None:
+    """The member of `members` a turn message asks to play, if any."""
     last_lines = message.content.splitlines()[-2:]
-    for member in members:
-        if any(line.startswith(f"<@{member.id}>") for line in last_lines):
-            return member
-    raise AssertionError(f"no player is named to move in {message.content!r}")
+    return next((m for m in members if any(line.startswith(f"<@{m.id}>") for line in last_lines)), None)
+
+
+def player_to_move(message: Message, members: list[Member]) -> Member:
+    member = named_to_move(message, members)
+    if member is None:
+        raise AssertionError(f"no player is named to move in {message.content!r}")
+    return member
 
 
 def turn_or_end(channel: Channel, after: object = None) -> Message | None:

@@ -27,14 +27,15 @@ async def refusal(table: Table, reply: Reply) -> str:
 
 
 async def started(table: Table) -> Message:
-    await table.alice.slash(table.channel, "pachisi start", players=2, pieces=2, level="easy")
+    # Four pieces: a game of two can end before Black is ever offered a choice (1 in 35).
+    await table.alice.slash(table.channel, "pachisi start", players=2, pieces=4, level="easy")
     return await wait_for_turn_or_end(table)
 
 
 async def thrown(table: Table) -> Message:
     """Alice starts a game and throws until a throw offers a move; returns the move buttons' message."""
     await started(table)
-    for _ in range(50):
+    for _ in range(200):  # the dice are not seeded: up to 68 throws in 2,000 simulated games
         message = await wait_for_turn_or_end(table)
         labels = [b.label for b in live_buttons(message)]
         if labels != ["Throw"]:

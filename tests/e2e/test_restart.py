@@ -36,7 +36,8 @@ async def test_killed_while_a_human_move_is_pending(fake: FakeDiscord, database_
     table = subprocess_table(fake, database_url)
     env = bot_env(fake, database_url)
     async with running_bot(fake, env) as bot:
-        await table.alice.slash(table.channel, "pachisi start", players=2, pieces=2, level="easy")
+        # Four pieces: a game of two can end before Black is ever offered a choice (1 in 35).
+        await table.alice.slash(table.channel, "pachisi start", players=2, pieces=4, level="easy")
         # Alice throws until she has a move to choose (a throw with one move plays at once).
         while True:
             message = await wait_for_turn_or_end(table)

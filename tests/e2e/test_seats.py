@@ -9,9 +9,11 @@ from tests.e2e.helpers import (
     Table,
     is_final,
     live_buttons,
+    named_to_move,
     play_out,
     player_to_move,
     stored_games,
+    turn_or_end,
     turn_state,
     wait_for_turn_or_end,
 )
@@ -30,7 +32,9 @@ async def play_turns(table: Table, count: int) -> None:
 
 
 async def test_a_second_member_takes_a_computer_seat_then_leaves(table: Table) -> None:
-    await table.alice.slash(table.channel, "pachisi start", players=4, pieces=2, level="easy")
+    # Four pieces: with two, Red is offered fewer than three choices in 1 game in 8, and the game
+    # could end before Bob played.
+    await table.alice.slash(table.channel, "pachisi start", players=4, pieces=4, level="easy")
     await play_turns(table, 4)
     message = await wait_for_turn_or_end(table)
     reply = await table.bob.click(message, SEAT_BUTTON)
@@ -62,6 +66,14 @@ async def test_a_second_member_takes_a_computer_seat_then_leaves(table: Table) -
     assert not reply.ephemeral
     assert reply.content == f"<@{table.bob.id}> leaves; the computer plays Red."
     left_at = (await stored_games(table.database_url))[0].view.turn_number
+    # The leave is answered before the turn message is updated: wait until it asks Bob no more.
+    await table.fake.wait_until(
+        lambda: (
+            (m := turn_or_end(table.channel)) is not None
+            and (is_final(m) or named_to_move(m, [table.bob]) is None)
+        ),
+        what="the turn message no longer Bob's",
+    )
     final = await play_out(table, [table.alice], by="buttons")  # a turn naming Bob would fail here
     assert " win!**" in final.content or "draw" in final.content
     [game] = await stored_games(table.database_url)
