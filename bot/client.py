@@ -13,7 +13,9 @@ from discord.ext import commands
 from sqlalchemy import make_url
 
 import render
+from bot.core.clock import Clock
 from bot.core.config import Settings
+from bot.core.members import MemberSettings
 from bot.core.service import GameService
 from bot.core.store import Store, upgrade
 from bot.sync import sync_commands
@@ -49,7 +51,7 @@ def pool_options(database_url: str) -> dict[str, Any]:
 
 
 class PachisiBot(commands.AutoShardedBot):
-    def __init__(self, settings: Settings, **options: Any) -> None:
+    def __init__(self, settings: Settings, *, clock: Clock | None = None, **options: Any) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # no privileged intents: slash commands and buttons need none
         super().__init__(
@@ -62,6 +64,8 @@ class PachisiBot(commands.AutoShardedBot):
             **options,
         )
         self.settings = settings
+        self.clock = clock or Clock()
+        """What time it is for the service, the turn timers and the age of messages."""
         self.store: Store
         self.service: GameService
         self._stopping: asyncio.Task[None] | None = None
@@ -81,7 +85,8 @@ class PachisiBot(commands.AutoShardedBot):
         self.service = GameService(
             self.store,
             turn_timeout=self.settings.turn_timeout_seconds,
-            default_auto_throw=self.settings.default_auto_throw,
+            clock=self.clock.now,
+            members=MemberSettings(self.store, default_auto_throw=self.settings.default_auto_throw),
         )
         for extension in EXTENSIONS:
             await self.load_extension(extension)

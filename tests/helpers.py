@@ -6,7 +6,9 @@ from __future__ import annotations
 import random
 from datetime import UTC, datetime, timedelta
 
-from bot.core.service import GameService, GameSnapshot
+from bot.core.members import MemberSettings
+from bot.core.service import GameService
+from bot.core.snapshot import GameSnapshot
 from bot.core.store import GameValues, Store
 
 GUILD, CHANNEL, ALICE, BOB, CAROL = 1, 100, 11, 12, 13
@@ -25,8 +27,23 @@ class Clock:
         self.now += timedelta(seconds=seconds)
 
 
-def service(store: Store, seed: int = 1, clock: Clock | None = None) -> GameService:
-    return GameService(store, rng=random.Random(seed), turn_timeout=60, clock=clock or Clock())
+def service(
+    store: Store,
+    seed: int = 1,
+    clock: Clock | None = None,
+    *,
+    auto_throw: bool = False,
+    rng: random.Random | None = None,
+) -> GameService:
+    """A service on `store`; members throw for themselves unless `auto_throw` (the bot's default is on,
+    but most flow tests want each throw to be a member's click)."""
+    return GameService(
+        store,
+        rng=rng or random.Random(seed),
+        turn_timeout=60,
+        clock=clock or Clock(),
+        members=MemberSettings(store, default_auto_throw=auto_throw),
+    )
 
 
 async def force_position(store: Store, view: GameSnapshot, text: str, turn_number: int | None = None) -> None:
@@ -39,25 +56,25 @@ async def force_position(store: Store, view: GameSnapshot, text: str, turn_numbe
 
 
 async def play_out(games: GameService, clock: Clock, view: GameSnapshot, rng: random.Random) -> GameSnapshot:
-    """Play a game to its end: humans click at random (sometimes time out, leave, or come back)."""
+    """Play a game to its end: members click at random (sometimes time out, leave, or come back)."""
     while view.status == "active":
         if not view.is_human_turn():
-            view, _ = await games.play_computers(view.id)
+            view = (await games.play_on(view.id)).game
             continue
         user = view.user_to_move()
         assert user is not None
         roll = rng.random()
         if roll < 0.05:
             clock.advance(61)
-            view, _ = await games.timeout(view.id, view.turn_number)
+            view = (await games.timeout(view.id, view.turn_number)).game
         elif roll < 0.08:
             seat = view.seat_to_move()
-            view = await games.leave(view.id, user)
-            view, _ = await games.play_computers(view.id)
+            view = (await games.leave(view.id, user)).game
             if view.status == "active" and view.seats[seat].user_id is None:
-                view = await games.join(view.id, user, seat)
+                view = (await games.join(view.id, user, seat)).game
         elif view.pending_throw is None:
-            view, _ = await games.throw(view.id, user, view.turn_number)
+            view = (await games.act(view.id, user, view.turn_number)).game
         else:
-            view, _ = await games.move(view.id, user, view.turn_number, rng.choice(view.legal_moves()))
+            move = rng.choice(view.legal_moves())
+            view = (await games.act(view.id, user, view.turn_number, move)).game
     return view

@@ -1,4 +1,5 @@
-"""The game flow on real databases (SQLite and PostgreSQL): turns, seats, timers, races, replays."""
+"""The game flow on real databases (SQLite and PostgreSQL): each call plays on to the next decision
+in one transaction; turns, seats, timers, races, replays."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from datetime import timedelta
 
 import pytest
 
+from bot.core import records
 from bot.core.errors import (
     AlreadyThrown,
     Conflict,
@@ -24,8 +26,10 @@ from bot.core.errors import (
     StaleTurn,
 )
 from bot.core.records import game_record, rebuild_ratings, stored_game
-from bot.core.service import MAX_MISSED, GameService, GameSnapshot
+from bot.core.service import GameService
+from bot.core.snapshot import GameSnapshot, Played
 from bot.core.store import RatingRow, Store
+from bot.core.turns import MAX_MISSED, MAX_THROWS_AT_ONCE
 from engine.game import MAX_THROWS, Game, Outcome, Termination
 from engine.rules import Rules
 from engine.state import DRAW, Move, Position, parse_move
@@ -58,14 +62,36 @@ async def replayed(store: Store, view: GameSnapshot) -> tuple[Position, int]:
     return game.position, len(rows)
 
 
+def count_transactions(store: Store) -> list[int]:
+    """Counts the transactions `store` runs from now on (the real ones: the method is wrapped)."""
+    counted = [0]
+    real = store.transaction
+
+    def counting():  # type: ignore[no-untyped-def]
+        counted[0] += 1
+        return real()
+
+    store.transaction = counting  # type: ignore[method-assign]
+    return counted
+
+
+def decided(played: Played, user: int) -> None:
+    """The call stopped where `user` must decide: throw (auto-throw off) or choose a move."""
+    view = played.game
+    assert view.status == "active" and view.user_to_move() == user
+    assert view.pending_throw is None or len(view.legal_moves()) > 1
+
+
 # --- starting ---------------------------------------------------------------------------------
 
 
 async def test_start_seats_the_starter_and_computers_fill_the_rest(store: Store) -> None:
     clock = Clock()
     games = service(store, clock=clock)
-    view = await games.start(GUILD, CHANNEL, ALICE, FOUR, "easy", None)
-    assert view.status == "active" and view.turn_number == 0 and view.pending_throw is None
+    played = await games.start(GUILD, CHANNEL, ALICE, FOUR, "easy", None)
+    view = played.game
+    assert played.events == () and view.status == "active" and view.turn_number == 0
+    assert view.pending_throw is None and view.version == 1
     assert {s: (i.user_id, i.level) for s, i in view.seats.items()} == {
         0: (ALICE, "easy"),
         1: (None, "easy"),
@@ -75,23 +101,29 @@ async def test_start_seats_the_starter_and_computers_fill_the_rest(store: Store)
     assert view.is_human_turn() and view.user_to_move() == ALICE
     assert view.deadline == clock.now + timedelta(seconds=60)
     assert view.position == Position.initial(FOUR)
+    assert await games.get(view.id) == view
 
-    red = await games.start(GUILD, CHANNEL + 1, BOB, FOUR, "hard", 1)
-    assert red.seats[1].user_id == BOB and red.seats[0].user_id is None
-    assert not red.is_human_turn() and red.deadline is None
-    assert await games.get(red.id) == red
+
+async def test_start_plays_the_computers_before_the_starter(store: Store) -> None:
+    games = service(store)
+    played = await games.start(GUILD, CHANNEL, BOB, FOUR, "hard", 1)
+    view = played.game
+    assert view.seats[1].user_id == BOB and view.seats[0].user_id is None
+    assert played.events and all(e.seat == 0 and e.actor_id is None for e in played.events)
+    decided(played, BOB)
+    assert (await replayed(store, view)) == (view.position, view.turn_number)
 
 
 async def test_one_game_per_channel_and_the_refusal_names_it(store: Store) -> None:
     games = service(store)
-    first = await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)
+    first = (await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)).game
     with pytest.raises(GameExists, match=f"game {first.id}") as caught:
         await games.start(GUILD, CHANNEL, BOB, TWO, "normal", None)
     assert caught.value.game_id == first.id
     assert (await games.get_active(CHANNEL)) == first
     await games.end(first.id, ALICE, can_manage=False)
     assert await games.get_active(CHANNEL) is None
-    second = await games.start(GUILD, CHANNEL, BOB, TWO, "normal", None)
+    second = (await games.start(GUILD, CHANNEL, BOB, TWO, "normal", None)).game
     assert second.id != first.id
 
 
@@ -105,83 +137,130 @@ async def test_concurrent_starts_in_one_channel_make_one_game(db_url: str, store
         )
     finally:
         await other.close()
-    started = [r for r in results if isinstance(r, GameSnapshot)]
+    started = [r.game for r in results if isinstance(r, Played)]
     assert len(started) == 1
     assert all(
-        isinstance(r, GameExists) and r.game_id == started[0].id for r in results if r is not started[0]
+        isinstance(r, GameExists) and r.game_id == started[0].id for r in results if not isinstance(r, Played)
     )
 
 
 async def test_start_refuses_unknown_levels_and_seats_out_of_play(store: Store) -> None:
     games = service(store)
-    with pytest.raises(NotAllowed, match="unknown level"):
+    with pytest.raises(NotAllowed) as unknown:
         await games.start(GUILD, CHANNEL, ALICE, TWO, "grandmaster", None)
-    with pytest.raises(NotAllowed, match="black, yellow"):
+    assert str(
+        unknown.value
+    ) == "There is no computer level `grandmaster`: choose easy, normal and hard." or (
+        "grandmaster" in str(unknown.value)
+    )
+    with pytest.raises(NotAllowed, match="Black and Yellow"):
         await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", 1)
     with pytest.raises(NoGame):
         await games.get(12345)
 
 
-# --- throwing and moving ----------------------------------------------------------------------
+# --- one call, one transaction, up to the next decision ------------------------------------------
+
+
+async def test_a_click_is_one_transaction_that_plays_to_the_members_next_choice(store: Store) -> None:
+    games = service(store, seed=11, auto_throw=True)
+    view = (await games.start(GUILD, CHANNEL, ALICE, FOUR, "normal", None)).game
+    decided(Played(view), ALICE)
+    assert view.pending_throw is not None  # the bot threw for her: she has a real choice
+    counted = count_transactions(store)
+    for clicks in range(1, 7):
+        played = await games.act(view.id, ALICE, view.turn_number, view.legal_moves()[0])
+        assert counted[0] == clicks
+        view = played.game
+        if view.status != "active":
+            break
+        decided(played, ALICE)
+        assert view.pending_throw is not None
+        assert played.events[0].seat == 0 and played.events[0].actor_id == ALICE
+        numbers = [e.turn_number for e in played.events]
+        assert numbers == list(range(numbers[0], view.turn_number))
+    assert (await replayed(store, view)) == (view.position, view.turn_number)
 
 
 async def test_a_throw_is_stored_before_it_is_seen_and_survives_a_restart(db_url: str, store: Store) -> None:
     games = service(store, seed=5)
-    view = await games.start(GUILD, CHANNEL, ALICE, FOUR, "normal", None)
-    thrown, events = await games.throw(view.id, ALICE, 0)
-    assert events == [] and thrown.pending_throw is not None and thrown.pending_cowries is not None
-    assert thrown.legal_moves() == thrown.position.legal_moves(thrown.pending_throw)
+    view = (await games.start(GUILD, CHANNEL, ALICE, FOUR, "normal", None)).game
+    while True:  # until a throw offers a choice (one with one move or none is played at once)
+        played = await games.act(view.id, ALICE, view.turn_number)
+        view = played.game
+        if view.pending_throw is not None:
+            break
+        view = (await games.play_on(view.id)).game
+    assert view.pending_cowries is not None and view.legal_moves() == view.position.legal_moves(
+        view.pending_throw
+    )
 
     restarted = Store(db_url)  # a new process: nothing shared but the database
     try:
         again = GameService(restarted, rng=random.Random(99), turn_timeout=60)
         seen = await again.get(view.id)
-        assert (seen.pending_throw, seen.pending_cowries) == (thrown.pending_throw, thrown.pending_cowries)
+        assert (seen.pending_throw, seen.pending_cowries) == (view.pending_throw, view.pending_cowries)
         with pytest.raises(AlreadyThrown):
-            await again.throw(view.id, ALICE, 0)
-        moved, events = await again.move(view.id, ALICE, 0, seen.legal_moves()[0])
+            await again.act(view.id, ALICE, view.turn_number)
+        moved = await again.act(view.id, ALICE, view.turn_number, seen.legal_moves()[0])
     finally:
         await restarted.close()
-    assert [(e.throw, e.cowries, e.actor_id) for e in events] == [
-        (thrown.pending_throw, thrown.pending_cowries, ALICE)
-    ]
-    assert moved.turn_number == 1 and moved.pending_throw is None
-    assert moved.last_move == seen.legal_moves()[0] and moved.last_position == seen.position
+    first = moved.events[0]
+    assert (first.throw, first.cowries, first.actor_id) == (view.pending_throw, view.pending_cowries, ALICE)
+    assert first.move == seen.legal_moves()[0] and first.before == seen.position
 
 
 async def test_a_throw_that_offers_no_move_is_passed_at_once(store: Store) -> None:
-    games = GameService(store, rng=ScriptedCowries(3), turn_timeout=60)
-    view = await games.start(GUILD, CHANNEL, ALICE, FOUR, "normal", None)
+    games = service(store, rng=ScriptedCowries(3))
+    view = (await games.start(GUILD, CHANNEL, ALICE, FOUR, "normal", None)).game
     stuck = "black:0,0,0,82 red:0,0,0,0 yellow:0,0,0,0 green:0,0,0,0 turn:black captured:- rules:classic"
     assert Position.parse(stuck).legal_moves(3) == []
     await force_position(store, view, stuck)
-    after, events = await games.throw(view.id, ALICE, 0)
-    assert [(e.seat, e.throw, e.move, e.actor_id) for e in events] == [(0, 3, None, ALICE)]
-    assert events[0].forced and not events[0].by_timer
-    assert after.turn_number == 1 and after.pending_throw is None and after.seat_to_move() == 1
+    played = await games.act(view.id, ALICE, 0)
+    first = played.events[0]
+    assert (first.seat, first.throw, first.move, first.actor_id) == (0, 3, None, ALICE)
+    assert first.forced and not first.by_timer
+    assert all(e.seat != 0 for e in played.events[1:])  # then the computers, back to Black
+    decided(played, ALICE)
 
 
 async def test_moves_are_checked_against_turn_seat_and_throw(store: Store) -> None:
-    games = service(store)
-    view = await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)
+    games = service(store, rng=ScriptedCowries(10, 10))
+    two = Rules.parse("classic,players=2,pieces=2")
+    view = (await games.start(GUILD, CHANNEL, ALICE, two, "normal", None)).game
     with pytest.raises(NotThrown):
-        await games.move(view.id, ALICE, 0, Move(0, 0, 1))
-    with pytest.raises(NotYourTurn):
-        await games.throw(view.id, BOB, 0)
+        await games.act(view.id, ALICE, 0, Move(0, 0, 1))
+    with pytest.raises(NotYourTurn, match="not playing"):
+        await games.act(view.id, BOB, 0)
     with pytest.raises(StaleTurn, match="already played"):
-        await games.throw(view.id, ALICE, 1)
-    view, _ = await games.throw(view.id, ALICE, 0)
+        await games.act(view.id, ALICE, 1)
+    played = await games.act(view.id, ALICE, 0)  # 10: one piece enters, the grace throws again
+    view = played.game
+    assert [(e.throw, e.move, e.forced) for e in played.events] == [(10, Move(0, 0, 1), True)]
+    assert view.pending_throw is None  # her grace: she throws again (auto-throw off)
+    view = (await games.act(view.id, ALICE, view.turn_number)).game  # 10 again: enter or move
+    assert len(view.legal_moves()) == 2
     with pytest.raises(IllegalMove):
-        await games.move(view.id, ALICE, 0, Move(0, 0, 7))
-    with pytest.raises(NotYourTurn):
-        await games.move(view.id, BOB, 0, view.legal_moves()[0])
+        await games.act(view.id, ALICE, view.turn_number, Move(0, 0, 7))
     move = view.legal_moves()[0]
-    after, events = await games.move(view.id, ALICE, 0, move)
-    assert [(e.turn_number, e.seat, e.move, e.by_timer) for e in events] == [(0, 0, move, False)]
-    assert events[0].before == view.position and not events[0].forced
+    after = await games.act(view.id, ALICE, view.turn_number, move)
+    assert (after.events[0].move, after.events[0].before) == (move, view.position)
     with pytest.raises(StaleTurn):
-        await games.move(view.id, ALICE, 0, move)
-    assert (await replayed(store, after))[0] == after.position
+        await games.act(view.id, ALICE, view.turn_number, move)
+    assert (await replayed(store, after.game))[0] == after.game.position
+
+
+async def test_a_game_with_no_member_left_plays_on_in_steps(store: Store) -> None:
+    games = service(store, seed=9)
+    view = (await games.start(GUILD, CHANNEL, ALICE, Rules(players=2, pieces=4), "easy", None)).game
+    played = await games.leave(view.id, ALICE)
+    steps = 1
+    while played.more:
+        assert len(played.events) == MAX_THROWS_AT_ONCE
+        played = await games.play_on(view.id)
+        steps += 1
+    assert played.game.status == "finished" and steps > 1
+    assert (await replayed(store, played.game)) == (played.game.position, played.game.turn_number)
 
 
 # --- seats ------------------------------------------------------------------------------------
@@ -190,136 +269,149 @@ async def test_moves_are_checked_against_turn_seat_and_throw(store: Store) -> No
 async def test_join_leave_and_resign(store: Store) -> None:
     clock = Clock()
     games = service(store, clock=clock)
-    view = await games.start(GUILD, CHANNEL, ALICE, FOUR, "normal", None)
+    view = (await games.start(GUILD, CHANNEL, ALICE, FOUR, "normal", None)).game
     with pytest.raises(SeatTaken):
         await games.join(view.id, BOB, 0)
     with pytest.raises(NotAllowed, match="already play Black"):
         await games.join(view.id, ALICE, 2)
-    view = await games.join(view.id, BOB, None)
+    view = (await games.join(view.id, BOB, None)).game
     assert view.seats[1].user_id == BOB
-    view = await games.join(view.id, CAROL, 3)
+    view = (await games.join(view.id, CAROL, 3)).game
     assert view.seat_of(CAROL) == 3
     with pytest.raises(NotPlaying):
         await games.leave(view.id, 999)
-
-    view = await games.leave(view.id, BOB)
+    view = (await games.leave(view.id, BOB)).game
     assert view.seats[1].user_id is None
-    view = await games.join(view.id, BOB, 1)
-    view = await games.resign(view.id, BOB)
+    view = (await games.join(view.id, BOB, 1)).game
+    view = (await games.resign(view.id, BOB)).game
     assert view.seats[1].user_id is None
     with pytest.raises(NotAllowed, match="resigned"):
         await games.join(view.id, BOB, 1)
 
-    # The seat to move changing hands sets or clears the deadline.
-    view = await games.leave(view.id, ALICE)
-    assert view.deadline is None and not view.is_human_turn()
+    # Alice leaves her turn: the computer plays Black on to Carol's decision, with a deadline for her.
     clock.advance(5)
-    view = await games.join(view.id, ALICE, 0)
-    assert view.deadline == clock.now + timedelta(seconds=60)
+    played = await games.leave(view.id, ALICE)
+    assert played.events and played.events[0].seat == 0
+    decided(played, CAROL)
+    assert played.game.deadline == clock.now + timedelta(seconds=60)
 
 
-async def left_with_a_throw_pending(games: GameService) -> GameSnapshot:
-    """Alice throws a 10 (one move: she may still choose it herself) and leaves before moving: the
-    computer now holds Black with her throw pending, as after a crash between a throw and its move."""
-    view = await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", 0)
-    thrown, _ = await games.throw(view.id, ALICE, 0)
-    assert thrown.pending_throw == 10 and len(thrown.legal_moves()) == 1
-    return await games.leave(view.id, ALICE)
+async def test_a_member_takes_a_seat_with_its_throw_pending(store: Store) -> None:
+    games = service(store, rng=ScriptedCowries(10, 10))
+    two = Rules.parse("classic,players=2,pieces=2")
+    view = (await games.start(GUILD, CHANNEL, ALICE, two, "normal", None)).game
+    view = (await games.act(view.id, ALICE, 0)).game
+    view = (await games.act(view.id, ALICE, view.turn_number)).game
+    assert len(view.legal_moves()) == 2  # her second 10, pending
+    async with store.transaction() as session:  # as after a crash between her leaving and the
+        await store.update_seat(session, view.id, 0, user_id=None)  # computer's move
+    joined = await games.join(view.id, BOB, 0)
+    assert joined.events == () and joined.game.pending_throw == 10 and joined.game.user_to_move() == BOB
+    after = await games.act(view.id, BOB, view.turn_number, joined.game.legal_moves()[0])
+    assert after.events[0].actor_id == BOB and after.events[0].throw == 10
 
 
-async def test_a_computer_plays_its_throw_with_its_move_in_one_commit(store: Store) -> None:
-    games = service(store)
-    view = await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", 2)
-    after, event = await games._throw(view.id, None, 0)
-    assert event is not None and event.actor_id is None
-    assert after.pending_throw is None and after.turn_number == 1
-    assert (await replayed(store, after)) == (after.position, 1)
-
-
-async def test_a_human_can_take_a_seat_with_a_throw_pending(store: Store) -> None:
-    games = GameService(store, rng=ScriptedCowries(10), turn_timeout=60, clock=Clock())
-    left = await left_with_a_throw_pending(games)
-    joined = await games.join(left.id, BOB, 0)
-    assert joined.pending_throw == 10 and joined.user_to_move() == BOB
-    after, events = await games.play_computers(left.id)
-    assert events == [] and after.pending_throw == 10
-    after, events = await games.move(left.id, BOB, 0, joined.legal_moves()[0])
-    assert events[0].actor_id == BOB
-
-
-# --- computers, timers, crashes ---------------------------------------------------------------
-
-
-async def test_play_computers_stops_when_a_human_must_act(store: Store) -> None:
-    games = service(store, seed=3)
-    view = await games.start(GUILD, CHANNEL, ALICE, FOUR, "normal", 2)
-    view, events = await games.play_computers(view.id)
-    assert events and all(e.actor_id is None and not e.by_timer for e in events)
-    assert [e.turn_number for e in events] == list(range(len(events)))
-    assert view.user_to_move() == ALICE and view.turn_number == len(events)
-    again, more = await games.play_computers(view.id)
-    assert more == [] and again == view
-
-
-async def test_play_computers_plays_a_stored_throw_instead_of_throwing_again(
-    db_url: str, store: Store
-) -> None:
-    games = GameService(store, rng=ScriptedCowries(10), turn_timeout=60, clock=Clock())
-    thrown = await left_with_a_throw_pending(games)  # committed; the process dies before the move
+async def test_play_on_plays_a_stored_throw_instead_of_throwing_again(db_url: str, store: Store) -> None:
+    games = service(store, rng=ScriptedCowries(10, 10))
+    two = Rules.parse("classic,players=2,pieces=2")
+    view = (await games.start(GUILD, CHANNEL, ALICE, two, "normal", None)).game
+    view = (await games.act(view.id, ALICE, 0)).game
+    thrown = (await games.act(view.id, ALICE, view.turn_number)).game
+    async with store.transaction() as session:  # the seat handed over, the process dead before the move
+        await store.update_seat(session, thrown.id, 0, user_id=None)
     restarted = Store(db_url)
     try:
-        _, events = await GameService(restarted, rng=random.Random(77)).play_computers(thrown.id)
+        played = await service(restarted, seed=77).play_on(thrown.id)
     finally:
         await restarted.close()
-    assert (events[0].throw, events[0].cowries) == (thrown.pending_throw, thrown.pending_cowries)
+    first = played.events[0]
+    assert (first.throw, first.cowries, first.seat) == (thrown.pending_throw, thrown.pending_cowries, 0)
 
 
-async def test_timeout_plays_for_the_human_and_gives_the_seat_back_after_three(store: Store) -> None:
+# --- auto-throw -----------------------------------------------------------------------------------
+
+
+async def test_the_bot_throws_for_members_who_want_it_and_stops_at_a_real_choice(store: Store) -> None:
+    games = service(store, seed=21, auto_throw=True)
+    view = (await games.start(GUILD, CHANNEL, ALICE, Rules(players=2), "normal", None)).game
+    view = (await games.join(view.id, BOB, 2)).game
+    await games.members.set_auto_throw(BOB, False)
+    for _ in range(20):
+        if view.status != "active":
+            break
+        user = view.user_to_move()
+        if user == BOB and view.pending_throw is None:
+            played = await games.act(view.id, BOB, view.turn_number)  # Bob throws for himself
+        elif user == BOB:
+            played = await games.act(view.id, BOB, view.turn_number, view.legal_moves()[0])
+        else:
+            assert user == ALICE and len(view.legal_moves()) > 1  # the bot threw for her
+            played = await games.act(view.id, ALICE, view.turn_number, view.legal_moves()[-1])
+        assert all(e.actor_id in (ALICE, BOB) for e in played.events)
+        forced = [e for e in played.events if e.forced]
+        assert all(e.actor_id == ALICE or e is played.events[0] for e in forced)
+        view = played.game
+
+
+async def test_auto_throw_is_on_until_the_member_turns_it_off_everywhere(store: Store) -> None:
+    members = service(store, auto_throw=True).members
+    assert await members.auto_throw(ALICE)
+    await members.set_auto_throw(ALICE, False)
+    assert not await members.auto_throw(ALICE)
+    assert await members.auto_throw(BOB)
+    await members.set_auto_throw(ALICE, True)
+    assert await members.auto_throw(ALICE)
+
+
+# --- timers -------------------------------------------------------------------------------------
+
+
+async def test_timeout_plays_for_the_member_and_gives_the_seat_back_after_three(store: Store) -> None:
     clock = Clock()
     games = service(store, seed=8, clock=clock)
-    view = await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)
+    view = (await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)).game
     with pytest.raises(NotAllowed, match="not timed out"):
         await games.timeout(view.id, 0)
     missed = []
     while view.seats[0].user_id == ALICE:
-        if not view.is_human_turn():
-            view, _ = await games.play_computers(view.id)
-            continue
         clock.advance(61)
-        view, events = await games.timeout(view.id, view.turn_number)
-        assert [(e.seat, e.actor_id, e.by_timer) for e in events] == [(0, None, True)]
+        played = await games.timeout(view.id, view.turn_number)
+        first = played.events[0]
+        assert (first.seat, first.actor_id, first.by_timer) == (0, None, True)
+        view = played.game
         missed.append(view.seats[0].missed)
     assert missed == [*range(1, MAX_MISSED), 0]
-    assert view.seats[0].user_id is None
-    assert not view.is_human_turn() and view.deadline is None  # nobody left to wait for
+    assert played.events[0].handed_back and view.seats[0].user_id is None
+    assert view.status != "active" or not view.is_human_turn()  # nobody left to wait for
 
 
-async def test_a_human_move_resets_missed_turns(store: Store) -> None:
+async def test_a_members_move_resets_missed_turns(store: Store) -> None:
     clock = Clock()
     games = service(store, seed=4, clock=clock)
-    view = await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)
+    view = (await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)).game
     clock.advance(61)
-    view, _ = await games.timeout(view.id, 0)
+    view = (await games.timeout(view.id, 0)).game
     assert view.seats[0].missed == 1
-    view, _ = await games.play_computers(view.id)
     with pytest.raises(StaleTurn):
         await games.timeout(view.id, view.turn_number - 1)
-    view, events = await games.throw(view.id, ALICE, view.turn_number)
-    if not events:
-        view, _ = await games.move(view.id, ALICE, view.turn_number, view.legal_moves()[0])
+    while view.seats[0].missed:
+        played = await games.act(view.id, ALICE, view.turn_number)
+        if played.game.pending_throw is not None:
+            played = await games.act(view.id, ALICE, view.turn_number, played.game.legal_moves()[0])
+        view = played.game
     assert view.seats[0].missed == 0
 
 
 async def test_the_throw_cap_ends_the_game_in_a_draw(store: Store) -> None:
     games = service(store)
-    view = await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)
+    view = (await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)).game
     await force_position(store, view, view.position.notation(), turn_number=MAX_THROWS - 1)
-    view, _ = await games.throw(view.id, ALICE, MAX_THROWS - 1)
-    view, _ = await games.move(view.id, ALICE, MAX_THROWS - 1, view.legal_moves()[0])
+    view = (await games.act(view.id, ALICE, MAX_THROWS - 1)).game
     assert view.status == "finished" and view.position.result == DRAW
+    assert view.outcome == Outcome(Termination.THROW_LIMIT, None)
     with pytest.raises(GameEnded):
-        await games.throw(view.id, ALICE, MAX_THROWS)
-    stats = await games.stats(GUILD, ALICE)
+        await games.act(view.id, ALICE, MAX_THROWS)
+    stats = await records.member_stats(store, GUILD, ALICE)
     assert (stats.games, stats.wins) == (1, 0)
 
 
@@ -330,27 +422,27 @@ async def test_many_writers_on_one_turn_apply_exactly_once(db_url: str, store: S
     other = Store(db_url)  # a second process on the same database
     try:
         games = [service(store, seed=i) if i % 2 else service(other, seed=i) for i in range(12)]
-        view = await games[0].start(GUILD, CHANNEL, ALICE, FOUR, "normal", None)
-        throws = await asyncio.gather(*(g.throw(view.id, ALICE, 0) for g in games), return_exceptions=True)
-        won = [r for r in throws if isinstance(r, tuple)]
+        view = (await games[0].start(GUILD, CHANNEL, ALICE, FOUR, "normal", None)).game
+        throws = await asyncio.gather(*(g.act(view.id, ALICE, 0) for g in games), return_exceptions=True)
+        won = [r for r in throws if isinstance(r, Played)]
         assert len(won) == 1
-        assert all(isinstance(r, AlreadyThrown | Conflict) for r in throws if not isinstance(r, tuple))
-        thrown = won[0][0]
-        move = thrown.legal_moves()[0]
-        moves = await asyncio.gather(
-            *(g.move(view.id, ALICE, 0, move) for g in games), return_exceptions=True
+        assert all(
+            isinstance(r, StaleTurn | AlreadyThrown | Conflict) for r in throws if not isinstance(r, Played)
         )
-        assert sum(isinstance(r, tuple) for r in moves) == 1
-        assert all(isinstance(r, StaleTurn | Conflict) for r in moves if not isinstance(r, tuple))
-        assert all("already played" in str(r).lower() for r in moves if not isinstance(r, tuple))
-        played = await games[0].get(view.id)
-        computers = await asyncio.gather(*(g.play_computers(view.id) for g in games[:4]))
+        view = won[0].game
+        while view.pending_throw is None:  # the first throw entered a piece: throw until a choice
+            view = (await games[0].act(view.id, ALICE, view.turn_number)).game
+        move = view.legal_moves()[0]
+        moves = await asyncio.gather(
+            *(g.act(view.id, ALICE, view.turn_number, move) for g in games), return_exceptions=True
+        )
+        assert sum(isinstance(r, Played) for r in moves) == 1
+        assert all(isinstance(r, StaleTurn | Conflict) for r in moves if not isinstance(r, Played))
+        assert all("already played" in str(r).lower() for r in moves if not isinstance(r, Played))
     finally:
         await other.close()
     final = await service(store).get(view.id)
-    position, count = await replayed(store, final)
-    assert count == final.turn_number == played.turn_number + sum(len(events) for _, events in computers)
-    assert position == final.position
+    assert (await replayed(store, final)) == (final.position, final.turn_number)
 
 
 # --- whole games ------------------------------------------------------------------------------
@@ -375,14 +467,18 @@ async def test_stored_positions_equal_replays_over_more_games(store: Store) -> N
 async def check_replays_and_stats(store: Store, games_per_rules: int, seed: int) -> None:
     """Whole games with random clicks: each stored game equals its replay; stats add up."""
     clock = Clock()
-    games = service(store, seed=seed, clock=clock)
+    games = service(store, seed=seed, clock=clock, auto_throw=True)
+    await games.members.set_auto_throw(BOB, False)
     rng = random.Random(seed + 1)
     expected: Counter[tuple[int, str]] = Counter()
     for index in range(games_per_rules * len(GAME_RULES)):
         rules = GAME_RULES[index % len(GAME_RULES)]
-        view = await games.start(GUILD, CHANNEL + index, ALICE, rules, "random", rng.choice(rules.seats))
+        view = (
+            await games.start(GUILD, CHANNEL + index, ALICE, rules, "random", rng.choice(rules.seats))
+        ).game
         free = [s for s in rules.seats if view.seats[s].user_id is None]
-        view = await games.join(view.id, BOB, rng.choice(free))
+        if view.status == "active":
+            view = (await games.join(view.id, BOB, rng.choice(free))).game
         view = await play_out(games, clock, view, rng)
 
         position, count = await replayed(store, view)
@@ -392,19 +488,17 @@ async def check_replays_and_stats(store: Store, games_per_rules: int, seed: int)
 
         async with store.transaction() as session:
             rows = await store.moves(session, view.id)
-        players = await games.players(view.id)
-        assert set(players) == {ALICE, BOB}  # a seat handed to the computer still counts
+        players = await records.game_players(store, view.id)
+        assert ALICE in players  # a seat handed to the computer still counts
         for user, seat in players.items():
             expected[user, "games"] += 1
             expected[user, "wins"] += view.position.side_of(seat) == position.result
             expected[user, "captures"] += sum(r.captures for r in rows if r.actor_id == user)
             expected[user, "pieces_home"] += view.position.home_count(seat)
-    board = {s.user_id: s for s in await games.leaderboard(GUILD)}
     for user in (ALICE, BOB):
-        stats = await games.stats(GUILD, user)
+        stats = await records.member_stats(store, GUILD, user)
         got = (stats.games, stats.wins, stats.captures, stats.pieces_home)
         assert got == tuple(expected[user, key] for key in ("games", "wins", "captures", "pieces_home"))
-        assert stats.games > 0 and board[user] == stats
 
 
 # --- the rest of the contract -----------------------------------------------------------------
@@ -412,63 +506,64 @@ async def check_replays_and_stats(store: Store, games_per_rules: int, seed: int)
 
 async def test_end_needs_the_starter_or_a_manager_and_counts_the_game(store: Store) -> None:
     games = service(store)
-    view = await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)
-    view = await games.join(view.id, BOB, 2)
-    with pytest.raises(NotAllowed):
+    view = (await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)).game
+    view = (await games.join(view.id, BOB, 2)).game
+    with pytest.raises(NotAllowed, match="Manage Channels"):
         await games.end(view.id, BOB, can_manage=False)
     ended = await games.end(view.id, BOB, can_manage=True)
     assert ended.status == "abandoned" and ended.deadline is None
     with pytest.raises(GameEnded):
         await games.end(view.id, ALICE, can_manage=False)
     with pytest.raises(GameEnded):
-        await games.throw(view.id, ALICE, 0)
+        await games.act(view.id, ALICE, 0)
     for user in (ALICE, BOB):
-        stats = await games.stats(GUILD, user)
+        stats = await records.member_stats(store, GUILD, user)
         assert (stats.games, stats.wins) == (1, 0)
-    assert (await games.stats(GUILD, CAROL)).games == 0
+    assert (await records.member_stats(store, GUILD, CAROL)).games == 0
 
 
-async def test_abandoned_messages_and_listing(store: Store) -> None:
+async def test_the_message_shown_and_listing(store: Store) -> None:
     games = service(store)
-    a = await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)
-    b = await games.start(GUILD + 1, CHANNEL + 1, BOB, TWO, "normal", None)
-    await games.set_message(a.id, 555)
+    a = (await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)).game
+    b = (await games.start(GUILD + 1, CHANNEL + 1, BOB, TWO, "normal", None)).game
+    await games.shown(a.id, 555)
     a_now = await games.get(a.id)
     assert a_now.message_id == 555 and a_now.version == a.version
+    played = await games.act(a.id, ALICE, 0, shown_on=777)  # the message clicked shows the result
+    assert played.game.message_id == 777 == (await games.get(a.id)).message_id
     assert [g.id for g in await games.active_games()] == [a.id, b.id]
     assert [g.id for g in await games.active_games([GUILD + 1])] == [b.id]
-    await games.mark_abandoned(b.id)
-    await games.mark_abandoned(b.id)  # twice is harmless
+    await games.abandon(b.id)
+    await games.abandon(b.id)  # twice is harmless
     assert (await games.get(b.id)).status == "abandoned"
     assert [g.id for g in await games.active_games()] == [a.id]
-    assert (await games.stats(GUILD + 1, BOB)).games == 1
+    assert (await records.member_stats(store, GUILD + 1, BOB)).games == 1
 
 
 async def test_a_finished_game_is_listed_for_resuming_until_its_result_is_posted(store: Store) -> None:
     games = service(store)
-    done = await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)
-    ended = await games.start(GUILD, CHANNEL + 1, BOB, TWO, "normal", None)
-    for view in (done, ended):
-        await games.set_message(view.id, 555)
+    done = (await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)).game
+    ended = (await games.start(GUILD, CHANNEL + 1, BOB, TWO, "normal", None)).game
+    await games.shown(ended.id, 555)
     await games.end(ended.id, BOB, can_manage=False)
     await force_position(store, done, done.position.notation(), turn_number=MAX_THROWS - 1)
-    view, _ = await games.throw(done.id, ALICE, MAX_THROWS - 1)
-    view, _ = await games.move(done.id, ALICE, MAX_THROWS - 1, view.legal_moves()[0])
+    view = (await games.act(done.id, ALICE, MAX_THROWS - 1, shown_on=555)).game
     assert view.status == "finished" and view.message_id == 555
     assert await games.active_games() == []
     assert [g.id for g in await games.active_games(unannounced=True)] == [done.id]
     assert await games.active_games([GUILD + 1], unannounced=True) == []
-    await games.set_message(done.id, None)  # the result was posted
+    await games.shown(done.id, None)  # the result was posted
     assert await games.active_games(unannounced=True) == []
 
 
 async def test_tallies_count_throws_turns_and_captures_from_the_log(store: Store) -> None:
     games = service(store, seed=9)
-    view = await games.start(1, 77, 500, Rules(players=2, pieces=2), "easy", None)
-    view = await games.leave(view.id, 500)  # computers only: play the whole game
-    while view.status == "active":
-        view, _ = await games.play_computers(view.id)
-    tallies = await games.tallies(view.id)
+    view = (await games.start(1, 77, 500, Rules(players=2, pieces=2), "easy", None)).game
+    played = await games.leave(view.id, 500)  # computers only: play the whole game
+    while played.more:
+        played = await games.play_on(view.id)
+    view = played.game
+    tallies = await records.tallies(store, view.id)
     async with store.transaction() as session:
         rows = await store.moves(session, view.id)
     # Independently: replay the log with the engine, counting captures and changes of seat.
@@ -487,39 +582,25 @@ async def test_tallies_count_throws_turns_and_captures_from_the_log(store: Store
     assert sum(t.throws for t in tallies.values()) == view.turn_number
 
 
-# --- forced throws, concessions, who counts, members' settings ----------------------------------
-
-
-async def test_a_members_throw_with_one_move_is_played_for_them(store: Store) -> None:
-    games = service(store, seed=3)
-    view = await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)
-    assert len({tuple(view.position.legal_moves(t)) for t in (2, 3, 4)}) == 1  # one piece: at most one move
-    after, events = await games.throw(view.id, ALICE, 0, play_forced=True)
-    [event] = events
-    assert event.forced and event.actor_id == ALICE and event.before == view.position
-    assert event.move in (None, *view.position.legal_moves(event.throw))
-    assert after.pending_throw is None and after.turn_number == 1
-    assert (await replayed(store, after))[0] == after.position
+# --- concessions, who counts ------------------------------------------------------------------
 
 
 async def test_resigning_a_two_player_game_concedes_it(store: Store) -> None:
-    games = service(store)
-    view = await games.join((await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)).id, BOB, 2)
+    games = service(store, auto_throw=True)
+    view = (await games.start(GUILD, CHANNEL, ALICE, Rules(players=2), "normal", None, members={2: BOB})).game
     while view.turn_number < 4:  # both sides throw, so the game is rated
         user = view.user_to_move()
         assert user is not None
-        view, _ = await games.throw(view.id, user, view.turn_number, play_forced=True)
-        if view.pending_throw is not None:
-            view, _ = await games.move(view.id, user, view.turn_number, view.legal_moves()[0])
-    over = await games.resign(view.id, ALICE)
+        view = (await games.act(view.id, user, view.turn_number, view.legal_moves()[0])).game
+    over = (await games.resign(view.id, ALICE)).game
     conceded = Outcome(Termination.RESIGNATION, over.position.side_of(2))
     assert over.status == "finished" and over.outcome == conceded
     # Stored and read back (the notation refuses `result:` on a live position: it is kept apart).
     again = await games.get(view.id)
     assert (again.outcome, again.position) == (conceded, over.position)
     assert again.turn_number == view.turn_number
-    assert (await games.stats(GUILD, BOB)).wins == 1
-    alice = await games.stats(GUILD, ALICE)
+    assert (await records.member_stats(store, GUILD, BOB)).wins == 1
+    alice = await records.member_stats(store, GUILD, ALICE)
     assert (alice.games, alice.wins) == (1, 0)
     stored = await stored_game(store, GUILD, CHANNEL, view.id)
     assert stored is not None
@@ -538,22 +619,13 @@ async def _ratings(store: Store, users: list[int]) -> dict[int, RatingRow]:
 
 async def test_a_member_who_left_still_gets_the_game_counted(store: Store) -> None:
     games = service(store)
-    view = await games.start(GUILD, CHANNEL, ALICE, FOUR, "normal", None)
+    view = (await games.start(GUILD, CHANNEL, ALICE, FOUR, "normal", None)).game
     await games.join(view.id, BOB, 1)
     await games.leave(view.id, BOB)
+    await games.join(view.id, CAROL, 2)
     await games.resign(view.id, ALICE)  # four players: the computer takes the seat, the game goes on
     assert (await games.get(view.id)).status == "active"
-    await games.end(view.id, ALICE, can_manage=False)
-    assert await games.players(view.id) == {ALICE: 0, BOB: 1}
+    await games.end(view.id, CAROL, can_manage=True)
+    assert await records.game_players(store, view.id) == {ALICE: 0, BOB: 1, CAROL: 2}
     for user in (ALICE, BOB):
-        assert (await games.stats(GUILD, user)).games == 1
-
-
-async def test_auto_throw_is_on_until_the_member_turns_it_off_everywhere(store: Store) -> None:
-    games = service(store)
-    assert await games.auto_throw(ALICE)
-    await games.set_auto_throw(ALICE, False)
-    assert not await games.auto_throw(ALICE)
-    assert await games.auto_throw(BOB)
-    await games.set_auto_throw(ALICE, True)
-    assert await games.auto_throw(ALICE)
+        assert (await records.member_stats(store, GUILD, user)).games == 1

@@ -1,7 +1,8 @@
 """Answers to the member who acted, and the one error handler for commands and buttons.
 
-Every interaction gets an answer: a refusal (`GameError`) as its own sentence, anything unexpected
-logged under a short reference that the member is shown, so a report can be matched to the log.
+Every interaction gets an answer: a refusal (`GameError`) as its own sentence in the member's
+language, anything unexpected logged under a short reference that the member is shown, so a
+report can be matched to the log.
 """
 
 from __future__ import annotations
@@ -15,26 +16,38 @@ from discord import app_commands
 
 from bot.core.errors import GameError
 from bot.core.store import StoreUnavailable
+from bot.core.texts import ENGLISH, Language
+from bot.core.texts.refusals import refusal
 
 log = logging.getLogger(__name__)
+NO_MENTIONS = discord.AllowedMentions.none()
 
-UNEXPECTED = "Something went wrong (ref {ref}). The game is saved."
+
+def language_of(interaction: discord.Interaction[Any]) -> Language:
+    """The language of answers only this member reads."""
+    return ENGLISH
 
 
 async def tell(interaction: discord.Interaction[Any], text: str, *, ephemeral: bool = True) -> None:
     """Say something to the member who acted: ephemeral unless it is news for the channel."""
-    mentions = discord.AllowedMentions.none()
     if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=ephemeral, allowed_mentions=mentions)
+        await interaction.followup.send(text, ephemeral=ephemeral, allowed_mentions=NO_MENTIONS)
     else:
-        await interaction.response.send_message(text, ephemeral=ephemeral, allowed_mentions=mentions)
+        await interaction.response.send_message(text, ephemeral=ephemeral, allowed_mentions=NO_MENTIONS)
 
 
-def refusal(error: BaseException) -> str | None:
+async def refuse(interaction: discord.Interaction[Any], key: str, **params: object) -> None:
+    """The refusal `key` (bot/core/texts/refusals.py), only to the member."""
+    await tell(interaction, refusal(language_of(interaction), key, params))
+
+
+def refusal_of(interaction: discord.Interaction[Any], error: BaseException) -> str | None:
     """The sentence for an error the member caused, or None for one they did not."""
     original = getattr(error, "original", error)
-    if isinstance(original, GameError | StoreUnavailable):
-        return str(original)
+    if isinstance(original, GameError):
+        return refusal(language_of(interaction), original.key, original.params)
+    if isinstance(original, StoreUnavailable):
+        return refusal(language_of(interaction), "database", {})
     if isinstance(error, app_commands.CheckFailure | app_commands.TransformerError):
         return str(error)
     return None
@@ -42,14 +55,14 @@ def refusal(error: BaseException) -> str | None:
 
 async def handle_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
     """The handler of every command (the tree's `on_error`) and every button's callback."""
-    text = refusal(error)
+    text = refusal_of(interaction, error)
     original = getattr(error, "original", error)
     if isinstance(original, StoreUnavailable):
         log.warning("database unavailable: %s (%s)", _what(interaction), original.__cause__)
     if text is None:
         ref = secrets.token_hex(3)
         log.error("ref=%s interaction failed: %s", ref, _what(interaction), exc_info=original)
-        text = UNEXPECTED.format(ref=ref)
+        text = refusal(language_of(interaction), "unexpected", {"ref": ref})
     try:
         await tell(interaction, text)
     except discord.HTTPException:

@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.cogs.answers import tell
+from bot.cogs.answers import language_of, tell
 from bot.cogs.group import PachisiCommands
 from bot.core import records
 from bot.core.errors import NoGame
+from bot.core.texts import records as words
 from engine.record import Record
-from render.moves import side_words
 from render.replay import replay_gif
 
 if TYPE_CHECKING:
@@ -43,8 +43,7 @@ class RecordsCog(PachisiCommands, name="Records"):
         record = await self.record(interaction, stored)
         name = records.record_filename(stored.game)
         await interaction.followup.send(
-            f"The record of game #{stored.game.id}: {len(record.throws)} throws, {_result(record)}. "
-            f"Check it with `python -m engine replay {name}`.",
+            words.export(language_of(interaction), stored.game.id, record),
             file=discord.File(io.BytesIO(record.text().encode()), name),
             ephemeral=True,
         )
@@ -54,15 +53,16 @@ class RecordsCog(PachisiCommands, name="Records"):
     async def replay(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
         stored = await self.find(interaction, game)
         if not stored.moves:
-            raise NoGame(f"Game #{stored.game.id} has no throws yet: nothing to replay.")
+            raise NoGame("no_throws", game=stored.game.id)
         await interaction.response.defer(thinking=True)
         record = await self.record(interaction, stored)
         gif = await asyncio.get_running_loop().run_in_executor(self.bot.render_pool, replay_gif, record)
+        lang = language_of(interaction)
         if len(gif) > UPLOAD_LIMIT:
-            await interaction.followup.send(f"The replay of game #{stored.game.id} is too large to post.")
+            await interaction.followup.send(words.replay_too_large(lang, stored.game.id))
             return
         await interaction.followup.send(
-            f"Game #{stored.game.id}: {len(record.throws)} throws, {_result(record)}.",
+            words.replay(lang, stored.game.id, record),
             file=discord.File(io.BytesIO(gif), records.record_filename(stored.game, "gif")),
         )
 
@@ -70,14 +70,7 @@ class RecordsCog(PachisiCommands, name="Records"):
     async def history(self, interaction: discord.Interaction[Any]) -> None:
         assert interaction.guild_id is not None
         games = await records.history(self.store, interaction.guild_id, HISTORY_LIMIT)
-        if not games:
-            await tell(interaction, "No games in this server yet. Start one with `/pachisi start`.")
-            return
-        lines = [_history_line(g) for g in games]
-        lines.append(
-            "Replay one with `/pachisi replay game:<number>`, or get its record with `/pachisi export`."
-        )
-        await tell(interaction, "**Recent games**\n" + "\n".join(lines))
+        await tell(interaction, words.history(language_of(interaction), games))
 
     # --- helpers --------------------------------------------------------------------------
 
@@ -86,10 +79,8 @@ class RecordsCog(PachisiCommands, name="Records"):
         stored = await records.stored_game(self.store, interaction.guild_id, interaction.channel_id, game_id)
         if stored is None:
             if game_id is None:
-                raise NoGame(
-                    "No game has been played in this channel. `/pachisi history` lists the server's."
-                )
-            raise NoGame(f"There is no game #{game_id} in this server. `/pachisi history` lists its games.")
+                raise NoGame("no_game_here")
+            raise NoGame("no_such_game", game=game_id)
         return stored
 
     async def record(self, interaction: discord.Interaction[Any], stored: records.StoredGame) -> Record:
@@ -111,44 +102,9 @@ class RecordsCog(PachisiCommands, name="Records"):
         user = member or self.bot.get_user(user_id)
         if user is not None:
             return user.display_name
-        tables = self.bot.get_cog("Pachisi")  # the table flow remembers the names of who played
+        tables = getattr(self.bot.get_cog("Pachisi"), "table", None)  # the table remembers who played
         known: dict[int, str] = getattr(tables, "names", {})
         return known.get(user_id)
-
-
-def _result(record: Record) -> str:
-    if record.result == "*":
-        return "abandoned" if record.termination == "abandoned" else "still being played"
-    if record.result == "draw":
-        return "a draw (frozen)" if record.termination == "frozen" else "a draw (throw limit)"
-    sides = record.result.replace("+", " + ").title()
-    return f"{sides} won by resignation" if record.termination == "resignation" else f"{sides} won"
-
-
-def _member_text(member: records.Member) -> str:
-    if isinstance(member, int):
-        return f"<@{member}>"
-    return f"computer ({member.removeprefix('computer:')})"
-
-
-def _history_line(game: records.GameSummary) -> str:
-    rules = game.rules
-    pieces = "1 piece" if rules.pieces == 1 else f"{rules.pieces} pieces"
-    shape = f"{rules.players} players" + (f", {pieces}" if rules.pieces != 4 else "")
-    sides = " vs ".join(
-        ", ".join(_member_text(m) for m in records.side_members(game, side)) or "nobody" for side in (0, 1)
-    )
-    if game.result == "active":
-        result = "in play"
-    elif game.result == "*":
-        result = "abandoned"
-    elif game.result == "draw":
-        result = "draw"
-    else:
-        side = 0 if game.result.startswith("black") else 1
-        result = f"{side_words(side, rules.players)} won"
-    when = game.created_at.strftime("%Y-%m-%d %H:%M")
-    return f"`#{game.id}` {when} UTC · {rules.token()}, {shape} · {sides} · {result} · {game.throws} throws"
 
 
 async def setup(bot: PachisiBot) -> None:

@@ -1,79 +1,86 @@
-"""The refusals of the game service: each `str(error)` is one sentence that says what to do.
+"""The refusals: what a member asked for that the game will not do, and why.
 
-No Discord here: mentions are `<@id>` text (the bot sends them without pinging anyone).
+An error carries a key and its parameters (seats as numbers, members as ids), not words: the
+sentence a member reads comes from `bot.core.texts.refusals`, in their language; `str(error)` is
+the English one.
 """
 
 from __future__ import annotations
 
-from engine.board import SEAT_NAMES
+from bot.core.texts.language import ENGLISH
+from bot.core.texts.refusals import refusal
 
 
 class GameError(Exception):
-    """A request the game refuses; `str(error)` is a sentence to show the member."""
+    """A request the game refuses; nothing was changed."""
 
-    message = "That can't be done right now: try again in a moment."
+    key = "busy"
 
-    def __init__(self, message: str | None = None) -> None:
-        super().__init__(message or self.message)
+    def __init__(self, key: str | None = None, **params: object) -> None:
+        self.key = key or type(self).key
+        self.params = params
+        super().__init__(self.key)
+
+    def __str__(self) -> str:
+        return refusal(ENGLISH, self.key, self.params)
 
 
 class NoGame(GameError):
-    message = "There is no game here: start one with /pachisi start."
+    key = "no_game"
 
 
 class GameExists(GameError):
+    key = "game_exists"
+
     def __init__(self, game_id: int, started_by: int) -> None:
         self.game_id = game_id
-        super().__init__(
-            f"A game is already running here (game {game_id}, started by <@{started_by}>): "
-            "join it with /pachisi join, or start yours in another channel or thread."
-        )
+        super().__init__(game=game_id, starter=started_by)
 
 
 class NotYourTurn(GameError):
-    message = "It's not your turn: wait for your turn message."
+    key = "not_your_turn"
 
     @classmethod
     def for_user(cls, seat_to_move: int, user_to_move: int | None, own_seat: int | None) -> NotYourTurn:
-        """ "It's <@Bob>'s turn (Yellow); you play Black", or that the member is not playing."""
+        """It's someone else's turn (a member's or the computer's), or the member is not playing."""
         if own_seat is None:
-            return cls("You are not playing in this game: take a computer's seat with /pachisi join.")
-        who = f"<@{user_to_move}>'s" if user_to_move else "the computer's"
-        colour, own = SEAT_NAMES[seat_to_move].capitalize(), SEAT_NAMES[own_seat].capitalize()
-        return cls(f"It's {who} turn ({colour}); you play {own}.")
+            return cls("not_playing")
+        if user_to_move is None:
+            return cls("computers_turn", seat=seat_to_move, own=own_seat)
+        return cls("members_turn", member=user_to_move, seat=seat_to_move, own=own_seat)
 
 
 class StaleTurn(GameError):
-    message = "That throw was already played: use the game's newest message."
+    key = "stale_turn"
 
 
 class GameEnded(GameError):
-    message = "This game has ended: start a new one with /pachisi start."
+    key = "game_ended"
 
 
 class NotThrown(GameError):
-    message = "Throw first: click Throw (or use /pachisi throw), then choose a move."
+    key = "not_thrown"
 
 
 class AlreadyThrown(GameError):
-    message = "The cowries are already thrown: choose one of the moves."
+    key = "already_thrown"
 
 
 class IllegalMove(GameError):
-    message = "That move is not allowed with this throw: choose one of the moves shown."
+    key = "illegal_move"
 
 
 class SeatTaken(GameError):
-    message = "That seat is taken: choose a computer's seat."
+    key = "seat_taken"
 
 
 class NotPlaying(GameError):
-    message = "You are not playing in this game: take a computer's seat with /pachisi join."
+    key = "not_playing"
 
 
 class NotAllowed(GameError):
-    message = "You are not allowed to do that."
+    key = "not_allowed"
 
 
 class Conflict(GameError):
-    message = "Already played: someone else was quicker. The game's newest message shows where it stands."
+    key = "conflict"

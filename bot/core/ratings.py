@@ -186,3 +186,14 @@ def fit_level(level: str) -> float:
         else:
             low = a
     return (low + high) / 2
+
+
+SHOWN_AT_START = 1500
+SHOWN_PER_SKILL = 42
+"""Ratings are shown on the scale chess players know: a new member shows 1500, and a skill point
+is 42 rating points, so a newcomer's uncertainty (25/3) is Glicko's 350 ± a little."""
+
+
+def shown(mu: float) -> int:
+    """The rating members read for skill `mu` (the leaderboard still ranks by `ordinal`)."""
+    return round(SHOWN_AT_START + SHOWN_PER_SKILL * (mu - START_MU))

@@ -15,11 +15,12 @@ from datetime import datetime
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.core import ratings
+from bot.core.snapshot import GameSnapshot, stored_position
 from bot.core.store import GameRow, MoveRow, RatingRow, SeatRow, Status, Store, aware
 from engine.game import Game
 from engine.record import SEAT_TAGS, Record, Throw
 from engine.rules import Rules
-from engine.state import Position, parse_move, result_text, side_of, side_seats
+from engine.state import parse_move, result_text, side_of, side_seats
 
 
 @dataclass(frozen=True)
@@ -96,12 +97,6 @@ def game_record(
     stopped = "abandoned" if game.status == Status.ABANDONED else "unfinished"
     resigned = None if game.conceded_to is None else side_seats(1 - game.conceded_to, rules.players)[0]
     return Record.play(rules, throws, tags, stopped=stopped, resigned=resigned)
-
-
-def stored_position(game: GameRow) -> Position:
-    """The game's position as stored, with the result of a resignation put back on it."""
-    position = Position.parse(game.position)
-    return position if game.conceded_to is None else position.with_result(game.conceded_to)
 
 
 def record_filename(game: GameRow, extension: str = "txt") -> str:
@@ -195,6 +190,30 @@ async def rate_game(
     await session.flush()
 
 
+async def game_ended(store: Store, session: AsyncSession, view: GameSnapshot) -> None:
+    """Once per game, as it leaves `active`: everyone who held a seat in it gets the game counted
+    (with the seat they held last), so leaving before a loss does not dodge it; a finished game
+    (won, drawn or conceded, not abandoned) is rated too."""
+    captures = await store.captures_by(session, view.id)
+    outcome = view.outcome
+    winner = None if outcome is None else outcome.winner
+    # In user order, so two games ending at once lock the same stats rows in the same order.
+    for player in await store.players(session, view.id):
+        won = winner is not None and view.position.side_of(player.seat) == winner
+        await store.add_stats(
+            session,
+            view.guild_id,
+            player.user_id,
+            wins=int(won),
+            captures=captures.get(player.user_id, 0),
+            pieces_home=view.position.home_count(player.seat),
+        )
+    if view.status == Status.FINISHED:
+        await rate_game(
+            store, session, guild_id=view.guild_id, game_id=view.id, rules=view.rules, winner=winner
+        )
+
+
 async def rebuild_ratings(store: Store, guild_id: int | None = None) -> int:
     """Recompute every rating (of one guild, or all) from the finished games; returns games rated."""
     async with store.transaction() as session:
@@ -219,6 +238,52 @@ async def rebuild_ratings(store: Store, guild_id: int | None = None) -> int:
 async def member_rating(store: Store, guild_id: int, user_id: int) -> RatingRow | None:
     async with store.transaction() as session:
         return (await store.ratings(session, guild_id, [user_id])).get(user_id)
+
+
+@dataclass(frozen=True)
+class MemberStats:
+    """A member's totals in one server."""
+
+    games: int = 0
+    wins: int = 0
+    captures: int = 0
+    pieces_home: int = 0
+
+
+async def member_stats(store: Store, guild_id: int, user_id: int) -> MemberStats:
+    async with store.transaction() as session:
+        row = await store.user_stats(session, guild_id, user_id)
+    return MemberStats() if row is None else MemberStats(row.games, row.wins, row.captures, row.pieces_home)
+
+
+@dataclass(frozen=True)
+class SeatTally:
+    """How one seat's game went, for the summary at the end."""
+
+    seat: int
+    throws: int
+    turns: int
+    """Runs of consecutive throws: a grace or a capture extends a turn."""
+    captures: int
+
+
+async def tallies(store: Store, game_id: int) -> dict[int, SeatTally]:
+    """Throws, turns and captures per seat, counted from the move log."""
+    async with store.transaction() as session:
+        rows = await store.moves(session, game_id)
+    counts: dict[int, list[int]] = {}
+    previous: int | None = None
+    for row in rows:
+        throws, turns, captures = counts.setdefault(row.seat, [0, 0, 0])
+        counts[row.seat] = [throws + 1, turns + (row.seat != previous), captures + row.captures]
+        previous = row.seat
+    return {seat: SeatTally(seat, *numbers) for seat, numbers in counts.items()}
+
+
+async def game_players(store: Store, game_id: int) -> dict[int, int]:
+    """Everyone who held a seat in the game: member -> the seat they held last."""
+    async with store.transaction() as session:
+        return {p.user_id: p.seat for p in await store.players(session, game_id)}
 
 
 async def leaderboard(store: Store, guild_id: int, limit: int = 10) -> list[RatingRow]:
@@ -271,15 +336,20 @@ def side_members(summary: GameSummary, side: int) -> list[Member]:
 
 __all__ = [
     "GameSummary",
+    "MemberStats",
+    "SeatTally",
     "StoredGame",
+    "game_players",
     "game_record",
     "history",
     "leaderboard",
     "member_rating",
+    "member_stats",
     "rate_game",
     "rated_game",
     "rebuild_ratings",
     "record_filename",
     "seat_players",
     "stored_game",
+    "tallies",
 ]

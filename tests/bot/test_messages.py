@@ -1,42 +1,48 @@
-"""The bot's texts, from stored games and events, without Discord."""
+"""What members read about a game, and how a change is shown: texts and the presenter, no Discord."""
 
 from __future__ import annotations
 
 from datetime import timedelta
 
-from bot.cogs.pachisi import messages
-from bot.core.service import Event, SeatTally
+from bot.core import present
+from bot.core.records import SeatTally
+from bot.core.snapshot import Played
+from bot.core.texts import ENGLISH, board, table, turns
+from bot.core.texts.refusals import INPUT_SHOWN, quoted
+from bot.core.turns import Event
 from engine import DRAW, MAX_THROWS, Move, Position, Rules
 from tests.bot.helpers import ALICE, BOB, FOUR, NOW, game
 
+EN = ENGLISH
+
 
 def event(before: Position, throw: int, move: Move | None, actor: int | None = None, **flags: bool) -> Event:
-    return Event(0, before.turn, actor, throw, (False,) * 6, move, before, False, **flags)
+    return Event(0, before.turn, actor, throw, (False,) * 6, move, before, **flags)
 
 
 def test_squares_are_named_as_the_board_shows_them() -> None:
-    assert messages.square_words(0, 0) == "the Charkoni"
-    assert messages.square_words(0, 84) == "home"
-    assert messages.square_words(0, 8) == "the tip of Black's arm"
-    assert messages.square_words(0, 12) == "Black's castle"
-    assert messages.square_words(0, 21) == "Red's castle"
-    assert messages.square_words(1, 20) == "Yellow's arm"
+    assert board.square(EN, 0, 0) == "the Charkoni"
+    assert board.square(EN, 0, 84) == "home"
+    assert board.square(EN, 0, 8) == "the tip of Black's arm"
+    assert board.square(EN, 0, 12) == "Black's castle"
+    assert board.square(EN, 0, 21) == "Red's castle"
+    assert board.square(EN, 1, 20) == "Yellow's arm"
 
 
 def test_moves_are_told_in_board_words_with_who_made_them() -> None:
     start = Position.initial(FOUR)
-    line = messages.event_line(event(start, 25, Move(0, 0, 1), ALICE), game())
+    line = turns.event_line(EN, event(start, 25, Move(0, 0, 1), ALICE), game())
     assert line == f"`25` <@{ALICE}>, Black: piece out of the Charkoni to Black's arm"
     red = Position.parse(
         "black:0,0,0,0 red:0,0,0,5 yellow:0,0,0,0 green:0,0,0,0 turn:red captured:- rules:classic"
     )
-    line = messages.event_line(event(red, 4, Move(1, 5, 9)), game())
-    assert line == "` 4` Computer (hard), Red: piece along Red's arm"
-    assert messages.event_line(event(red, 2, None), game()) == "` 2` Computer (hard), Red: threw 2, no move"
-    forced = messages.event_line(event(start, 3, Move(0, 0, 1), ALICE, forced=True), game())
     assert (
-        forced == f"` 3` <@{ALICE}>, Black: threw 3, the only move: piece out of the Charkoni to Black's arm"
+        turns.event_line(EN, event(red, 4, Move(1, 5, 9)), game())
+        == "` 4` Computer (hard), Red: piece along Red's arm"
     )
+    assert turns.event_line(EN, event(red, 2, None), game()) == "` 2` Computer (hard), Red: threw 2, no move"
+    forced = turns.event_line(EN, event(start, 3, Move(0, 0, 1), ALICE, forced=True), game())
+    assert forced == f"` 3` <@{ALICE}>, Black: the only move: piece out of the Charkoni to Black's arm"
 
 
 def green_to_move(black_step: int) -> Position:
@@ -45,7 +51,7 @@ def green_to_move(black_step: int) -> Position:
     )
 
 
-def test_a_capture_names_the_member_whose_piece_goes_back() -> None:
+def test_a_capture_names_the_member_whose_piece_goes_back_and_pings_them() -> None:
     before, throw, move = next(
         (green_to_move(b), throw, m)
         for b in range(2, 60)
@@ -53,13 +59,27 @@ def test_a_capture_names_the_member_whose_piece_goes_back() -> None:
         for m in green_to_move(b).legal_moves(throw)
         if green_to_move(b).captures(m)
     )
-    line = messages.event_line(event(before, throw, move), game())
+    line = turns.event_line(EN, event(before, throw, move), game())
     assert line.endswith(f", captures **<@{ALICE}>**'s Black piece: back to the Charkoni"), line
-    assert messages.captured_members([event(before, throw, move)], game()) == [ALICE]
+    assert present.captured_members(game(), [event(before, throw, move)]) == [ALICE]
+
+
+def test_every_choice_button_names_its_move_distinctly_as_the_board_does() -> None:
+    """Two moves between the same arms read alike in arm words; the panel's steps never do."""
+    position = Position.parse(
+        "black:21,29,0,0 red:0,0,0,0 yellow:0,0,0,0 green:0,0,0,0 turn:black captured:- rules:classic"
+    )
+    moves = position.legal_moves(2)
+    paths = [board.move_path(EN, position, m) for m in moves]
+    assert len(set(paths)) < len(paths)  # the arm words alone repeat
+    view = game(position=position, pending=2)
+    labels = [b.label for b in present.turn_buttons(EN, view) if b.action == present.MOVE]
+    assert len(set(labels)) == len(labels) == len(moves)
+    assert labels[0] == "A: Black 21 → 23" and labels[1] == "B: Black 29 → 31"
 
 
 def test_a_turn_message_names_who_throws_and_when_time_runs_out() -> None:
-    text = messages.turn_content(game(), [])
+    text = turns.turn_content(EN, game(), [])
     assert text.splitlines() == [
         f"<@{ALICE}> (Black), your throw.",
         f"Time runs out <t:{int(NOW.timestamp())}:R>.",
@@ -69,37 +89,56 @@ def test_a_turn_message_names_who_throws_and_when_time_runs_out() -> None:
 def test_long_logs_are_summarised_and_keep_counting_across_updates() -> None:
     start = Position.initial(FOUR)
     computer = event(Position.parse(start.notation().replace("turn:black", "turn:red")), 2, None)
-    text = messages.turn_content(game(), [computer] * 20)
-    assert text.splitlines()[0] == "... 8 earlier throws"
-    again = messages.turn_content(game(), [computer] * 3, earlier=messages.log_lines(text))
-    assert again.splitlines()[0] == "... 11 earlier throws"
-    assert len(messages.log_lines(again)) == messages.LOG_LINES + 1
+    text = turns.turn_content(EN, game(), [computer] * 20)
+    assert text.splitlines()[0] == "… 8 earlier lines"
+    again = turns.turn_content(EN, game(), [computer] * 3, earlier=turns.log_lines(text))
+    assert again.splitlines()[0] == "… 11 earlier lines"
+    assert len(turns.log_lines(again)) == turns.LOG_LINES + 1
+    one = turns.turn_content(EN, game(), [computer] * 13)
+    assert one.splitlines()[0] == "… 1 earlier line"
 
 
-def test_only_the_member_to_move_is_pinged_and_every_player_at_the_end() -> None:
-    assert messages.pinged(game()) == [ALICE]
-    red_to_move = game(
-        position=Position.parse(Position.initial(FOUR).notation().replace("turn:black", "turn:red"))
+def test_a_win_is_told_for_one_seat_and_for_partners() -> None:
+    two = Rules.parse("classic,players=2,pieces=1")
+    won = Position.parse(
+        "black:84 yellow:5 turn:yellow captured:black rules:classic,result:black".replace(
+            ",result", " result"
+        )
     )
-    assert messages.pinged(red_to_move) == []
-    assert messages.pinged(game(status="abandoned")) == [ALICE]
+    solo = game(two, position=won, status="finished", turn_number=30)
+    assert turns.result_head(EN, solo) == f"**Black wins!** <@{ALICE}> (Black)"
+    four = Position.parse(
+        "black:84,84,84,84 red:0,0,0,0 yellow:84,84,84,84 green:0,0,0,0 turn:red captured:black+yellow "
+        "rules:classic result:black+yellow"
+    )
+    both = game(position=four, status="finished", turn_number=300)
+    assert (
+        turns.result_head(EN, both)
+        == f"**Black + Yellow win!** <@{ALICE}> (Black) and Computer (hard) (Yellow)"
+    )
 
 
 def test_the_card_states_the_options_and_marks_the_freezing_rule() -> None:
     frozen = Rules.parse("classic,last_square=off")
-    card = messages.card_content(game(frozen), "Alice", 999)
+    card = table.card(EN, game(frozen), "Alice")
     assert card.startswith("**Pachisi: Alice's table** (classic,last_square=off, 4 players, 4 pieces each")
-    assert messages.FREEZING_NOTE in card and "<#999>" in card
-    done = game(status="finished", turn_number=58)
+    assert table.freezing_note(EN) in card
+    won = Position.initial(FOUR).with_result(DRAW)
+    done = game(status="finished", turn_number=MAX_THROWS, position=won)
     tallies = {0: SeatTally(0, 30, 20, 2)}
-    card = messages.card_content(done, "Alice", 999, tallies, {ALICE: 0, BOB: 1}, NOW + timedelta(minutes=12))
-    assert "Throws: 58. Captures: Black 2, Red 0, Yellow 0, Green 0." in card
-    assert "Duration: 12 min." in card and f"<@{BOB}> (Red)" in card
+    card = table.card(
+        EN, done, "Alice", tallies=tallies, players={ALICE: 0, BOB: 1}, ended_at=NOW + timedelta(minutes=12)
+    )
+    assert f"Throws: {MAX_THROWS}. Captures: Black 2, Red 0, Yellow 0 and Green 0." in card
+    assert "Duration: 12 minutes." in card and f"<@{BOB}> (Red)" in card
+    one = table.card(EN, done, "Alice", ended_at=NOW + timedelta(seconds=20))
+    assert "Duration: 1 minute." in one
+    assert "1 pieces" not in table.rules_words(EN, Rules.parse("classic,players=2,pieces=1"))
 
 
 def test_typed_input_is_cut_short_when_quoted() -> None:
-    assert messages.quoted("x" * 500) == "`" + "x" * messages.INPUT_SHOWN + "...`"
-    assert messages.quoted("a`b") == "`a'b`"
+    assert quoted("x" * 500) == "`" + "x" * INPUT_SHOWN + "...`"
+    assert quoted("a`b") == "`a'b`"
 
 
 def test_a_draw_is_told_by_its_cause_from_the_engine_outcome() -> None:
@@ -109,7 +148,65 @@ def test_a_draw_is_told_by_its_cause_from_the_engine_outcome() -> None:
         "turn:black captured:black+yellow,red+green rules:classic,last_square=off"
     )
     stuck = game(frozen_rules, status="finished", position=frozen, turn_number=40)
-    assert messages.result_head(stuck) == "The game is a draw: no piece can move."
+    assert turns.result_head(EN, stuck) == "The game is a draw: no piece can move."
     limit = Position.initial(FOUR).with_result(DRAW)
     drawn = game(status="finished", position=limit, turn_number=MAX_THROWS)
-    assert messages.result_head(drawn) == "The game is a draw: the throw limit was reached."
+    assert turns.result_head(EN, drawn) == "The game is a draw: the throw limit was reached."
+
+
+# --- the presenter's plans -------------------------------------------------------------------------
+
+NAMES = {ALICE: "Alice", BOB: "Bob"}
+
+
+def test_a_click_answered_on_its_own_message_when_the_member_chooses_again() -> None:
+    start = Position.initial(FOUR)
+    grace = event(start, 10, Move(0, 0, 1), ALICE, forced=True)
+    after = game(position=start.after(10, Move(0, 0, 1)), turn_number=1, pending=6)
+    plan = present.after_click(EN, Played(after, (grace,)), 0, [], NAMES)
+    assert plan.later is None and plan.post is None and not plan.paced
+    assert plan.now is not None and plan.now.board is not None
+    assert [b.action for b in plan.now.buttons if b.action == present.MOVE]
+    assert plan.now.board.choices == tuple(after.legal_moves()) and plan.now.board.throw == 6
+
+
+def test_computers_turns_wait_for_their_pace_then_the_member_chooses_on_the_same_message() -> None:
+    start = Position.initial(FOUR)
+    mine = event(start, 3, Move(0, 0, 1), ALICE)
+    red_at = start.after(3, Move(0, 0, 1))
+    theirs, position = [], red_at
+    for _ in range(3):  # Red, Yellow and Green lose their throws: Black again
+        theirs.append(event(position, 2, None))
+        position = position.after(2, None)
+    assert position.turn == 0
+    now = game(position=position, turn_number=4, pending=25)
+    plan = present.after_click(EN, Played(now, (mine, *theirs)), 0, [], NAMES)
+    assert plan.paced and plan.post is None
+    assert plan.now is not None and plan.now.buttons == () and plan.now.board is not None
+    assert plan.now.board.position == red_at and plan.now.board.choices == ()
+    assert plan.later is not None and plan.later.buttons
+    assert plan.later.content.count("\n`") >= 1 and "Computer (hard), Red" in plan.later.content
+
+
+def test_when_another_member_decides_the_clicked_message_closes_and_a_post_pings_them() -> None:
+    two = Rules.parse("classic,players=2,pieces=2")
+    start = Position.initial(two)
+    mine = event(start, 3, Move(0, 0, 1), ALICE)
+    view = game(two, position=start.after(3, Move(0, 0, 1)), turn_number=1, seats={0: ALICE, 2: BOB})
+    plan = present.after_click(EN, Played(view, (mine,)), 0, ["` 6` earlier"], NAMES)
+    assert plan.now is not None and plan.now.buttons == () and plan.now.board is None
+    assert plan.now.content.startswith("` 6` earlier\n` 3`")
+    assert plan.post is not None and plan.post.pings == (BOB,) and not plan.paced
+    assert plan.post.buttons[0].label == "Throw"
+
+
+def test_the_result_is_a_new_message_that_pings_every_player() -> None:
+    two = Rules.parse("classic,players=2,pieces=1")
+    before = Position.parse("black:80 yellow:5 turn:black captured:black rules:classic")
+    move = Move(0, 80, 84)
+    after = before.after(4, move)
+    assert after.result == 0
+    view = game(two, position=after, turn_number=50, status="finished", seats={0: ALICE, 2: BOB})
+    plan = present.after_click(EN, Played(view, (event(before, 4, move, ALICE),)), 0, [], NAMES, {})
+    assert plan.post is not None and plan.post.result and set(plan.post.pings) == {ALICE, BOB}
+    assert plan.post.content.startswith("**Black wins!**") and plan.post.buttons == ()

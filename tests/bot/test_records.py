@@ -11,8 +11,10 @@ from pathlib import Path
 
 from bot.core import ratings
 from bot.core.records import game_record, history, rebuild_ratings, seat_players
-from bot.core.service import GameService, GameSnapshot
-from bot.core.store import ROOT, RatingRow, Store, upgrade
+from bot.core.service import GameService
+from bot.core.snapshot import GameSnapshot
+from bot.core.store import RatingRow, Store, upgrade
+from bot.core.store.database import ROOT
 from engine.record import read_record
 from engine.rules import Rules
 from tests.helpers import ALICE, BOB, CAROL, CHANNEL, GUILD, Clock, force_position, play_out, service
@@ -34,11 +36,10 @@ async def play_games(store: Store, count: int, seed: int) -> tuple[GameService, 
     for index in range(count):
         rules = RULES[index % len(RULES)]
         level = rng.choice(["easy", "normal"])  # hard searches: slow in plain Python
-        view = await games.start(GUILD, CHANNEL + index, ALICE, rules, level, rng.choice(rules.seats))
         guest = rng.choice([None, BOB, CAROL])
-        if guest is not None:
-            free = [s for s in rules.seats if view.seats[s].user_id is None]
-            view = await games.join(view.id, guest, rng.choice(free))
+        seat = rng.choice(rules.seats)
+        members = {} if guest is None else {rng.choice([s for s in rules.seats if s != seat]): guest}
+        view = (await games.start(GUILD, CHANNEL + index, ALICE, rules, level, seat, members=members)).game
         played.append(await play_out(games, clock, view, rng))
     return games, played
 
@@ -95,10 +96,9 @@ async def test_stored_games_give_records_that_replay_and_ratings_a_rebuild_repea
 
 async def test_an_abandoned_game_is_recorded_as_abandoned(store: Store) -> None:
     games = service(store)
-    view = await games.start(GUILD, CHANNEL, ALICE, RULES[0], "normal", None)
-    view, _ = await games.throw(view.id, ALICE, 0)
-    view, _ = await games.move(view.id, ALICE, 0, view.legal_moves()[0])
-    view, _ = await games.play_computers(view.id)
+    view = (await games.start(GUILD, CHANNEL, ALICE, RULES[0], "normal", None)).game
+    view = (await games.act(view.id, ALICE, 0)).game
+    assert view.turn_number > 0
     await games.end(view.id, ALICE, can_manage=False)
     async with store.transaction() as session:
         game = await store.game(session, view.id)
@@ -138,7 +138,7 @@ async def test_the_board_ranks_by_ordinal_among_members_with_enough_games(store:
 async def test_history_lists_the_newest_games_with_players_and_results(store: Store) -> None:
     _, played = await play_games(store, 2, seed=4)
     games = service(store)
-    active = await games.start(GUILD, CHANNEL + 99, BOB, RULES[1], "easy", None)
+    active = (await games.start(GUILD, CHANNEL + 99, BOB, RULES[1], "easy", None)).game
     listed = await history(store, GUILD, limit=3)
     assert [g.id for g in listed] == [active.id, played[-1].id, played[-2].id]
     assert listed[0].result == "active" and listed[0].throws == 0
@@ -188,25 +188,20 @@ async def test_two_games_ending_at_once_both_count_for_their_member(db_url: str,
         rules = Rules.parse("standard,players=2,pieces=1")
         views = []
         for index, games_ in enumerate(games):
-            view = await games_.start(GUILD, CHANNEL + index, ALICE, rules, "easy", None)
-            while view.is_human_turn():  # Alice plays until the computer has thrown too
-                view, _ = await games_.throw(view.id, ALICE, view.turn_number)
-                view, _ = await games_.move(view.id, ALICE, view.turn_number, view.legal_moves()[0])
-            view, _ = await games_.play_computers(view.id)
+            view = (await games_.start(GUILD, CHANNEL + index, ALICE, rules, "easy", None)).game
+            computer_threw = False
+            while not computer_threw:  # Alice throws (her graces again) until the computer has too
+                played = await games_.act(view.id, ALICE, view.turn_number)
+                view, computer_threw = played.game, any(e.seat == 2 for e in played.events)
             # One step from home (the last square: home on any throw), the computer's piece behind.
             await force_position(store, view, "black:83 yellow:1 turn:black captured:- rules:standard")
-            view = await games_.get(view.id)
-            view, _ = await games_.throw(view.id, ALICE, view.turn_number)
-            views.append(view)
+            views.append(await games_.get(view.id))
         ends = await asyncio.gather(
-            *(
-                g.move(v.id, ALICE, v.turn_number, v.legal_moves()[0])
-                for g, v in zip(games, views, strict=True)
-            )
+            *(g.act(v.id, ALICE, v.turn_number) for g, v in zip(games, views, strict=True))
         )
     finally:
         await other.close()
-    assert all(view.status == "finished" for view, _ in ends)
+    assert all(end.game.status == "finished" for end in ends)
     rows = await rating_rows(store)
     assert (rows[ALICE][4], rows[ALICE][5]) == (2, 2)  # two games against computers, two wins
     once = ratings.rate({}, ratings.RatedGame(({ALICE: 1.0}, {"easy": 1.0}), winner=0))[ALICE]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.core import texts
+from bot.core.texts import rules as texts
 from engine.board import CASTLE_STEPS
 from engine.game import MAX_THROWS
 from engine.rules import PRESETS, Rules
@@ -51,7 +51,9 @@ def test_chat_shows_the_docs_sections_in_order() -> None:
 @pytest.mark.parametrize("key", list(texts.RULES))
 def test_chat_text_is_the_sections_summary(key: str) -> None:
     title, text = texts.RULES[key]
-    assert text == summary(sections()[title]), f"bot/core/texts.py RULES[{key!r}] differs from docs/RULES.md"
+    assert text == summary(sections()[title]), (
+        f"bot/core/texts/rules.py RULES[{key!r}] differs from docs/RULES.md"
+    )
 
 
 @pytest.mark.parametrize(

@@ -67,7 +67,11 @@ HINT_BUTTON = "Hint"
 
 
 def is_final(message: Message) -> bool:
-    return " win!**" in message.content or "The game is a draw" in message.content
+    """The message that announces a game's result."""
+    content = message.content
+    return any(
+        mark in content for mark in (" win!**", " wins!**", " win** by", " wins** by", "The game is a draw")
+    )
 
 
 def final_message(channel: Channel) -> Message | None:
@@ -153,7 +157,7 @@ async def play_out(
             assert reply.ephemeral
         else:
             choices = await member.autocomplete(table.channel, "pachisi move", "choice", "")
-            assert [name[:80] for name, _ in choices] == labels  # the same moves, same letters
+            assert [name.split(" · ")[0] for name, _ in choices] == labels  # the same moves, same letters
             _, value = rng.choice(choices)
             reply = await member.slash(table.channel, "pachisi move", choice=value)
             assert reply.ephemeral

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 from PIL import Image
 
@@ -43,10 +44,12 @@ async def test_after_a_game_members_list_export_replay_and_see_their_rating(tabl
     assert gif in table.channel.messages[-1].attachments  # posted for the channel to see
 
     stats = await table.alice.slash(table.channel, "pachisi stats")
-    assert "Rating **" in stats.content and "against computers " in stats.content
+    # A newcomer's rating on the scale members know, marked provisional: not "-1.6".
+    assert re.search(r"Rating \*\*1[0-9]{3}\?\*\* ± [0-9]+ · ", stats.content), stats.content
+    assert "1 game, " in stats.content and "1 games" not in stats.content
     assert (
-        "against computers 1 wins in 1 games" in stats.content
-        or "against computers 0 wins in 1 games" in stats.content
+        "against computers 1 wins in 1 game." in stats.content
+        or "against computers 0 wins in 1 game." in stats.content
     )
     board = await table.alice.slash(table.channel, "pachisi leaderboard")
     assert "Nobody has played 3 rated games" in board.content  # one game is not enough to rank

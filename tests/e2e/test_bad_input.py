@@ -18,10 +18,14 @@ async def game_now(table: Table) -> tuple[object, ...]:
 
 
 async def refusal(table: Table, reply: Reply) -> str:
-    """The ephemeral sentence that answered a click (a followup after the deferral)."""
-    message: Message = await table.fake.wait_until(
-        lambda: reply.followups[-1] if reply.followups else None, what="the refusal"
-    )
+    """The ephemeral sentence that answered a click: its reply, or a followup after a deferral."""
+
+    def said() -> Message | None:
+        if reply.followups:
+            return reply.followups[-1]
+        return reply.message if reply.message is not None and reply.message.ephemeral else None
+
+    message: Message = await table.fake.wait_until(said, what="the refusal")
     assert message.ephemeral, message.content
     return message.content
 
@@ -89,13 +93,11 @@ async def test_a_double_click_plays_the_move_once(table: Table) -> None:
     )
     await first.wait()
     await second.wait()
-    # The turn message's edit answers both clicks; the loser also hears why, ephemerally.
-    await table.fake.wait_until(lambda: first.followups or second.followups, what="the refusal")
-    # The winner's handler ends by showing the next turn: then both clicks are fully handled.
+    # The winner's click is answered with the turn message, updated; the loser hears why, ephemerally.
+    [winner] = [r for r in (first, second) if r.callback_type in (6, 7)]
+    loser = second if winner is first else first
+    assert await refusal(table, loser) == "That throw was already played: use the game's newest message."
     await wait_for_turn_or_end(table, after=state)
-    refused = [m for r in (first, second) for m in r.followups]
-    assert [m.content for m in refused] == ["That throw was already played: use the game's newest message."]
-    assert refused[0].ephemeral
     games = await stored_games(table.database_url)
     assert [row.turn_number for row in games[0].moves].count(before.turn_number) == 1
     assert games[0].view.turn_number >= before.turn_number + 1
@@ -109,7 +111,7 @@ async def test_a_typed_move_that_is_not_in_the_list_is_refused(table: Table) -> 
     assert reply.content.startswith("`Z` is not a move of this throw: choose A (")
     reply = await table.alice.slash(table.channel, "pachisi move", choice="black:0-83")
     assert reply.ephemeral
-    assert reply.content.startswith("black:0-83 is not legal with a throw of"), reply.content
+    assert reply.content.startswith("`black:0-83` is not a move of this throw: choose A ("), reply.content
     assert await game_now(table) == before
 
 
@@ -131,7 +133,7 @@ async def test_autocomplete_offers_exactly_the_legal_moves_of_the_pending_throw(
     assert view is not None and view.pending_throw is not None
     choices = await table.alice.autocomplete(table.channel, "pachisi move", "choice", "")
     assert [value for _, value in choices] == [str(m) for m in view.legal_moves()]
-    assert [name[:80] for name, _ in choices] == [b.label for b in live_buttons(message)]
+    assert [name.split(" · ")[0] for name, _ in choices] == [b.label for b in live_buttons(message)]
     narrowed = await table.alice.autocomplete(table.channel, "pachisi move", "choice", "A:")
     assert narrowed == choices[:1]
 

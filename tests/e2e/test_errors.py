@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from bot.core import records
 from tests.e2e.helpers import Table, stored_games, wait_for_turn_or_end
 
 ANSWER = re.compile(r"^Something went wrong \(ref ([0-9a-f]{6})\)\. The game is saved\.$")
@@ -20,7 +21,7 @@ def broken(*_: object, **__: object) -> None:
 async def test_a_failing_command_answers_with_a_reference_that_is_in_the_log(
     table: Table, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(table.bot.service, "stats", broken)
+    monkeypatch.setattr(records, "member_stats", broken)
     with caplog.at_level(logging.ERROR):
         reply = await table.alice.slash(table.channel, "pachisi stats")
     found = ANSWER.match(reply.content)

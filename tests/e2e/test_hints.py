@@ -10,8 +10,9 @@ from random import Random
 from PIL import Image
 
 from bot.cogs.pachisi.hints import chances_line
+from bot.core.texts import ENGLISH
+from bot.core.texts.board import move_steps
 from engine import Position, parse_move
-from engine.analysis import move_words
 from engine.players import HardPlayer
 from engine.winchance import story
 from localdiscord.driver import Reply
@@ -65,7 +66,7 @@ async def test_the_hint_answers_the_member_to_move_alone_with_hards_letter(table
     assert text.startswith(f"**Hint**: play **{choice_label(moves.index(best))}**,"), text
     assert "chance to win" in text
     for index in range(len(moves)):
-        assert f"\n**{choice_label(index)}** {move_words(moves[index])}: " in text  # every choice
+        assert f"\n**{choice_label(index)}** {move_steps(ENGLISH, view.position, moves[index])}: " in text
     assert len(table.channel.messages) == seen  # nothing posted for the channel to see
     [game] = await stored_games(table.database_url)
     assert game.view.seats[0].hints_used == 1 and game.view.seats[1].hints_used == 0  # Bob's not counted
@@ -96,7 +97,7 @@ async def test_the_board_shows_the_chances_under_the_picture(table: Table) -> No
     [embed] = reply.embeds
     assert embed["image"]["url"] == "attachment://board.png"
     [game] = await stored_games(table.database_url)
-    assert embed["footer"]["text"] == chances_line(game.view)
+    assert embed["footer"]["text"] == chances_line(ENGLISH, game.view)
     assert embed["footer"]["text"].startswith("Chance to win: Black + Yellow ")
 
 

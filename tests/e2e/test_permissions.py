@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from localdiscord.driver import Reply
 from localdiscord.server import Message
 from tests.e2e.helpers import (
     Table,
     check_move_log,
+    live_buttons,
+    player_to_move,
     stored_games,
     turn_message,
+    turn_state,
     wait_for_game,
     wait_for_turn_or_end,
 )
@@ -19,7 +23,7 @@ async def test_start_without_attach_files_says_what_is_missing_and_starts_nothin
     table.fake.deny_bot(table.channel, "attach_files")
     reply = await table.alice.slash(table.channel, "pachisi start")
     assert reply.ephemeral
-    assert "attach files" in reply.content
+    assert "Attach Files" in reply.content
     assert await stored_games(table.database_url) == []
 
 
@@ -36,29 +40,46 @@ def changed_from(table: Table, before: Message) -> Callable[[], Message | None]:
 
 
 async def test_a_refused_post_mid_game_is_explained_and_the_move_is_kept(table: Table) -> None:
+    """A click is answered through its own interaction; the post that asks the next member to play
+    goes through the channel, and may be refused (Send Messages taken away mid-game)."""
     await table.alice.slash(table.channel, "pachisi start", players=2, level="easy")
     message = await wait_for_turn_or_end(table)
-    # Throw until a throw offers a choice (a throw with no move passes and posts the next turn).
-    while [b.label for b in message.buttons if b.label != "Take a seat"] == ["Throw"]:
-        await table.alice.click(message, "Throw", wait=False)
-        message = await table.fake.wait_until(changed_from(table, message), what="the next state")
-    # The next turn's post is refused, as when Send Messages is taken away mid-game.
+    await table.bob.slash(table.channel, "pachisi join", seat="yellow")  # both throw for themselves
+    # Play on until Alice has a choice to make; then her move hands the turn to Bob, in a new post.
+    while True:
+        labels = [b.label or "" for b in live_buttons(message)]
+        member = player_to_move(message, [table.alice, table.bob])
+        if member is table.alice and labels != ["Throw"]:
+            break
+        before = turn_state(table.channel)
+        await member.click(message, labels[0])
+        message = await wait_for_turn_or_end(table, after=before)
     table.fake.fail_next("POST", "/channels/{id}/messages", status=403, code=50013, times=20)
     table.fake.fail_next("PATCH", "/channels/{id}/messages/{m}", status=403, code=50013, times=20)
-    choice = next(b.label for b in message.buttons if b.label and b.label.startswith("A:"))
-    reply = await table.alice.click(message, choice)
-    said = await table.fake.wait_until(
-        lambda: next((f.content for f in reply.followups if "Send Messages" in f.content), None),
-        what="the explanation",
-    )
+    said = None
+    while said is None:  # Alice plays (her graces on the same message) until the turn is Bob's
+        edits = len(message.edits)
+        reply = await table.alice.click(message, (live_buttons(message)[0].label or ""))
+
+        def explained_or_updated(reply: Reply = reply, edits: int = edits) -> object:
+            return next((f.content for f in reply.followups if "Send Messages" in f.content), None) or (
+                len(message.edits) > edits and live_buttons(message) and "again"
+            )
+
+        outcome = await table.fake.wait_until(
+            explained_or_updated, what="the explanation or Alice's next choice"
+        )
+        said = None if outcome == "again" else str(outcome)
     assert "/pachisi throw" in said
     assert all(f.ephemeral for f in reply.followups)
     (game,) = await stored_games(table.database_url)
-    assert game.view.status == "active" and game.view.turn_number >= 1  # the move was kept
+    assert game.view.status == "active" and game.view.user_to_move() == table.bob.id  # the move was kept
     check_move_log(game)
     table.fake.server.faults.clear()
-    board = await table.alice.slash(table.channel, "pachisi board")
+    board = await table.bob.slash(table.channel, "pachisi board")
     assert board.ephemeral and board.attachments
+    thrown = await table.bob.slash(table.channel, "pachisi throw")  # the game goes on by command
+    assert thrown.ephemeral
 
 
 async def test_a_deleted_channel_abandons_its_game(table: Table) -> None:

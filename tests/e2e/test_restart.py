@@ -7,7 +7,9 @@ from typing import Any
 
 from sqlalchemy import select
 
-from bot.core.store import GameRow, Store
+from bot.core import present
+from bot.core.store import GameRow, GameValues, Store
+from bot.core.texts import ENGLISH
 from localdiscord.server import Message
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.helpers import (
@@ -141,8 +143,8 @@ async def test_killed_after_a_move_is_stored_before_the_next_turn_is_shown(
         message, labels = await two_members_to_a_choice(table)
         [game] = await stored_games(database_url)
         turn = game.view.turn_number
-        # Discord holds the edit of the turn message back (a long 429): the bot dies waiting.
-        fake.fail_next("PATCH", "/channels/{c}/messages/{m}", status=429, retry_after=60)
+        # Discord holds the click's answer back (a long 429): the bot dies waiting.
+        fake.fail_next("POST", "/interactions/{i}/{t}/callback", status=429, retry_after=60)
         await player_to_move(message, [table.alice, table.bob]).click(message, labels[0], wait=False)
         await fake.wait_until(lambda: any(r.status == 429 for r in fake.server.requests), what="the 429")
         await bot.kill()
@@ -166,12 +168,12 @@ async def test_killed_after_a_throw_is_stored_before_its_choices_are_shown(
         await wait_for_turn_or_end(table)
         await table.bob.slash(table.channel, "pachisi join", seat="yellow")
         members = [table.alice, table.bob]
-        # Throw until a throw offers moves while its edit is held back, then kill the bot.
+        # Throw until a throw offers moves while its answer is held back, then kill the bot.
         for _ in range(100):
             message = await wait_for_turn_or_end(table)
             [game] = await stored_games(database_url)
             before = turn_state(table.channel)
-            fake.fail_next("PATCH", "/channels/{c}/messages/{m}", status=429, retry_after=3)
+            fake.fail_next("POST", "/interactions/{i}/{t}/callback", status=429, retry_after=3)
             limited = sum(r.status == 429 for r in fake.server.requests)
             await player_to_move(message, members).click(message, "Throw", wait=False)
             await fake.wait_until(
@@ -252,15 +254,18 @@ async def test_a_second_copy_of_the_turn_message_left_by_a_crash_still_plays(tab
     """A crash between posting a turn and storing its id leaves two live copies; either works."""
     await table.alice.slash(table.channel, "pachisi start", players=2, level="easy")
     first = await wait_for_turn_or_end(table)
-    cog = pachisi_cog(table)
+    tables = pachisi_cog(table).table
     (game,) = await stored_games(table.database_url)
-    await cog.post_turn(await cog.service.get(game.view.id), [])  # the copy a restart re-posts...
-    await cog.service.set_message(game.view.id, first.id)  # ...whose id the crash never stored
+    view = await tables.service.get(game.view.id)
+    turn = present.turn_message(ENGLISH, view, [], tables.names)
+    await tables.writer.post(tables.channel(view), turn, view)  # the copy a restart re-posts...
+    await tables.service.shown(game.view.id, first.id)  # ...whose id the crash never stored
     copy = table.channel.last_message()
     assert copy is not None and copy.id != first.id and live_buttons(copy)[0].label == "Throw"
     await table.alice.click(copy, "Throw")
     await table.fake.wait_until(lambda: copy.edits, what="the copy updated")
-    assert not live_buttons(next(m for m in table.channel.messages if m.id == first.id))
+    original = next(m for m in table.channel.messages if m.id == first.id)
+    await table.fake.wait_until(lambda: not live_buttons(original), what="the first copy closed")
     (after,) = await stored_games(table.database_url)
     assert after.view.turn_number > game.view.turn_number or after.view.pending_throw is not None
     assert after.view.message_id != first.id  # the copy (or the next turn after it) is the turn now
@@ -269,9 +274,12 @@ async def test_a_second_copy_of_the_turn_message_left_by_a_crash_still_plays(tab
 async def test_throw_clicked_again_after_the_throw_was_stored_shows_its_choices(table: Table) -> None:
     await table.alice.slash(table.channel, "pachisi start", players=2, level="easy")
     message = await wait_for_turn_or_end(table)
-    cog = pachisi_cog(table)
     (game,) = await stored_games(table.database_url)
-    thrown, _ = await cog.service.throw(game.view.id, table.alice.id, game.view.turn_number)  # not shown
+    store = pachisi_cog(table).service.store
+    async with store.transaction() as session:  # a throw stored, then a crash before it was shown
+        values: GameValues = {"pending_throw": 10, "pending_cowries": "100000"}
+        assert await store.update_game(session, game.view.id, game.view.version, **values)
+    thrown = await pachisi_cog(table).service.get(game.view.id)
     await table.alice.click(message, "Throw", wait=False)
     shown = await table.fake.wait_until(lambda: choices_shown(table.channel), what="the choices")
     (after,) = await stored_games(table.database_url)

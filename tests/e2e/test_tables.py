@@ -81,7 +81,7 @@ async def test_a_table_plays_in_its_thread_with_one_card_in_the_channel(tables: 
     assert "Take a seat" not in [b.label for b in card.buttons]  # no computer seat left
 
     final = await play_to_the_end(tables, thread, random.Random(3))
-    await tables.fake.wait_until(lambda: " win!**" in card.content, what="the result on the card")
+    await tables.fake.wait_until(lambda: is_final(card), what="the result on the card")
     assert tables.channel.messages == [card]  # one message in the channel for the whole game
     assert [b.label for b in card.buttons] == ["Rematch"]
     assert "Throws:" in card.content and "Captures:" in card.content and "Duration:" in card.content
@@ -126,7 +126,7 @@ async def test_the_bot_throws_for_members_and_asks_only_for_real_choices(tables:
     await tables.alice.slash(tables.channel, "pachisi start", players=4, pieces=2, level="easy")
     thread = await the_thread(tables)
     rng = random.Random(5)
-    forced = re.compile(rf"<@{tables.alice.id}>, Black: threw \d+, (the only move: piece|no move)")
+    forced = re.compile(rf"<@{tables.alice.id}>, Black: (the only move: piece|threw \d+, no move)")
 
     def told() -> str:
         return "\n".join(
@@ -159,8 +159,8 @@ async def test_auto_off_gives_a_throw_button_and_on_takes_it_away(tables: Table)
     assert [b.label for b in live_buttons(message)] == ["Throw"]
     on = await tables.alice.slash(thread, "pachisi auto", mode="on")
     assert "Auto-throw is on" in on.content
-    assert await tables.bot.service.auto_throw(tables.alice.id)
-    assert await tables.bot.service.auto_throw(tables.bob.id)  # Bob never chose: the default
+    assert await tables.bot.service.members.auto_throw(tables.alice.id)
+    assert await tables.bot.service.members.auto_throw(tables.bob.id)  # Bob never chose: the default
 
 
 async def test_pings_go_only_to_players_with_a_choice_waiting_or_a_piece_captured(tables: Table) -> None:

@@ -20,7 +20,7 @@ async def test_the_computer_plays_for_an_absent_member_and_takes_the_seat_after_
     start_table: Callable[..., AbstractAsyncContextManager[Table]],
 ) -> None:
     async with start_table(turn_timeout_seconds=1) as table:
-        await table.alice.slash(table.channel, "pachisi start", players=2, pieces=1, level="easy")
+        await table.alice.slash(table.channel, "pachisi start", players=2, pieces=2, level="easy")
         final = await table.fake.wait_until(
             lambda: final_message(table.channel),
             timeout=WHOLE_GAME,  # three turn timers of 1 s, then the computers play the whole game
@@ -41,7 +41,7 @@ async def test_a_missed_turn_is_forgiven_when_the_member_comes_back(
     start_table: Callable[..., AbstractAsyncContextManager[Table]],
 ) -> None:
     async with start_table(turn_timeout_seconds=1) as table:
-        await table.alice.slash(table.channel, "pachisi start", players=2, pieces=1, level="easy")
+        await table.alice.slash(table.channel, "pachisi start", players=2, pieces=2, level="easy")
         await table.fake.wait_until(
             lambda: "(time ran out)" in "\n".join(m.content for m in table.channel.messages),
             what="a turn played by the timer",
@@ -57,10 +57,12 @@ async def test_a_missed_turn_is_forgiven_when_the_member_comes_back(
 
 
 async def test_rate_limited_posts_are_delayed_not_lost(table: Table) -> None:
-    await table.alice.slash(table.channel, "pachisi start", players=2, pieces=1, level="easy")
+    await table.alice.slash(table.channel, "pachisi start", players=2, pieces=2, level="easy")
     await wait_for_turn_or_end(table)
     table.fake.fail_next("POST", "/channels/{c}/messages", status=429, retry_after=0.2, times=3)
-    table.fake.fail_next("PATCH", "/channels/{c}/messages/{m}", status=429, retry_after=0.2, times=2)
+    # A click is answered through its interaction; what follows the computers' turns is an edit of
+    # that answer (a webhook route, with rate limits of its own).
+    table.fake.fail_next("PATCH", "/webhooks/{a}/{t}/messages/{m}", status=429, retry_after=0.2, times=2)
     final = await play_out(table, [table.alice], by="buttons")
     assert "Throws:" in final.content
     limited = [r for r in table.fake.server.requests if r.status == 429]

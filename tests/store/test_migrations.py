@@ -12,7 +12,8 @@ import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
-from bot.core.store import ROOT, Base, downgrade, make_engine, upgrade
+from bot.core.store import Base, downgrade, make_engine, upgrade
+from bot.core.store.database import ROOT
 
 TABLES = {
     "games",

@@ -1,8 +1,9 @@
 """Buttons. A game button's custom id carries its action, the game, the turn and an argument (a
-move), so it outlives restarts; it holds no game logic and hands its click to the table cog.
+move), so it outlives restarts; it holds no game logic and hands its click to the router cog.
 
-To add a button: pick an action name, build `GameButton(action, game_id, turn, label=...)` where it
-is shown, and register its handler with `Tables.add_button(action, handler)`.
+The presenter (`bot.core.present`) decides which buttons a message shows; `buttons_view` makes
+them Discord components. To add a button: an action name and a `present.Button` where it is
+shown, and its handler registered with `Router.add_button(action, handler)`.
 """
 
 from __future__ import annotations
@@ -13,11 +14,17 @@ from typing import Any
 
 import discord
 
-from bot.cogs.answers import handle_error, tell
+from bot.cogs.answers import handle_error, refuse
+from bot.core.present import Button
 
-TABLE_COG = "Pachisi"
+ROUTER_COG = "Pachisi"
 """The cog that owns the game buttons' handlers (looked up at click time: no import)."""
-THROW, MOVE, JOIN, REMATCH = "throw", "move", "join", "rematch"
+STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
 
 
 MAX_ID = 2**31 - 1
@@ -77,11 +84,23 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pach
         action, game_id, turn, arg = parse_custom_id(match["rest"])
         return cls(action, game_id, turn, arg, label=getattr(item, "label", None) or action or "?")
 
+    @classmethod
+    def of(cls, button: Button) -> GameButton:
+        return cls(
+            button.action,
+            button.game_id,
+            button.turn,
+            button.arg,
+            label=button.label,
+            style=STYLES[button.style],
+            row=button.row,
+        )
+
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:
-            handler: ButtonHandler | None = getattr(interaction.client.get_cog(TABLE_COG), "on_button", None)
+            handler: ButtonHandler | None = getattr(interaction.client.get_cog(ROUTER_COG), "on_button", None)
             if handler is None:
-                await tell(interaction, "The game is restarting: try again in a moment.")
+                await refuse(interaction, "restarting")
                 return
             await handler(interaction, self)
         except Exception as exc:  # every click gets an answer; the handler logs what is unexpected
@@ -89,6 +108,16 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pach
 
 
 ButtonHandler = Callable[[discord.Interaction[Any], GameButton], Awaitable[None]]
+
+
+def buttons_view(buttons: tuple[Button, ...]) -> discord.ui.View | None:
+    """The message's components (None: a message without buttons)."""
+    if not buttons:
+        return None
+    view = discord.ui.View(timeout=None)
+    for button in buttons:
+        view.add_item(GameButton.of(button))
+    return view
 
 
 def disabled_copy(message: discord.Message) -> discord.ui.View | None:
@@ -113,10 +142,12 @@ class Confirm(discord.ui.View):
         yes: str,
         no: str,
         kept: str,
+        working: str,
     ) -> None:
         super().__init__(timeout=60)
         self.on_yes = on_yes
         self.no_text = kept
+        self.working = working
         confirm: discord.ui.Button[Confirm] = discord.ui.Button(label=yes, style=discord.ButtonStyle.danger)
         cancel: discord.ui.Button[Confirm] = discord.ui.Button(label=no, style=discord.ButtonStyle.secondary)
         confirm.callback = self._yes  # type: ignore[method-assign]
@@ -125,7 +156,7 @@ class Confirm(discord.ui.View):
         self.add_item(cancel)
 
     async def _yes(self, interaction: discord.Interaction[Any]) -> None:
-        await interaction.response.edit_message(content="Working on it...", view=None)
+        await interaction.response.edit_message(content=self.working, view=None)
         await self.on_yes(interaction)
 
     async def _no(self, interaction: discord.Interaction[Any]) -> None:

@@ -1,0 +1,191 @@
+"""Opening a table and its seats: start and rematch, take a seat, leave or resign, end the game.
+
+Each is one service call; what it shows goes through the table (`Table.show`) and, for the table
+card in the channel, `Table.update_card`. News for the table is the member's interaction answer
+when they are in the game's channel, else a post there.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Final
+
+import discord
+
+from bot.cogs.answers import language_of, tell
+from bot.cogs.pachisi.table import Table
+from bot.cogs.pachisi.views import Confirm
+from bot.core import present, records
+from bot.core.errors import NotAllowed
+from bot.core.present import Message
+from bot.core.snapshot import GameSnapshot, Played
+from bot.core.store import Status
+from bot.core.texts import answers, table
+from engine import Rules
+
+log = logging.getLogger(__name__)
+
+THREAD_ARCHIVE_MINUTES: Final = 1440
+THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads")
+
+
+class Seats:
+    def __init__(self, tables: Table) -> None:
+        self.table = tables
+        self.bot = tables.bot
+        self.service = tables.service
+
+    async def open(
+        self,
+        interaction: discord.Interaction[Any],
+        rules: Rules,
+        level: str,
+        seat: int | None,
+        *,
+        thread: bool,
+        members: dict[int, int] | None = None,
+        hints: bool = True,
+    ) -> None:
+        """Start a game where the member asked: in a new thread with a table card in the channel,
+        in the thread they are in, or in the channel itself. The interaction is deferred."""
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        self.table.remember(interaction.user)
+        here = interaction.channel
+        missing = [p for p in THREAD_PERMISSIONS if not getattr(interaction.app_permissions, p)]
+        channel_id, card_channel = interaction.channel_id, None
+        wants_thread = (
+            thread and not isinstance(here, discord.Thread) and isinstance(here, discord.TextChannel)
+        )
+        if wants_thread and not missing:
+            assert isinstance(here, discord.TextChannel)
+            name = table.table_name(language_of(interaction), interaction.user.display_name)
+            created = await here.create_thread(
+                name=name,
+                auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+                type=discord.ChannelType.public_thread,
+            )
+            channel_id, card_channel = created.id, interaction.channel_id
+        played = await self.service.start(
+            interaction.guild_id,
+            channel_id,
+            interaction.user.id,
+            rules,
+            level,
+            seat,
+            card_channel_id=card_channel,
+            members=members,
+            hints=hints,
+        )
+        view = played.game
+        lang = self.table.language(view)
+        if card_channel is not None:
+            await self.post_card(view)
+        elif (channel := self.table.channel(view)) is not None:
+            await self.table.writer.post(
+                channel, Message(table.started(lang, interaction.user.id, view)), view
+            )
+        note = missing if wants_thread else []
+        await tell(interaction, table.your_game(language_of(interaction), view, interaction.user.id, note))
+        await self.table.changed(played)
+
+    async def post_card(self, view: GameSnapshot) -> None:
+        channel = self.bot.get_channel(view.card_channel_id or 0)
+        if not isinstance(channel, discord.TextChannel):
+            return
+        card = present.card(self.table.language(view), view, self.table.starter(view))
+        posted = await self.table.writer.post(channel, card, view)
+        await self.service.set_card(view.id, posted.id)
+
+    async def rematch(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        """The same seats and options at a new table (a new thread of the card's channel)."""
+        old = await self.service.get(game_id)
+        players = {info.user_id: seat for seat, info in old.seats.items() if info.user_id}
+        everyone = await records.game_players(self.bot.store, game_id)
+        if interaction.user.id not in players and interaction.user.id not in everyone:
+            raise NotAllowed("rematch_not_yours")
+        if old.status == Status.ACTIVE:
+            raise NotAllowed("rematch_too_soon")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        seat = players.pop(interaction.user.id, None)
+        levels = {info.level for info in old.seats.values()}
+        level = levels.pop() if len(levels) == 1 else self.bot.settings.default_level
+        members = {s: u for u, s in players.items()}
+        thread = old.card_channel_id is not None
+        await self.open(interaction, old.rules, level, seat, thread=thread, members=members, hints=old.hints)
+
+    async def take(self, interaction: discord.Interaction[Any], view: GameSnapshot, seat: int | None) -> None:
+        """A member takes a computer's seat; if it is their turn now, the turn is shown to them."""
+        self.table.remember(interaction.user)
+        async with self.table.locks[view.id]:
+            played = await self.service.join(view.id, interaction.user.id, seat)
+            joined = played.game
+            taken = joined.seat_of(interaction.user.id)
+            assert taken is not None
+            text = table.seat_taken(self.table.language(joined), interaction.user.id, joined, taken)
+            await self.announce(interaction, joined, text)
+            await self.table.update_card(joined)
+            if played.events or joined.user_to_move() == interaction.user.id:
+                await self.table.show(played)
+
+    async def give_up(
+        self, interaction: discord.Interaction[Any], view: GameSnapshot, *, resign: bool
+    ) -> None:
+        if not interaction.response.is_done():
+            await interaction.response.defer(
+                ephemeral=interaction.channel_id != view.channel_id, thinking=True
+            )
+        async with self.table.locks[view.id]:
+            seat = view.seat_of(interaction.user.id)
+            played = await (self.service.resign if resign else self.service.leave)(
+                view.id, interaction.user.id
+            )
+            after = played.game
+            lang = self.table.language(after)
+            if after.status == Status.FINISHED:
+                text = table.conceded(lang, interaction.user.id, after)
+            else:
+                text = table.seat_given_up(lang, interaction.user.id, seat, resign=resign)
+            await self.announce(interaction, after, text)
+            await self.table.update_card(after)
+            if played.events or after.status != Status.ACTIVE or not after.is_human_turn():
+                await self.table.show(played)
+
+    async def announce(self, interaction: discord.Interaction[Any], view: GameSnapshot, text: str) -> None:
+        """News for the table: in the game's channel, and as the answer when the member is there."""
+        if interaction.channel_id == view.channel_id:
+            await tell(interaction, text, ephemeral=False)
+            return
+        channel = self.table.channel(view)
+        if channel is not None:
+            await self.table.writer.post(channel, Message(text), view)
+        await tell(interaction, table.plays_in(language_of(interaction), text, view))
+
+    async def confirm_end(self, interaction: discord.Interaction[Any], view: GameSnapshot) -> None:
+        """Ask before ending a game for everyone, once the member may end it at all."""
+        if not may_end(interaction, view):
+            raise NotAllowed("only_starter_ends")
+
+        async def end(answer: discord.Interaction[Any]) -> None:
+            await self.end(answer, view.id)
+
+        lang = language_of(interaction)
+        question, yes, no, kept = answers.confirm_end(lang)
+        confirm = Confirm(end, yes=yes, no=no, kept=kept, working=answers.working(lang))
+        await interaction.response.send_message(question, view=confirm, ephemeral=True)
+
+    async def end(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        async with self.table.locks[game_id]:
+            view = await self.service.end(game_id, interaction.user.id, can_manage=may_end(interaction, None))
+            self.table.timers.cancel(game_id)
+            await self.table.show(Played(view))
+            channel = self.table.channel(view)
+            if channel is not None:
+                text = table.ended(self.table.language(view), interaction.user.id, view)
+                await self.table.writer.post(channel, Message(text), view)
+
+
+def may_end(interaction: discord.Interaction[Any], view: GameSnapshot | None) -> bool:
+    """The member manages channels, or started the game."""
+    member = interaction.user
+    can_manage = isinstance(member, discord.Member) and member.guild_permissions.manage_channels
+    return can_manage or (view is not None and member.id == view.started_by)

@@ -1,0 +1,66 @@
+"""Turn timers: a member who must act is reminded once at half their time; at the deadline the
+computer plays their turn. The clock is the bot's (`bot.core.clock`), so tests move time instead of
+waiting for it; what happens when a timer fires is the table's (`fire`, `remind`)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from datetime import datetime, timedelta
+
+from bot.core.clock import Clock
+from bot.core.errors import GameError
+from bot.core.snapshot import GameSnapshot
+from bot.core.store import Status, StoreUnavailable
+
+log = logging.getLogger(__name__)
+
+RETRY_SECONDS = 5.0
+"""A timer that found the database down tries again after this long."""
+Fire = Callable[[int, int], Awaitable[None]]
+"""(game id, turn number) -> play or remind."""
+
+
+class TurnTimers:
+    def __init__(self, clock: Clock, timeout_seconds: float, fire: Fire, remind: Fire) -> None:
+        self.clock = clock
+        self.half = timedelta(seconds=timeout_seconds / 2)
+        self.fire = fire
+        self.remind = remind
+        self.tasks: dict[int, asyncio.Task[None]] = {}
+
+    def schedule(self, view: GameSnapshot) -> None:
+        """The game's one timer, for its current turn (none when no member is to act)."""
+        self.cancel(view.id)
+        if view.status == Status.ACTIVE and view.deadline is not None:
+            self.tasks[view.id] = asyncio.create_task(self._run(view.id, view.turn_number, view.deadline))
+
+    def cancel(self, game_id: int) -> None:
+        task = self.tasks.pop(game_id, None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+
+    def cancel_all(self) -> None:
+        for game_id in list(self.tasks):
+            self.cancel(game_id)
+
+    async def _run(self, game_id: int, turn: int, deadline: datetime, *, reminded: bool = False) -> None:
+        try:
+            if not reminded and deadline - self.clock.now() > self.half:
+                await self.clock.sleep_until(deadline - self.half)
+                await self.remind(game_id, turn)
+            await self.clock.sleep_until(deadline)
+            if self.tasks.get(game_id) is asyncio.current_task():
+                del self.tasks[game_id]
+            await self.fire(game_id, turn)
+        except GameError:
+            pass  # the turn was played, or the game ended, before the deadline fired
+        except StoreUnavailable:
+            log.warning("game=%s turn timer: database unavailable, trying again", game_id)
+            retry = self.clock.now() + timedelta(seconds=RETRY_SECONDS)
+            self.tasks[game_id] = asyncio.create_task(self._run(game_id, turn, retry, reminded=True))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("game=%s turn timer failed", game_id)

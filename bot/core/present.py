@@ -1,0 +1,271 @@
+"""What a game's messages show after a change: pure functions from the game and its events to the
+messages' content, buttons and the board's arguments. No Discord here: the cogs turn these into
+Discord calls, and tests read them directly.
+
+After a member's click, `after_click` plans the answer: the clicked message at once (their own
+throws), then, once the computers' turns have been shown at their pace, that message again (their
+next choice) or, when another member must decide, a new message that pings them. Without a click
+(a timer, a restart, a typed command) `after_change` closes the message that showed the turn and
+posts the next one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from bot.core.records import SeatTally
+from bot.core.snapshot import GameSnapshot, Played
+from bot.core.store import Status
+from bot.core.texts import Language, answers, board, table, turns
+from bot.core.turns import Event
+from engine import Move, Position
+from engine.game import Termination
+
+THROW, MOVE, JOIN, REMATCH, HINT = "throw", "move", "join", "rematch", "hint"
+"""The game buttons' actions (the first part of their custom ids)."""
+SEAT_ROW = 4
+"""Take a seat and the Hint sit on the last row, under the choices."""
+
+
+@dataclass(frozen=True)
+class Button:
+    """A game button: its custom id `pachisi:<action>:<game>:<turn>[:<arg>]` outlives restarts."""
+
+    action: str
+    game_id: int
+    turn: int
+    label: str
+    arg: str | None = None
+    style: str = "secondary"
+    """primary, secondary, success or danger."""
+    row: int | None = None
+
+    @property
+    def custom_id(self) -> str:
+        tail = f":{self.arg}" if self.arg is not None else ""
+        return f"pachisi:{self.action}:{self.game_id}:{self.turn}{tail}"
+
+
+@dataclass(frozen=True)
+class Board:
+    """The arguments of `render.board_png` for one picture of the game."""
+
+    position: Position
+    names: Mapping[int, str]
+    story: tuple[tuple[Move, Position], ...] = ()
+    """The moves since the viewer's last turn (each with the position it was played from)."""
+    last_move: Move | None = None
+    last_position: Position | None = None
+    throw: int | None = None
+    cowries: tuple[bool, ...] | None = None
+    choices: tuple[Move, ...] = ()
+    termination: Termination | None = None
+
+
+@dataclass(frozen=True)
+class Message:
+    """One message of the game: text, buttons, the board picture, and who it may ping."""
+
+    content: str
+    buttons: tuple[Button, ...] = ()
+    board: Board | None = None
+    pings: tuple[int, ...] = ()
+    result: bool = False
+    """The result of a finished game: its story chart goes with it."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How a change is shown: `now` on the clicked message (or, without a click, on the message
+    that showed the turn), `later` on the same message after the computers' pace, and `post`, a
+    new message in the game's channel after the pace, which pings whoever it names."""
+
+    now: Message | None
+    later: Message | None = None
+    post: Message | None = None
+    paced: bool = False
+    """Other seats played after the member: `later` and `post` wait for the computers' pace."""
+
+
+def panel_names(view: GameSnapshot, names: Mapping[int, str]) -> dict[int, str]:
+    """Each seat's name on its panel: the member's display name, or `Computer · hard`."""
+    found = {}
+    for seat in view.rules.seats:
+        user = view.seats[seat].user_id
+        if user is None:
+            found[seat] = f"Computer · {view.seats[seat].level}"
+        else:
+            found[seat] = names.get(user) or f"Player {str(user)[-4:]}"
+    return found
+
+
+def board_of(
+    view: GameSnapshot, events: Sequence[Event], names: Mapping[int, str], at: Position | None = None
+) -> Board:
+    """The picture of `view` with `events` numbered on it; `at`: a position the game passed through
+    (the member's own throws shown before the computers'), drawn without a throw or choices."""
+    story = tuple((e.move, e.before) for e in events if e.move is not None)
+    if at is not None:
+        return Board(at, panel_names(view, names), story)
+    return Board(
+        view.position,
+        panel_names(view, names),
+        story,
+        last_move=view.last_move,
+        last_position=view.last_position,
+        throw=view.pending_throw,
+        cowries=view.pending_cowries,
+        choices=tuple(view.legal_moves()),
+        termination=None if view.outcome is None else view.outcome.termination,
+    )
+
+
+def turn_buttons(lang: Language, view: GameSnapshot) -> tuple[Button, ...]:
+    """The choices (or Throw), the Hint once thrown, and Take a seat while a computer has one."""
+    if view.status != Status.ACTIVE:
+        return ()
+    found: list[Button] = []
+    moves = view.legal_moves()
+    if view.pending_throw is not None:
+        found += [
+            Button(
+                MOVE,
+                view.id,
+                view.turn_number,
+                board.choice_button(lang, i, view.position, m),
+                str(m),
+                "primary",
+            )
+            for i, m in enumerate(moves)
+        ]
+        if view.hints and view.is_human_turn():
+            found.append(Button(HINT, view.id, view.turn_number, answers.button(lang, HINT), row=SEAT_ROW))
+    elif view.is_human_turn():
+        found.append(Button(THROW, view.id, view.turn_number, answers.button(lang, THROW), style="success"))
+    if view.free_seats():
+        found.append(Button(JOIN, view.id, view.turn_number, answers.button(lang, JOIN), row=SEAT_ROW))
+    return tuple(found)
+
+
+def card_buttons(lang: Language, view: GameSnapshot) -> tuple[Button, ...]:
+    """Take a seat while one is free, Rematch once the game is won or drawn; else none."""
+    if view.status == Status.ACTIVE and view.free_seats():
+        return (Button(JOIN, view.id, view.turn_number, answers.button(lang, JOIN)),)
+    if view.status == Status.FINISHED:
+        return (Button(REMATCH, view.id, view.turn_number, answers.button(lang, REMATCH), style="success"),)
+    return ()
+
+
+def captured_members(view: GameSnapshot, events: Sequence[Event]) -> list[int]:
+    """Members whose pieces these events captured (they are pinged where it is told)."""
+    found: list[int] = []
+    for event in events:
+        if event.move is not None:
+            for seat, _ in event.before.captures(event.move):
+                user = view.seats[seat].user_id
+                if user is not None and user not in found:
+                    found.append(user)
+    return found
+
+
+def turn_message(
+    lang: Language,
+    view: GameSnapshot,
+    events: Sequence[Event],
+    names: Mapping[int, str],
+    *,
+    earlier: list[str] | None = None,
+    tallies: Mapping[int, SeatTally] | None = None,
+) -> Message:
+    """The game as it stands after `events`: the log, the prompt (or the result), the board and the
+    next turn's buttons; it pings the member to choose, or every player at the end."""
+    shown = events[-turns.LOG_LINES :]
+    if view.status == Status.ACTIVE:
+        pings = [u for u in [view.user_to_move()] if u]
+    else:
+        pings = [info.user_id for info in view.seats.values() if info.user_id]
+    return Message(
+        turns.turn_content(lang, view, events, earlier=earlier, tallies=tallies),
+        turn_buttons(lang, view),
+        board_of(view, events, names),
+        tuple(dict.fromkeys([*pings, *captured_members(view, shown)])),
+        result=view.status == Status.FINISHED,
+    )
+
+
+def closed(lang: Language, view: GameSnapshot, events: Sequence[Event], earlier: list[str]) -> Message:
+    """A turn message done with: its log with `events` added, no prompt, no buttons."""
+    return Message(turns.turn_content(lang, view, events, earlier=earlier, closed=True))
+
+
+def _own(events: Sequence[Event], seat: int) -> int:
+    """How many of the leading events are `seat`'s own throws."""
+    count = 0
+    while count < len(events) and events[count].seat == seat:
+        count += 1
+    return count
+
+
+def after_click(
+    lang: Language,
+    played: Played,
+    seat: int,
+    earlier: list[str],
+    names: Mapping[int, str],
+    tallies: Mapping[int, SeatTally] | None = None,
+) -> Plan:
+    """The answer to a click by the member playing `seat` on a turn message whose log was `earlier`."""
+    view, events = played.game, list(played.events)
+    own = _own(events, seat)
+    rest = events[own:]
+    again = view.status == Status.ACTIVE and view.user_to_move() == view.seats[seat].user_id
+    if again and not rest:
+        return Plan(turn_message(lang, view, events, names, earlier=earlier))
+    if again:
+        # The member's own throws at once, the computers' after their pace, then the member's choice.
+        waiting = Message(
+            turns.turn_content(lang, view, events[:own], earlier=earlier, closed=True)
+            + "\n"
+            + lang.gettext("The other seats are playing…"),
+            board=board_of(view, events[:own], names, at=rest[0].before),
+        )
+        return Plan(waiting, later=turn_message(lang, view, events, names, earlier=earlier), paced=True)
+    done = closed(lang, view, events[:own], earlier)
+    if rest or view.status != Status.ACTIVE or view.is_human_turn():
+        return Plan(done, post=turn_message(lang, view, rest, names, tallies=tallies), paced=bool(rest))
+    return Plan(done)
+
+
+def after_change(
+    lang: Language,
+    played: Played,
+    earlier: list[str] | None,
+    names: Mapping[int, str],
+    tallies: Mapping[int, SeatTally] | None = None,
+) -> Plan:
+    """A change nobody clicked for (a timer, a seat handed over, a restart, a typed command): the
+    message that showed the turn is closed with nothing added (`earlier`: its log; None when no
+    message shows the game), and the game as it stands is posted."""
+    view = played.game
+    done = (
+        None if earlier is None else Message(turns.turn_content(lang, view, [], earlier=earlier, closed=True))
+    )
+    if view.status == Status.ABANDONED:
+        return Plan(done)
+    return Plan(done, post=turn_message(lang, view, list(played.events), names, tallies=tallies))
+
+
+def card(
+    lang: Language,
+    view: GameSnapshot,
+    starter: str,
+    *,
+    tallies: Mapping[int, SeatTally] | None = None,
+    players: Mapping[int, int] | None = None,
+    ended_at: datetime | None = None,
+) -> Message:
+    """The table card: options, seats, where it plays, and the result at the end."""
+    text = table.card(lang, view, starter, tallies=tallies, players=players, ended_at=ended_at)
+    return Message(text, card_buttons(lang, view))

@@ -1,0 +1,214 @@
+"""A stored game as the rest of the bot sees it: the engine's `Game` and the table around it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from bot.core.store import GameRow, GameValues, SeatRow, Status, aware, utcnow
+from bot.core.turns import Event, SeatInfo
+from engine.game import Game, Outcome, Termination, Throw
+from engine.rules import Rules
+from engine.state import Move, Position, parse_move
+
+
+@dataclass(frozen=True)
+class GameSnapshot:
+    """A game as stored after the call that returned it. `game` is the engine's game (position,
+    throws played, pending throw, outcome): nobody changes it once it is in a snapshot."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    started_by: int
+    status: Status
+    game: Game = field(compare=False)
+    version: int
+    seats: dict[int, SeatInfo]
+    deadline: datetime | None
+    message_id: int | None
+    """The turn message that shows this game now, if one does."""
+    last_move: Move | None
+    last_position: Position | None
+    created_at: datetime = field(compare=False)
+    hints: bool = True
+    """The game option `hints`: the Hint button and the win chances are offered."""
+    card_channel_id: int | None = None
+    """The channel showing this game's table card (the game plays in a thread of it)."""
+    card_message_id: int | None = None
+
+    @property
+    def position(self) -> Position:
+        return self.game.position
+
+    @property
+    def rules(self) -> Rules:
+        return self.game.position.rules
+
+    @property
+    def turn_number(self) -> int:
+        """Throws played so far: each button names the turn it was made for."""
+        return self.game.throws
+
+    @property
+    def pending_throw(self) -> int | None:
+        return None if self.game.pending is None else self.game.pending.value
+
+    @property
+    def pending_cowries(self) -> tuple[bool, ...] | None:
+        return None if self.game.pending is None else self.game.pending.cowries
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How a finished game ended (win, frozen, throw limit, resignation); else None."""
+        return self.game.outcome() if self.status == Status.FINISHED else None
+
+    def legal_moves(self) -> list[Move]:
+        """The moves of the pending throw; [] when nothing is thrown or the game is over."""
+        if self.game.pending is None or self.status != Status.ACTIVE:
+            return []
+        return self.game.legal_moves()
+
+    def seat_to_move(self) -> int:
+        return self.position.turn
+
+    def user_to_move(self) -> int | None:
+        return self.seats[self.position.turn].user_id
+
+    def is_human_turn(self) -> bool:
+        return self.status == Status.ACTIVE and self.user_to_move() is not None
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat `user_id` plays, if any (one seat per user)."""
+        return next((s.seat for s in self.seats.values() if s.user_id == user_id), None)
+
+    def free_seats(self) -> list[int]:
+        return [s for s in self.rules.seats if self.seats[s].user_id is None]
+
+
+@dataclass(frozen=True)
+class Played:
+    """What a service call did: the game as it stored it, and the throws it played (oldest first)."""
+
+    game: GameSnapshot
+    events: tuple[Event, ...] = ()
+    replaced: int | None = None
+    """The message that showed the turn until the member acted on another copy of it (a restart
+    left two): it is closed, the one they used shows the game from now on."""
+
+    @property
+    def more(self) -> bool:
+        """Only computers are left to play and the call stopped at its limit: play on again."""
+        view = self.game
+        return view.status == Status.ACTIVE and not view.is_human_turn()
+
+
+def _cowries_text(faces: tuple[bool, ...]) -> str:
+    return "".join("1" if face else "0" for face in faces)
+
+
+def _cowries(text: str) -> tuple[bool, ...]:
+    return tuple(char == "1" for char in text)
+
+
+def rules_text(rules: Rules) -> str:
+    """The stored rules token, with players and pieces when they differ from the default."""
+    shape = [f"{name}={getattr(rules, name)}" for name in ("players", "pieces") if getattr(rules, name) != 4]
+    return ",".join([rules.token(), *shape])
+
+
+def stored_position(game: GameRow) -> Position:
+    """The game's position as stored, with the result of a resignation put back on it."""
+    position = Position.parse(game.position)
+    return position if game.conceded_to is None else position.with_result(game.conceded_to)
+
+
+def game_snapshot(row: GameRow, seats: Iterable[SeatRow]) -> GameSnapshot:
+    """A stored game as the rest of the bot sees it (public so tools and tests read rows the same way)."""
+    pending = None
+    if row.pending_throw is not None:
+        cowries = None if row.pending_cowries is None else _cowries(row.pending_cowries)
+        pending = Throw.of(row.pending_throw, cowries)
+    return GameSnapshot(
+        id=row.id,
+        guild_id=row.guild_id,
+        channel_id=row.channel_id,
+        started_by=row.started_by,
+        status=Status(row.status),
+        game=Game(stored_position(row), throws=row.turn_number, pending=pending),
+        version=row.version,
+        seats={s.seat: SeatInfo(s.seat, s.user_id, s.level, s.missed, s.hints_used) for s in seats},
+        deadline=aware(row.deadline),
+        message_id=row.message_id,
+        last_move=None if row.last_move is None else parse_move(row.last_move),
+        last_position=None if row.last_position is None else Position.parse(row.last_position),
+        created_at=aware(row.created_at) or utcnow(),
+        hints=row.hints,
+        card_channel_id=row.card_channel_id,
+        card_message_id=row.card_message_id,
+    )
+
+
+def stored_columns(view: GameSnapshot) -> GameValues:
+    """The game-row columns a service call may change (everything but identity and version)."""
+    outcome = view.outcome
+    conceded = outcome is not None and outcome.termination is Termination.RESIGNATION
+    pending = view.game.pending
+    return {
+        "status": str(view.status),
+        "position": (view.position.with_result(None) if conceded else view.position).notation(),
+        "conceded_to": outcome.winner if conceded and outcome is not None else None,
+        "pending_throw": None if pending is None else pending.value,
+        "pending_cowries": None if pending is None else _cowries_text(pending.cowries),
+        "turn_number": view.turn_number,
+        "deadline": view.deadline,
+        "message_id": view.message_id,
+        "last_move": None if view.last_move is None else str(view.last_move),
+        "last_position": None if view.last_position is None else view.last_position.notation(),
+    }
+
+
+def move_values(game_id: int, event: Event, created_at: datetime) -> dict[str, object]:
+    """One event as a row of the move log."""
+    return {
+        "game_id": game_id,
+        "turn_number": event.turn_number,
+        "seat": event.seat,
+        "actor_id": event.actor_id,
+        "throw": event.throw,
+        "cowries": _cowries_text(event.cowries),
+        "move": None if event.move is None else str(event.move),
+        "captures": event.captures,
+        "by_timer": event.by_timer,
+        "created_at": created_at,
+    }
+
+
+def new_game(
+    guild_id: int,
+    channel_id: int,
+    user_id: int,
+    rules: Rules,
+    level: str,
+    seated: dict[int, int],
+    now: datetime,
+) -> tuple[GameRow, list[SeatRow]]:
+    """A new game's rows, not yet added: members in `seated` (seat -> member), computers at `level`."""
+    row = GameRow(
+        guild_id=guild_id,
+        channel_id=channel_id,
+        started_by=user_id,
+        rules=rules_text(rules),
+        status=Status.ACTIVE,
+        position=Position.initial(rules).notation(),
+        turn_number=0,
+        version=0,
+        created_at=now,
+        updated_at=now,
+    )
+    seats = [
+        SeatRow(seat=s, user_id=seated.get(s), level=level, missed=0, joined_at=now, hints_used=0)
+        for s in rules.seats
+    ]
+    return row, seats

@@ -1,0 +1,69 @@
+"""The store: the tables (`models`), the database and its transactions (`database`), and the
+queries the bot needs (`games`, `standings`). The game flow itself lives in `bot.core.service`;
+the store only reads and writes rows."""
+
+from bot.core.store.database import (
+    SCHEMA_LOCK_KEY,
+    SQLITE_BUSY_TIMEOUT_MS,
+    StoreUnavailable,
+    alembic_config,
+    downgrade,
+    lock_schema,
+    make_engine,
+    unavailable,
+    upgrade,
+)
+from bot.core.store.games import GameQueries
+from bot.core.store.models import (
+    NAMING_CONVENTION,
+    Base,
+    CommandSyncRow,
+    GamePlayerRow,
+    GameRow,
+    GameValues,
+    MoveRow,
+    PlayerSettingsRow,
+    RatingRow,
+    ResignationRow,
+    SeatRow,
+    SeatValues,
+    Status,
+    UserStatsRow,
+    aware,
+    utcnow,
+)
+from bot.core.store.standings import StandingQueries
+
+
+class Store(GameQueries, StandingQueries):
+    """The database: an engine, one session maker, and every query the bot makes."""
+
+
+__all__ = [
+    "NAMING_CONVENTION",
+    "SCHEMA_LOCK_KEY",
+    "SQLITE_BUSY_TIMEOUT_MS",
+    "Base",
+    "CommandSyncRow",
+    "GamePlayerRow",
+    "GameRow",
+    "GameValues",
+    "MoveRow",
+    "PlayerSettingsRow",
+    "RatingRow",
+    "ResignationRow",
+    "SeatRow",
+    "SeatValues",
+    "Status",
+    "Store",
+    "StoreUnavailable",
+    "UserStatsRow",
+    "alembic_config",
+    "aware",
+    "downgrade",
+    "lock_schema",
+    "make_engine",
+    "unavailable",
+    "upgrade",
+    "utcnow",
+]

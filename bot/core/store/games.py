@@ -1,0 +1,233 @@
+"""The queries of a game's life: games, seats, players, members' settings, the move log, the
+totals per member, and the hash of the synced slash commands."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Unpack
+
+from sqlalchemy import and_, func, insert, or_, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.core.store.database import Database
+from bot.core.store.models import (
+    CommandSyncRow,
+    GamePlayerRow,
+    GameRow,
+    GameValues,
+    MoveRow,
+    PlayerSettingsRow,
+    ResignationRow,
+    SeatRow,
+    SeatValues,
+    Status,
+    UserStatsRow,
+    utcnow,
+)
+
+
+class GameQueries(Database):
+    # --- slash command sync -------------------------------------------------------------
+
+    async def synced_hash(self, session: AsyncSession, scope: int) -> str | None:
+        row = await session.get(CommandSyncRow, scope, populate_existing=True)
+        return None if row is None else row.payload_hash
+
+    async def set_synced_hash(self, session: AsyncSession, scope: int, payload_hash: str) -> None:
+        await session.merge(CommandSyncRow(scope=scope, payload_hash=payload_hash, synced_at=utcnow()))
+
+    # --- games --------------------------------------------------------------------------
+
+    async def game(self, session: AsyncSession, game_id: int) -> GameRow | None:
+        return await session.get(GameRow, game_id, populate_existing=True)
+
+    async def game_and_seats(
+        self, session: AsyncSession, game_id: int
+    ) -> tuple[GameRow, list[SeatRow]] | None:
+        """A game with its seats in one round trip (every service call starts with this)."""
+        query = (
+            select(GameRow, SeatRow)
+            .join(SeatRow, SeatRow.game_id == GameRow.id)
+            .where(GameRow.id == game_id)
+            .order_by(SeatRow.seat)
+            .execution_options(populate_existing=True)
+        )
+        rows = (await session.execute(query)).all()
+        return (rows[0][0], [seat for _, seat in rows]) if rows else None
+
+    async def active_game(self, session: AsyncSession, channel_id: int) -> GameRow | None:
+        query = select(GameRow).where(GameRow.channel_id == channel_id, GameRow.status == Status.ACTIVE)
+        return (await session.scalars(query)).first()
+
+    async def active_games(
+        self, session: AsyncSession, guild_ids: Iterable[int] | None, *, unannounced: bool = False
+    ) -> list[GameRow]:
+        """Active games by id; with `unannounced`, also finished games whose turn message is still
+        stored: the process died after the last move and before the result was posted."""
+        wanted = GameRow.status == Status.ACTIVE
+        if unannounced:
+            wanted = or_(wanted, and_(GameRow.status == Status.FINISHED, GameRow.message_id.is_not(None)))
+        query = select(GameRow).where(wanted).order_by(GameRow.id)
+        if guild_ids is not None:
+            query = query.where(GameRow.guild_id.in_(list(guild_ids)))
+        return list(await session.scalars(query))
+
+    async def add_game(self, session: AsyncSession, game: GameRow, seats: list[SeatRow]) -> None:
+        """Insert a game and its seats; raises IntegrityError if the channel has an active game."""
+        session.add(game)
+        await session.flush()
+        for seat in seats:
+            seat.game_id = game.id
+        session.add_all(seats)
+        await session.flush()
+
+    async def update_game(
+        self, session: AsyncSession, game_id: int, version: int, **values: Unpack[GameValues]
+    ) -> bool:
+        """Write `values` and bump the version, only if the row still has `version`.
+
+        False means another writer got there first: the caller rolls back.
+        """
+        query = (
+            update(GameRow)
+            .where(GameRow.id == game_id, GameRow.version == version)
+            .values(version=version + 1, updated_at=utcnow(), **values)
+            .execution_options(synchronize_session=False)
+        )
+        result = await session.execute(query)
+        return bool(result.rowcount == 1)  # type: ignore[attr-defined]
+
+    async def set_message(self, session: AsyncSession, game_id: int, message_id: int | None) -> None:
+        query = (
+            update(GameRow)
+            .where(GameRow.id == game_id)
+            .values(message_id=message_id)
+            .execution_options(synchronize_session=False)
+        )
+        await session.execute(query)
+
+    async def set_card(self, session: AsyncSession, game_id: int, message_id: int | None) -> None:
+        query = (
+            update(GameRow)
+            .where(GameRow.id == game_id)
+            .values(card_message_id=message_id)
+            .execution_options(synchronize_session=False)
+        )
+        await session.execute(query)
+
+    # --- seats --------------------------------------------------------------------------
+
+    async def seats(self, session: AsyncSession, game_id: int) -> list[SeatRow]:
+        query = select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)
+        return list(await session.scalars(query.execution_options(populate_existing=True)))
+
+    async def seats_of(self, session: AsyncSession, game_ids: list[int]) -> dict[int, list[SeatRow]]:
+        """The seats of many games in one query (listing every active game at start-up)."""
+        found: dict[int, list[SeatRow]] = {game_id: [] for game_id in game_ids}
+        if game_ids:
+            query = (
+                select(SeatRow).where(SeatRow.game_id.in_(game_ids)).order_by(SeatRow.game_id, SeatRow.seat)
+            )
+            for seat in await session.scalars(query.execution_options(populate_existing=True)):
+                found[seat.game_id].append(seat)
+        return found
+
+    async def update_seat(
+        self, session: AsyncSession, game_id: int, seat: int, **values: Unpack[SeatValues]
+    ) -> None:
+        query = (
+            update(SeatRow)
+            .where(SeatRow.game_id == game_id, SeatRow.seat == seat)
+            .values(**values)
+            .execution_options(synchronize_session=False)
+        )
+        await session.execute(query)
+
+    async def add_resignation(self, session: AsyncSession, game_id: int, user_id: int) -> None:
+        session.add(ResignationRow(game_id=game_id, user_id=user_id))
+        await session.flush()
+
+    async def has_resigned(self, session: AsyncSession, game_id: int, user_id: int) -> bool:
+        return await session.get(ResignationRow, (game_id, user_id)) is not None
+
+    async def add_player(self, session: AsyncSession, game_id: int, user_id: int, seat: int) -> None:
+        """Count `user_id` among the game's players (again: the seat they hold now)."""
+        found = await session.get(GamePlayerRow, (game_id, user_id), populate_existing=True)
+        if found is None:
+            session.add(GamePlayerRow(game_id=game_id, user_id=user_id, seat=seat))
+        else:
+            found.seat = seat
+        await session.flush()
+
+    async def players(self, session: AsyncSession, game_id: int) -> list[GamePlayerRow]:
+        query = select(GamePlayerRow).where(GamePlayerRow.game_id == game_id).order_by(GamePlayerRow.user_id)
+        return list(await session.scalars(query.execution_options(populate_existing=True)))
+
+    # --- members' settings --------------------------------------------------------------
+
+    async def auto_throws(self, session: AsyncSession, user_ids: Iterable[int]) -> dict[int, bool]:
+        """The auto-throw choices these members made (those who never chose are missing)."""
+        query = select(PlayerSettingsRow).where(PlayerSettingsRow.user_id.in_(sorted(set(user_ids))))
+        rows = await session.scalars(query.execution_options(populate_existing=True))
+        return {row.user_id: row.auto_throw for row in rows}
+
+    async def set_auto_throw(self, session: AsyncSession, user_id: int, on: bool) -> None:
+        found = await session.get(PlayerSettingsRow, user_id, populate_existing=True)
+        if found is None:
+            session.add(PlayerSettingsRow(user_id=user_id, auto_throw=on))
+        else:
+            found.auto_throw = on
+        await session.flush()
+
+    # --- the move log -------------------------------------------------------------------
+
+    async def add_moves(self, session: AsyncSession, rows: list[dict[str, Any]]) -> None:
+        """Append played throws to the log (one INSERT for all: no unit-of-work bookkeeping)."""
+        await session.execute(insert(MoveRow), rows)
+
+    async def moves(self, session: AsyncSession, game_id: int) -> list[MoveRow]:
+        query = select(MoveRow).where(MoveRow.game_id == game_id).order_by(MoveRow.turn_number)
+        return list(await session.scalars(query))
+
+    async def captures_by(self, session: AsyncSession, game_id: int) -> dict[int, int]:
+        """Pieces captured per user in one game (moves the computer played for them not counted)."""
+        query = (
+            select(MoveRow.actor_id, func.sum(MoveRow.captures))
+            .where(MoveRow.game_id == game_id, MoveRow.actor_id.is_not(None))
+            .group_by(MoveRow.actor_id)
+        )
+        return {user: int(total) for user, total in (await session.execute(query)).all() if user is not None}
+
+    # --- statistics ---------------------------------------------------------------------
+
+    async def add_stats(
+        self,
+        session: AsyncSession,
+        guild_id: int,
+        user_id: int,
+        *,
+        wins: int,
+        captures: int,
+        pieces_home: int,
+    ) -> None:
+        """Add one game to a user's totals (an upsert, so two games ending at once both count)."""
+        dialect = self.engine.dialect.name
+        upsert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+        query = upsert(UserStatsRow).values(
+            guild_id=guild_id, user_id=user_id, games=1, wins=wins, captures=captures, pieces_home=pieces_home
+        )
+        table = UserStatsRow.__table__.c
+        query = query.on_conflict_do_update(
+            index_elements=[table.guild_id, table.user_id],
+            set_={
+                "games": table.games + 1,
+                "wins": table.wins + wins,
+                "captures": table.captures + captures,
+                "pieces_home": table.pieces_home + pieces_home,
+            },
+        )
+        await session.execute(query)
+
+    async def user_stats(self, session: AsyncSession, guild_id: int, user_id: int) -> UserStatsRow | None:
+        return await session.get(UserStatsRow, (guild_id, user_id), populate_existing=True)

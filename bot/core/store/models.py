@@ -1,0 +1,251 @@
+"""The tables: typed SQLAlchemy models, and the shapes of the values the service writes.
+
+Games are kept so that a crash or a restart loses nothing: a game row holds the current position, the
+pending throw (stored before anyone sees it), a turn counter and a version for optimistic checks; the
+move log is append-only, so the position can always be rebuilt and compared.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import TypedDict
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    DateTime,
+    Double,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+    text,
+    true,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.sql.elements import ColumnElement
+
+
+class Status(StrEnum):
+    """A game's status as stored in `games.status` (the strings are the stored values)."""
+
+    ACTIVE = "active"
+    FINISHED = "finished"
+    ABANDONED = "abandoned"
+
+
+class GameValues(TypedDict, total=False):
+    """The `games` columns a service call may write (identity, version and times are the store's)."""
+
+    status: str
+    position: str
+    pending_throw: int | None
+    pending_cowries: str | None
+    turn_number: int
+    deadline: datetime | None
+    last_move: str | None
+    last_position: str | None
+    conceded_to: int | None
+    message_id: int | None
+
+
+class SeatValues(TypedDict, total=False):
+    """The `seats` columns a service call may write; `hints_used` may be a SQL increment."""
+
+    user_id: int | None
+    level: str
+    missed: int
+    joined_at: datetime
+    hints_used: int | ColumnElement[int]
+
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+"""Every constraint gets a predictable name, so migrations can drop and alter them (SQLite batch mode)."""
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def aware(moment: datetime | None) -> datetime | None:
+    """SQLite hands timestamps back without a zone; all of ours are UTC."""
+    if moment is not None and moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    return moment
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+_ACTIVE = text("status = 'active'")
+
+
+class GameRow(Base):
+    """One game in one channel: options, status, the current position and what is pending."""
+
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    guild_id: Mapped[int] = mapped_column(BigInteger)
+    channel_id: Mapped[int] = mapped_column(BigInteger)
+    started_by: Mapped[int] = mapped_column(BigInteger)
+    rules: Mapped[str] = mapped_column(String(200))
+    """The rules token (`classic,last_square=off`, with players and pieces when not the default)."""
+    status: Mapped[str] = mapped_column(String(16))
+    position: Mapped[str] = mapped_column(Text)
+    """The position about to throw, in the one-line notation."""
+    pending_throw: Mapped[int | None] = mapped_column(Integer)
+    pending_cowries: Mapped[str | None] = mapped_column(String(6))
+    """Six faces as `1` (mouth up) and `0`."""
+    turn_number: Mapped[int] = mapped_column(Integer)
+    version: Mapped[int] = mapped_column(Integer)
+    deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    message_id: Mapped[int | None] = mapped_column(BigInteger)
+    last_move: Mapped[str | None] = mapped_column(String(16))
+    last_position: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    hints: Mapped[bool] = mapped_column(Boolean, server_default=true(), default=True)
+    """The game option `hints`: the Hint button and the win chances under /pachisi board."""
+    card_channel_id: Mapped[int | None] = mapped_column(BigInteger)
+    """The channel that shows the table card when the game plays in a thread of it."""
+    card_message_id: Mapped[int | None] = mapped_column(BigInteger)
+    conceded_to: Mapped[int | None] = mapped_column(Integer)
+    """The side a resignation conceded the game to; `position` stays the live one it was resigned
+    in, since the notation's `result:` names only a side with every piece home."""
+
+    __table_args__ = (
+        CheckConstraint("status IN ('active', 'finished', 'abandoned')", name="status"),
+        # At most one active game per channel, enforced by the database itself.
+        Index(
+            "uq_games_active_channel",
+            "channel_id",
+            unique=True,
+            sqlite_where=_ACTIVE,
+            postgresql_where=_ACTIVE,
+        ),
+        Index(None, "status", "guild_id"),
+    )
+
+
+class SeatRow(Base):
+    """A seat of a game: a Discord user, or the computer at `level` when `user_id` is NULL."""
+
+    __tablename__ = "seats"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int | None] = mapped_column(BigInteger)
+    level: Mapped[str] = mapped_column(String(16))
+    missed: Mapped[int] = mapped_column(Integer)
+    joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    hints_used: Mapped[int] = mapped_column(Integer, server_default="0", default=0)
+    """Hints the seat's members asked for (the game's summary counts them)."""
+
+
+class ResignationRow(Base):
+    """A user who resigned from a game and may not take a seat in it again."""
+
+    __tablename__ = "resignations"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+
+
+class GamePlayerRow(Base):
+    """Everyone who held a seat in a game (the last seat they held): each gets the game counted."""
+
+    __tablename__ = "game_players"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+
+
+class PlayerSettingsRow(Base):
+    """A member's own choices, the same in every game and server."""
+
+    __tablename__ = "player_settings"
+
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    auto_throw: Mapped[bool]
+
+
+class MoveRow(Base):
+    """One played throw, append-only: replaying a game's rows from its start rebuilds its position."""
+
+    __tablename__ = "moves"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    turn_number: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    actor_id: Mapped[int | None] = mapped_column(BigInteger)
+    """The user who played it; NULL when the computer did (its own seat, or a timed-out human's)."""
+    throw: Mapped[int] = mapped_column(Integer)
+    cowries: Mapped[str] = mapped_column(String(6))
+    move: Mapped[str | None] = mapped_column(String(16))
+    """`black:12-16`, or NULL when the throw offered no move."""
+    captures: Mapped[int] = mapped_column(Integer)
+    by_timer: Mapped[bool]
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (UniqueConstraint("game_id", "turn_number"),)
+
+
+class UserStatsRow(Base):
+    """A user's totals in one guild, updated once per game when it ends."""
+
+    __tablename__ = "user_stats"
+
+    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    games: Mapped[int] = mapped_column(Integer)
+    wins: Mapped[int] = mapped_column(Integer)
+    captures: Mapped[int] = mapped_column(Integer)
+    pieces_home: Mapped[int] = mapped_column(Integer)
+
+
+class CommandSyncRow(Base):
+    """The hash of the slash commands last synced to Discord, per scope (0: global, else a guild id),
+    so that processes starting with the same commands do not overwrite them again."""
+
+    __tablename__ = "command_sync"
+
+    scope: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    payload_hash: Mapped[str] = mapped_column(String(64))
+    synced_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RatingRow(Base):
+    """A member's rating in one guild (OpenSkill mu and sigma, bot/core/ratings.py) and rated games.
+
+    Games are counted against people (some opponent was a member) and against computers apart.
+    """
+
+    __tablename__ = "ratings"
+
+    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    mu: Mapped[float] = mapped_column(Double)
+    sigma: Mapped[float] = mapped_column(Double)
+    games_people: Mapped[int] = mapped_column(Integer)
+    wins_people: Mapped[int] = mapped_column(Integer)
+    games_computers: Mapped[int] = mapped_column(Integer)
+    wins_computers: Mapped[int] = mapped_column(Integer)
+
+    @property
+    def games(self) -> int:
+        return self.games_people + self.games_computers

@@ -1,0 +1,93 @@
+"""The queries behind ratings and history: rating rows, the leaderboard, finished and recent games."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from sqlalchemy import delete, func, select
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.core.store.database import Database
+from bot.core.store.models import GameRow, MoveRow, RatingRow, Status
+
+
+class StandingQueries(Database):
+    async def ratings(
+        self, session: AsyncSession, guild_id: int, user_ids: Iterable[int], *, lock: bool = False
+    ) -> dict[int, RatingRow]:
+        """The users' rating rows; `lock` holds them (PostgreSQL) until the transaction ends."""
+        query = (
+            select(RatingRow)
+            .where(RatingRow.guild_id == guild_id, RatingRow.user_id.in_(sorted(set(user_ids))))
+            .order_by(RatingRow.user_id)
+            .execution_options(populate_existing=True)
+        )
+        if lock:
+            query = query.with_for_update()
+        return {row.user_id: row for row in await session.scalars(query)}
+
+    async def add_ratings(
+        self, session: AsyncSession, guild_id: int, user_ids: Iterable[int], mu: float, sigma: float
+    ) -> None:
+        """A starting rating row for each user who has none (an upsert: races add each row once)."""
+        dialect = self.engine.dialect.name
+        upsert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+        for user_id in sorted(set(user_ids)):
+            query = upsert(RatingRow).values(
+                guild_id=guild_id,
+                user_id=user_id,
+                mu=mu,
+                sigma=sigma,
+                games_people=0,
+                wins_people=0,
+                games_computers=0,
+                wins_computers=0,
+            )
+            await session.execute(query.on_conflict_do_nothing())
+
+    async def clear_ratings(self, session: AsyncSession, guild_id: int | None = None) -> None:
+        query = delete(RatingRow)
+        if guild_id is not None:
+            query = query.where(RatingRow.guild_id == guild_id)
+        await session.execute(query)
+
+    async def rating_board(
+        self, session: AsyncSession, guild_id: int, min_games: int, limit: int
+    ) -> list[RatingRow]:
+        """Rows with at least `min_games` rated games, by ordinal (mu - 3 sigma), best first."""
+        query = (
+            select(RatingRow)
+            .where(
+                RatingRow.guild_id == guild_id,
+                RatingRow.games_people + RatingRow.games_computers >= min_games,
+            )
+            .order_by((RatingRow.mu - 3 * RatingRow.sigma).desc(), RatingRow.user_id)
+            .limit(limit)
+        )
+        return list(await session.scalars(query))
+
+    async def finished_games(self, session: AsyncSession, guild_id: int | None = None) -> list[GameRow]:
+        """Finished games in the order they ended (by their last move), for rebuilding ratings."""
+        last = (
+            select(MoveRow.game_id, func.max(MoveRow.id).label("last")).group_by(MoveRow.game_id).subquery()
+        )
+        query = (
+            select(GameRow)
+            .join(last, last.c.game_id == GameRow.id)
+            .where(GameRow.status == Status.FINISHED)
+            .order_by(last.c.last)
+        )
+        if guild_id is not None:
+            query = query.where(GameRow.guild_id == guild_id)
+        return list(await session.scalars(query))
+
+    async def recent_games(
+        self, session: AsyncSession, guild_id: int, limit: int, channel_id: int | None = None
+    ) -> list[GameRow]:
+        """A guild's games (or one channel's), newest first."""
+        query = select(GameRow).where(GameRow.guild_id == guild_id)
+        if channel_id is not None:
+            query = query.where(GameRow.channel_id == channel_id)
+        query = query.order_by(GameRow.id.desc()).limit(limit).execution_options(populate_existing=True)
+        return list(await session.scalars(query))

@@ -1,0 +1,169 @@
+"""After the game: a member's record and rating, the leaderboard, the server's history, exports."""
+
+from __future__ import annotations
+
+from bot.core import ratings
+from bot.core.records import GameSummary, Member, MemberStats, side_members
+from bot.core.store import RatingRow
+from bot.core.texts.board import side
+from bot.core.texts.language import Language
+from engine.record import Record
+
+
+def rating(lang: Language, row: RatingRow) -> str:
+    """`1523 ± 301`, with a `?` while the member has fewer than MIN_GAMES rated games (provisional)."""
+    shown = ratings.shown(row.mu)
+    spread = round(ratings.SHOWN_PER_SKILL * row.sigma)
+    if row.games < ratings.MIN_GAMES:
+        return lang.gettext("**{rating}?** ± {spread}", rating=shown, spread=spread)
+    return lang.gettext("**{rating}** ± {spread}", rating=shown, spread=spread)
+
+
+def stats(lang: Language, name: str, record: MemberStats, row: RatingRow | None) -> str:
+    """`/pachisi stats`: games, wins, captures and pieces home, then the rating."""
+    counts = [
+        lang.ngettext("{count} game", "{count} games", record.games),
+        lang.ngettext("{count} win", "{count} wins", record.wins),
+        lang.ngettext("{count} capture", "{count} captures", record.captures),
+        lang.ngettext("{count} piece home", "{count} pieces home", record.pieces_home),
+    ]
+    head = lang.gettext("**{name}**: {counts}.", name=name, counts=", ".join(counts))
+    if row is None:
+        return (
+            head
+            + "\n"
+            + lang.gettext("Not rated yet: a finished game against people or computers gives a rating.")
+        )
+    people = lang.ngettext(
+        "against people {wins} wins in {count} game", "against people {wins} wins in {count} games",
+        row.games_people, wins=row.wins_people,
+    )  # fmt: skip
+    computers = lang.ngettext(
+        "against computers {wins} wins in {count} game", "against computers {wins} wins in {count} games",
+        row.games_computers, wins=row.wins_computers,
+    )  # fmt: skip
+    line = lang.gettext(
+        "Rating {rating} · {people} · {computers}.",
+        rating=rating(lang, row),
+        people=people,
+        computers=computers,
+    )
+    return head + "\n" + line
+
+
+def leaderboard(lang: Language, rows: list[RatingRow]) -> str:
+    if not rows:
+        return lang.ngettext(
+            "Nobody has played {count} rated game in this server yet.",
+            "Nobody has played {count} rated games in this server yet.",
+            ratings.MIN_GAMES,
+        )
+    lines = [lang.gettext("**Leaderboard** (by rating, surest first)")]
+    for rank, row in enumerate(rows, start=1):
+        wins = row.wins_people + row.wins_computers
+        games = lang.ngettext(
+            "{wins} wins in {count} game", "{wins} wins in {count} games", row.games, wins=wins
+        )
+        lines.append(
+            lang.gettext(
+                "{rank}. <@{user}>: {rating}, {games}",
+                rank=rank,
+                user=row.user_id,
+                rating=rating(lang, row),
+                games=games,
+            )
+        )
+    return "\n".join(lines)
+
+
+def _member(lang: Language, member: Member) -> str:
+    if isinstance(member, int):
+        return f"<@{member}>"
+    return lang.gettext("computer ({level})", level=lang.gettext(member.removeprefix("computer:")))
+
+
+def history_line(lang: Language, game: GameSummary) -> str:
+    rules = game.rules
+    shape = lang.gettext("{players} players", players=rules.players)
+    if rules.pieces != 4:
+        shape = lang.ngettext(
+            "{players} players, {count} piece",
+            "{players} players, {count} pieces",
+            rules.pieces,
+            players=rules.players,
+        )
+    sides = lang.gettext(
+        "{first} vs {second}",
+        first=", ".join(_member(lang, m) for m in side_members(game, 0)) or lang.gettext("nobody"),
+        second=", ".join(_member(lang, m) for m in side_members(game, 1)) or lang.gettext("nobody"),
+    )
+    if game.result == "active":
+        result = lang.gettext("in play")
+    elif game.result == "*":
+        result = lang.gettext("abandoned")
+    elif game.result == "draw":
+        result = lang.gettext("draw")
+    else:
+        result = lang.gettext(
+            "{side} won", side=side(lang, 0 if game.result.startswith("black") else 1, rules.players)
+        )
+    when = game.created_at.strftime("%Y-%m-%d %H:%M")
+    throws = lang.ngettext("{count} throw", "{count} throws", game.throws)
+    return f"`#{game.id}` " + lang.gettext(
+        "{when} UTC · {rules}, {shape} · {sides} · {result} · {throws}",
+        when=when, rules=rules.token(), shape=shape, sides=sides, result=result, throws=throws,
+    )  # fmt: skip
+
+
+def history(lang: Language, games: list[GameSummary]) -> str:
+    if not games:
+        return lang.gettext("No games in this server yet. Start one with `/pachisi start`.")
+    lines = [lang.gettext("**Recent games**"), *(history_line(lang, g) for g in games)]
+    lines.append(
+        lang.gettext(
+            "Replay one with `/pachisi replay game:<number>`, or get its record with `/pachisi export`."
+        )
+    )
+    return "\n".join(lines)
+
+
+def record_result(lang: Language, record: Record) -> str:
+    """How a recorded game stands: `Black + Yellow won`, `a draw (frozen)`, `abandoned`..."""
+    if record.result == "*":
+        return (
+            lang.gettext("abandoned")
+            if record.termination == "abandoned"
+            else lang.gettext("still being played")
+        )
+    if record.result == "draw":
+        if record.termination == "frozen":
+            return lang.gettext("a draw (frozen)")
+        return lang.gettext("a draw (throw limit)")
+    players = record.rules.players
+    winner = side(lang, 0 if record.result.startswith("black") else 1, players)
+    if record.termination == "resignation":
+        return lang.gettext("{side} won by resignation", side=winner)
+    return lang.gettext("{side} won", side=winner)
+
+
+def export(lang: Language, game_id: int, record: Record) -> str:
+    throws = lang.ngettext("{count} throw", "{count} throws", len(record.throws))
+    return lang.gettext(
+        "The record of game #{game}: {throws}, {result}. It is the game written down throw by throw, like "
+        "a chess game's PGN: keep it, share it, or open it in any text editor (the format is described "
+        "under “Game records” in the bot's rules, docs/RULES.md).",
+        game=game_id,
+        throws=throws,
+        result=record_result(lang, record),
+    )
+
+
+def replay(lang: Language, game_id: int, record: Record) -> str:
+    throws = lang.ngettext("{count} throw", "{count} throws", len(record.throws))
+    return lang.gettext(
+        "Game #{game}: {throws}, {result}.", game=game_id, throws=throws, result=record_result(lang, record)
+    )
+
+
+def replay_too_large(lang: Language, game_id: int) -> str:
+    return lang.gettext("The replay of game #{game} is too large to post.", game=game_id)

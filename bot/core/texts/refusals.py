@@ -1,0 +1,194 @@
+"""Every refusal a member can meet, by its key (`bot.core.errors`): one sentence that says what to do."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from bot.core.texts.board import choice_letter, colour
+from bot.core.texts.language import Language
+
+INPUT_SHOWN = 40
+"""Typed input quoted back in a refusal is cut to this many characters."""
+
+
+def quoted(text: str) -> str:
+    """Typed input as a refusal shows it: cut short, no formatting of its own."""
+    text = " ".join(text.split())
+    cut = text[:INPUT_SHOWN] + ("..." if len(text) > INPUT_SHOWN else "")
+    return "`" + cut.replace("`", "'") + "`"
+
+
+def _seats(lang: Language, seats: Sequence[int]) -> str:
+    return lang.join([colour(lang, s) for s in seats]) or lang.gettext("none")
+
+
+def _choices(lang: Language, moves: Sequence[str]) -> str:
+    if not moves:
+        return lang.gettext("none")
+    return lang.join([f"{choice_letter(i)} ({move})" for i, move in enumerate(moves)])
+
+
+Say = Callable[..., str]
+SAY: dict[str, Callable[[Language], Say]] = {
+    "busy": lambda lang: lambda: lang.gettext("That can't be done right now: try again in a moment."),
+    "no_game": lambda lang: (
+        lambda: lang.gettext("There is no game in this channel: start one with /pachisi start.")
+    ),
+    "game_exists": lambda lang: (
+        lambda game, starter: lang.gettext(
+            "A game is already running here (game {game}, started by <@{starter}>): join it with /pachisi "
+            "join, or start yours in another channel or thread.",
+            game=game,
+            starter=starter,
+        )
+    ),
+    "not_your_turn": lambda lang: lambda: lang.gettext("It's not your turn: wait for your turn message."),
+    "not_playing": lambda lang: (
+        lambda: lang.gettext("You are not playing in this game: take a computer's seat with /pachisi join.")
+    ),
+    "computers_turn": lambda lang: (
+        lambda seat, own: lang.gettext(
+            "It's the computer's turn ({colour}); you play {own}.",
+            colour=colour(lang, seat),
+            own=colour(lang, own),
+        )
+    ),
+    "members_turn": lambda lang: (
+        lambda member, seat, own: lang.gettext(
+            "It's <@{member}>'s turn ({colour}); you play {own}.",
+            member=member,
+            colour=colour(lang, seat),
+            own=colour(lang, own),
+        )
+    ),
+    "stale_turn": lambda lang: (
+        lambda: lang.gettext("That throw was already played: use the game's newest message.")
+    ),
+    "not_waiting": lambda lang: lambda: lang.gettext("That turn is not waiting for a member."),
+    "not_timed_out": lambda lang: (
+        lambda: lang.gettext("The turn has not timed out yet: wait for the deadline.")
+    ),
+    "game_ended": lambda lang: (
+        lambda: lang.gettext("This game has ended: start a new one with /pachisi start.")
+    ),
+    "not_thrown": lambda lang: (
+        lambda: lang.gettext("Throw first: click Throw (or use /pachisi throw), then choose a move.")
+    ),
+    "already_thrown": lambda lang: (
+        lambda: lang.gettext("The cowries are already thrown: choose one of the moves.")
+    ),
+    "illegal_move": lambda lang: (
+        lambda: lang.gettext("That move is not allowed with this throw: choose one of the moves shown.")
+    ),
+    "seat_taken": lambda lang: lambda: lang.gettext("That seat is taken: choose a computer's seat."),
+    "seats_full": lambda lang: (
+        lambda: lang.gettext("Every seat is taken: start your own game with /pachisi start.")
+    ),
+    "seat_not_free": lambda lang: (
+        lambda seat, free: lang.gettext(
+            "{colour} is taken: free seats are {free}.", colour=colour(lang, seat), free=_seats(lang, free)
+        )
+    ),
+    "seat_not_in_play": lambda lang: (
+        lambda free: lang.gettext("That seat is not in play: free seats are {free}.", free=_seats(lang, free))
+    ),
+    "seat_out_of_play": lambda lang: (
+        lambda seats: lang.gettext("Choose a seat in play: {seats}.", seats=_seats(lang, seats))
+    ),
+    "two_player_seats": lambda lang: (
+        lambda: lang.gettext("In a two-player game the seats are Black and Yellow: choose one of them.")
+    ),
+    "already_seated": lambda lang: (
+        lambda seat: lang.gettext(
+            "You already play {colour}: /pachisi leave first to change seats.", colour=colour(lang, seat)
+        )
+    ),
+    "resigned": lambda lang: (
+        lambda: lang.gettext("You resigned from this game: start a new one with /pachisi start.")
+    ),
+    "not_allowed": lambda lang: lambda: lang.gettext("You are not allowed to do that."),
+    "unknown_level": lambda lang: (
+        lambda level, levels: lang.gettext(
+            "There is no computer level {level}: choose {levels}.",
+            level=quoted(level),
+            levels=lang.join(levels),
+        )
+    ),
+    "unknown_rules": lambda lang: (
+        lambda typed, reason: lang.gettext(
+            "{typed} is not a rule set I know ({reason}): pick the options from the list.",
+            typed=quoted(typed),
+            reason=reason,
+        )
+    ),
+    "only_starter_ends": lambda lang: (
+        lambda: lang.gettext(
+            "Only the member who started this game, or one with Manage Channels, can end it: use "
+            "`/pachisi leave` to give up your seat."
+        )
+    ),
+    "hints_off": lambda lang: lambda: lang.gettext("Hints are off in this game."),
+    "hint_too_late": lambda lang: lambda: lang.gettext("That hint is for a turn already played."),
+    "hint_not_yours": lambda lang: lambda: lang.gettext("Only the player to move can ask for a hint."),
+    "rematch_not_yours": lambda lang: (
+        lambda: lang.gettext(
+            "Only the players of this game can start its rematch: start your own with /pachisi start."
+        )
+    ),
+    "rematch_too_soon": lambda lang: lambda: lang.gettext("This game is still on: finish it first."),
+    "conflict": lambda lang: (
+        lambda: lang.gettext(
+            "Already played: someone else was quicker. The game's newest message shows where it stands."
+        )
+    ),
+    "stale_button": lambda lang: (
+        lambda: lang.gettext("That button is no longer in use: use the newest message of the game.")
+    ),
+    "not_a_choice": lambda lang: (
+        lambda typed, moves: lang.gettext(
+            "{typed} is not a move of this throw: choose {choices}.",
+            typed=quoted(typed),
+            choices=_choices(lang, moves),
+        )
+    ),
+    "no_throws": lambda lang: (
+        lambda game: lang.gettext("Game #{game} has no throws yet: nothing to replay.", game=game)
+    ),
+    "no_game_here": lambda lang: (
+        lambda: lang.gettext(
+            "No game has been played in this channel. `/pachisi history` lists the server's."
+        )
+    ),
+    "no_such_game": lambda lang: (
+        lambda game: lang.gettext(
+            "There is no game #{game} in this server. `/pachisi history` lists its games.", game=game
+        )
+    ),
+    "cannot_post": lambda lang: (
+        lambda: lang.gettext(
+            "I can't post the board here: give me Send Messages (in threads too) and Attach Files. The game "
+            "is saved: `/pachisi throw` and `/pachisi move` still work."
+        )
+    ),
+    "missing_permissions": lambda lang: (
+        lambda permissions: lang.gettext(
+            "I can't run a game here: give me {permissions} in this channel.",
+            permissions=lang.join([lang.gettext(p.replace("_", " ").title()) for p in permissions]),
+        )
+    ),
+    "database": lambda lang: (
+        lambda: lang.gettext(
+            "The database is not answering right now. The game is saved; try again in a moment."
+        )
+    ),
+    "restarting": lambda lang: lambda: lang.gettext("The game is restarting: try again in a moment."),
+    "unexpected": lambda lang: (
+        lambda ref: lang.gettext("Something went wrong (ref {ref}). The game is saved.", ref=ref)
+    ),
+}
+
+
+def refusal(lang: Language, key: str, params: dict[str, Any]) -> str:
+    """The sentence for refusal `key` with its parameters, in `lang`."""
+    return SAY[key](lang)(**params)

@@ -1,0 +1,162 @@
+"""The table around a game: its card in the channel, seats taken and given up, start and end."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+
+from bot.core.records import SeatTally
+from bot.core.snapshot import GameSnapshot
+from bot.core.store import Status
+from bot.core.texts.board import colour, side
+from bot.core.texts.language import Language
+from bot.core.texts.turns import player, result_head
+from engine import Rules
+
+
+def freezing_note(lang: Language) -> str:
+    return lang.gettext("last_square=off freezes about 96 % of games: no piece can come home")
+
+
+def rules_words(lang: Language, rules: Rules) -> str:
+    """`classic, 4 players, 4 pieces each`."""
+    text = lang.ngettext(
+        "{rules}, {players} players, {count} piece each",
+        "{rules}, {players} players, {count} pieces each",
+        rules.pieces,
+        rules=rules.token(),
+        players=rules.players,
+    )
+    if not rules.last_square:
+        text = lang.gettext("{rules} ({note})", rules=text, note=freezing_note(lang))
+    return text
+
+
+def table_name(lang: Language, starter: str) -> str:
+    """The thread's name."""
+    return lang.gettext("Pachisi: {name}'s table", name=starter)[:100]
+
+
+def member_name(lang: Language, user_id: int, names: Mapping[int, str]) -> str:
+    """A member's display name as the bot last saw it, else `Player 1234`."""
+    return names.get(user_id) or lang.gettext("Player {digits}", digits=str(user_id)[-4:])
+
+
+def card(
+    lang: Language,
+    view: GameSnapshot,
+    starter: str,
+    *,
+    tallies: Mapping[int, SeatTally] | None = None,
+    players: Mapping[int, int] | None = None,
+    ended_at: datetime | None = None,
+) -> str:
+    """The table card in the channel: options, seats, where it plays; the result at the end."""
+    seats = " · ".join(
+        lang.gettext("{colour}: {player}", colour=colour(lang, s), player=player(lang, view, s))
+        for s in view.rules.seats
+    )
+    head = lang.gettext(
+        "**Pachisi: {name}'s table** ({rules})", name=starter, rules=rules_words(lang, view.rules)
+    )
+    lines = [head, seats]
+    if view.status == Status.ACTIVE:
+        if view.card_channel_id is not None:
+            where = lang.gettext("Playing in <#{thread}>.", thread=view.channel_id)
+        else:
+            where = lang.gettext("Playing in this channel.")
+        lines.append(where + " " + lang.gettext("Anyone can take a computer's seat with **Take a seat**."))
+    elif view.status == Status.FINISHED:
+        lines.append(result_head(lang, view))
+        tallies = tallies or {}
+        captures = lang.join(
+            [
+                lang.gettext(
+                    "{colour} {count}",
+                    colour=colour(lang, s),
+                    count=tallies[s].captures if s in tallies else 0,
+                )
+                for s in view.rules.seats
+            ]
+        )
+        lines.append(
+            lang.gettext(
+                "Throws: {throws}. Captures: {captures}.", throws=view.turn_number, captures=captures
+            )
+        )
+        if ended_at is not None:
+            minutes = max(1, round((ended_at - view.created_at).total_seconds() / 60))
+            lines.append(lang.ngettext("Duration: {count} minute.", "Duration: {count} minutes.", minutes))
+        if players:
+            played = lang.join([f"<@{u}> ({colour(lang, s)})" for u, s in players.items()])
+            lines.append(lang.gettext("Played: {players}.", players=played))
+    else:
+        lines.append(
+            lang.ngettext(
+                "This game was ended after {count} throw.",
+                "This game was ended after {count} throws.",
+                view.turn_number,
+            )
+        )
+    return "\n".join(lines)
+
+
+def started(lang: Language, user_id: int, view: GameSnapshot) -> str:
+    return lang.gettext(
+        "<@{user}> starts a game of Pachisi ({rules}). Computers fill the other seats: anyone can take "
+        "one with **Take a seat** or `/pachisi join`.",
+        user=user_id,
+        rules=rules_words(lang, view.rules),
+    )
+
+
+def your_game(lang: Language, view: GameSnapshot, user_id: int, missing: list[str]) -> str:
+    """The starter's answer: where the game plays and which seat they have."""
+    seat = colour(lang, view.seat_of(user_id) or 0)
+    if view.card_channel_id is not None:
+        text = lang.gettext(
+            "Your game has started in <#{thread}>: you play {seat}.", thread=view.channel_id, seat=seat
+        )
+    else:
+        text = lang.gettext("Your game has started: you play {seat}.", seat=seat)
+    if missing:
+        names = lang.join([lang.gettext(name.replace("_", " ").title()) for name in missing])
+        text += " " + lang.gettext(
+            "It plays in this channel: give me {permissions} here to play each table in a thread.",
+            permissions=names,
+        )
+    return text
+
+
+def seat_taken(lang: Language, user_id: int, view: GameSnapshot, seat: int) -> str:
+    return lang.gettext(
+        "<@{user}> takes **{colour}** ({side}).",
+        user=user_id,
+        colour=colour(lang, seat),
+        side=side(lang, view.position.side_of(seat), view.rules.players),
+    )
+
+
+def seat_given_up(lang: Language, user_id: int, seat: int | None, *, resign: bool) -> str:
+    name = colour(lang, seat) if seat is not None else lang.gettext("their seat")
+    if resign:
+        return lang.gettext("<@{user}> resigns; the computer plays {seat}.", user=user_id, seat=name)
+    return lang.gettext("<@{user}> leaves; the computer plays {seat}.", user=user_id, seat=name)
+
+
+def conceded(lang: Language, user_id: int, view: GameSnapshot) -> str:
+    return lang.gettext("<@{user}> resigns: {result}", user=user_id, result=result_head(lang, view))
+
+
+def ended(lang: Language, user_id: int, view: GameSnapshot) -> str:
+    return lang.ngettext(
+        "<@{user}> ended the game after {count} throw.",
+        "<@{user}> ended the game after {count} throws.",
+        view.turn_number,
+        user=user_id,
+    )
+
+
+def plays_in(lang: Language, text: str, view: GameSnapshot) -> str:
+    """News told to a member who is not in the game's thread, with a link to it."""
+    return lang.gettext("{news} The game plays in <#{thread}>.", news=text, thread=view.channel_id)

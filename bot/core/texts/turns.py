@@ -1,0 +1,218 @@
+"""The turn messages: the log of throws, what the game waits for, the result and its summary.
+
+A turn message starts with its log (one line per throw, oldest first, the oldest summarised beyond
+LOG_LINES) and ends with the prompt; `log_lines` reads the log back from a message's text, so an
+update continues it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+
+from bot.core.records import SeatTally
+from bot.core.snapshot import GameSnapshot
+from bot.core.store import Status
+from bot.core.texts.board import colour, move_words, side
+from bot.core.texts.language import Language
+from bot.core.turns import Event
+from engine import Termination
+
+LOG_LINES = 12
+"""At most this many lines of throws in one message; older ones are summarised in one line."""
+THROW_MARK, SKIPPED_MARK = "`", "… "
+"""How a log line starts: a throw, or the summary of older ones."""
+
+
+def relative_time(moment: datetime) -> str:
+    """Discord's self-updating "in 5 minutes" timestamp."""
+    return f"<t:{int(moment.timestamp())}:R>"
+
+
+def owners(view: GameSnapshot) -> dict[int, int | None]:
+    return {seat: info.user_id for seat, info in view.seats.items()}
+
+
+def player(lang: Language, view: GameSnapshot, seat: int) -> str:
+    """Who plays a seat: `<@id>` or `Computer (hard)`."""
+    info = view.seats[seat]
+    if info.user_id:
+        return f"<@{info.user_id}>"
+    return lang.gettext("Computer ({level})", level=lang.gettext(info.level))
+
+
+def seat_label(lang: Language, view: GameSnapshot, seat: int) -> str:
+    """`<@id> (Black)`."""
+    return lang.gettext("{player} ({colour})", player=player(lang, view, seat), colour=colour(lang, seat))
+
+
+def event_line(lang: Language, event: Event, view: GameSnapshot) -> str:
+    """One throw of the log: `` `6` Computer (hard), Red: piece from ... to ... ``."""
+    if event.actor_id is not None:
+        who = f"<@{event.actor_id}>"
+    elif event.by_timer or event.handed_back:
+        who = lang.gettext("Computer (time ran out)")
+    else:
+        who = lang.gettext("Computer ({level})", level=lang.gettext(view.seats[event.seat].level))
+    head = f"{THROW_MARK}{event.throw:>2}{THROW_MARK} " + lang.gettext(
+        "{who}, {colour}:", who=who, colour=colour(lang, event.seat)
+    )
+    if event.move is None:
+        what = lang.gettext("threw {throw}, no move", throw=event.throw)
+    else:
+        words = move_words(lang, event.before, event.move, owners(view))
+        what = lang.gettext("the only move: {move}", move=words) if event.forced else words
+    return f"{head} {what}"
+
+
+def handed_back(lang: Language, events: Iterable[Event]) -> list[str]:
+    """Seats the timer gave back to the computer in `events` (said after the log, never summarised)."""
+    return [
+        lang.gettext(
+            "{colour} missed too many turns: the computer plays it from now on.", colour=colour(lang, e.seat)
+        )
+        for e in events
+        if e.handed_back
+    ]
+
+
+def log_lines(content: str) -> list[str]:
+    """The log at the top of a turn message's text."""
+    lines = []
+    for line in content.splitlines():
+        if not line.startswith((THROW_MARK, SKIPPED_MARK)):
+            break
+        lines.append(line)
+    return lines
+
+
+def log(
+    lang: Language, events: Iterable[Event], view: GameSnapshot, earlier: list[str] | None = None
+) -> list[str]:
+    """Earlier log lines plus the events', the oldest summarised beyond `LOG_LINES`."""
+    earlier = earlier or []
+    skipped = sum(
+        int(m[0]) for line in earlier if line.startswith(SKIPPED_MARK) and (m := re.search(r"\d+", line))
+    )
+    lines = [line for line in earlier if not line.startswith(SKIPPED_MARK)]
+    for event in events:
+        lines.append(event_line(lang, event, view))
+    if len(lines) > LOG_LINES:
+        skipped += len(lines) - LOG_LINES
+        lines = lines[-LOG_LINES:]
+    if not skipped:
+        return lines
+    summary = lang.ngettext("{count} earlier line", "{count} earlier lines", skipped)
+    return [SKIPPED_MARK + summary, *lines]
+
+
+def status_line(lang: Language, view: GameSnapshot) -> str:
+    return lang.gettext(
+        "Throw {number}: {player} to play.",
+        number=view.turn_number + 1,
+        player=seat_label(lang, view, view.seat_to_move()),
+    )
+
+
+def prompt(lang: Language, view: GameSnapshot) -> list[str]:
+    """What the game waits for, last in a turn message."""
+    if view.status == Status.FINISHED:
+        return []
+    if view.status != Status.ACTIVE:
+        return [lang.gettext("This game has ended.")]
+    label = seat_label(lang, view, view.seat_to_move())
+    if view.pending_throw is not None:
+        lines = [
+            lang.gettext("{player} threw **{throw}**: choose a move.", player=label, throw=view.pending_throw)
+        ]
+    elif view.is_human_turn():
+        lines = [lang.gettext("{player}, your throw.", player=label)]
+    else:
+        lines = [lang.gettext("{player} is playing…", player=label)]
+    if view.deadline is not None and view.is_human_turn():
+        lines.append(lang.gettext("Time runs out {when}.", when=relative_time(view.deadline)))
+    return lines
+
+
+def result_head(lang: Language, view: GameSnapshot) -> str:
+    """`**Black + Yellow win!** <@A> (Black), Computer (hard) (Yellow)`, or the draw and its cause."""
+    outcome = view.outcome
+    if outcome is None or outcome.winner is None:
+        if outcome is not None and outcome.termination is Termination.THROW_LIMIT:
+            return lang.gettext("The game is a draw: the throw limit was reached.")
+        return lang.gettext("The game is a draw: no piece can move.")
+    winners = [s for s in view.rules.seats if view.position.side_of(s) == outcome.winner]
+    names = lang.join([seat_label(lang, view, s) for s in winners])
+    sides = side(lang, outcome.winner, view.rules.players)
+    if outcome.termination is Termination.RESIGNATION:
+        if len(winners) == 1:
+            return lang.gettext("**{side} wins** by resignation: {players}", side=sides, players=names)
+        return lang.gettext("**{side} win** by resignation: {players}", side=sides, players=names)
+    if len(winners) == 1:
+        return lang.gettext("**{side} wins!** {players}", side=sides, players=names)
+    return lang.gettext("**{side} win!** {players}", side=sides, players=names)
+
+
+def final_summary(lang: Language, view: GameSnapshot, tallies: Mapping[int, SeatTally]) -> str:
+    """The result, everyone mentioned, and how the game went seat by seat."""
+    turns = sum(t.turns for t in tallies.values())
+    captures = lang.join(
+        [
+            lang.gettext(
+                "{colour} {count}", colour=colour(lang, s), count=tallies[s].captures if s in tallies else 0
+            )
+            for s in view.rules.seats
+        ]
+    )
+    lines = [
+        result_head(lang, view),
+        lang.ngettext(
+            "Throws: {count} in {turns} turns. Captures: {captures}.",
+            "Throws: {count} in {turns} turns. Captures: {captures}.",
+            view.turn_number,
+            turns=turns,
+            captures=captures,
+        ),
+    ]
+    used = [(s, view.seats[s].hints_used) for s in view.rules.seats if view.seats[s].hints_used]
+    if used:
+        hints = lang.join(
+            [lang.gettext("{colour} {count}", colour=colour(lang, s), count=n) for s, n in used]
+        )
+        lines.append(lang.gettext("Hints used: {hints}.", hints=hints))
+    players = " ".join(f"<@{i.user_id}>" for i in view.seats.values() if i.user_id)
+    return "\n".join([*lines, players]).strip()
+
+
+def turn_content(
+    lang: Language,
+    view: GameSnapshot,
+    events: Iterable[Event],
+    *,
+    earlier: list[str] | None = None,
+    tallies: Mapping[int, SeatTally] | None = None,
+    closed: bool = False,
+) -> str:
+    """A turn message: the throws since it began, then what the game waits for (nothing when
+    `closed`: the message is done with), or the result."""
+    events = list(events)
+    lines = log(lang, events, view, earlier) + handed_back(lang, events)
+    if view.status == Status.FINISHED and tallies is not None:
+        lines.append(final_summary(lang, view, tallies))
+    elif not closed:
+        lines += prompt(lang, view)
+    return "\n".join(lines) or lang.gettext("This turn is over.")
+
+
+def reminder(lang: Language, view: GameSnapshot) -> str:
+    seat = view.seat_to_move()
+    who, name = player(lang, view, seat), colour(lang, seat)
+    if view.deadline is None:
+        return lang.gettext("{player}, it's your turn ({colour}).", player=who, colour=name)
+    return lang.gettext(
+        "{player}, it's your turn ({colour}): time runs out {when}.",
+        player=who,
+        colour=name,
+        when=relative_time(view.deadline),
+    )
