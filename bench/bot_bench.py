@@ -11,14 +11,18 @@ turns each; p99 is over every move click, and afterwards every game's move log m
 the members made and replay to the stored position (`moves_lost` counts what does not).
 `concurrent_ack_p99_ms` is the p99 of the time from a click to its first answer in that phase: the
 figure Discord's 3 s limit applies to (`concurrent_p99_ms` is the whole wait for the next board).
+That phase runs in a bot process of its own: `transactions_per_click` is the database transactions
+it began (it logs the count when it stops), over the clicks, the games' starts and joins included.
 
 A table as a new member meets it (a second bot process with the bot's defaults: a thread per table,
 the bot throwing for members), under Discord's per-channel limit of 5 new messages per 5 s: one
 member against three computers at the default level, clicking a random choice whenever asked, to the
 end. `clicks_per_human_throw` is their clicks over the throws of their seat, `pings_per_human_throw`
 the notifications they got over the same, `parent_channel_messages` the messages the game left in the
-channel it was started in, and `rate_limited_move_p99_ms` the p99 from a click to the next board
-(or the result). The same with `/pachisi auto mode:off` gives `clicks_per_human_throw_auto_off`.
+channel it was started in, `rate_limited_move_p99_ms` the p99 from a click to the next board (or
+the result), and `channel_writes_per_human_click` the posts and edits through the channel routes
+(both limited to 5 per 5 s a channel, as Discord does) over the member's clicks. The same with
+`/pachisi auto mode:off` gives `clicks_per_human_throw_auto_off`.
 `--table-games` such games are played each way and pooled (throws over all games; p99 over all
 clicks): games differ (the bot's dice are not seeded), and one game's figures vary widely.
 `parent_channel_messages` is the most any of them left; `rate_limited_posts` the 429s answered.
@@ -31,6 +35,7 @@ import asyncio
 import functools
 import json
 import random
+import re
 import statistics
 import sys
 import tempfile
@@ -131,11 +136,12 @@ async def one_game(
 
 async def many_games(
     fake: FakeDiscord, guild: Guild, database_url: str, games: int, rounds: int
-) -> tuple[list[float], list[float], float, int, list[Table]]:
+) -> tuple[list[float], list[float], float, int, int, list[Table]]:
     tables = [await new_game(fake, guild, f"many-{n}", database_url) for n in range(games)]
     moves: list[float] = []
     acks: list[float] = []
     played = [0] * games
+    clicks = [0] * games
 
     async def play(n: int) -> None:
         rng = random.Random(n)
@@ -144,12 +150,13 @@ async def many_games(
             played[n] += done
             if over:
                 return
+            clicks[n] += 1
 
     loop = asyncio.get_running_loop()
     started = loop.time()
     await asyncio.gather(*(play(n) for n in range(games)))
     elapsed = loop.time() - started
-    return moves, acks, elapsed, sum(played), tables
+    return moves, acks, elapsed, sum(played), sum(clicks), tables
 
 
 def asking(channel: Channel, member: Member) -> Message | None:
@@ -205,8 +212,14 @@ async def table_game(
     seat = next(s for s, info in game.view.seats.items() if info.user_id == member.id)
     throws = sum(1 for row in game.moves if row.seat == seat)
     pings = sum(m.pinged.count(member.id) for m in [*thread.messages, *channel.messages])
+    routes = (f"/channels/{thread.id}/messages", f"/channels/{channel.id}/messages")
+    writes = sum(
+        r.method in ("POST", "PATCH") and r.path.startswith(routes) and r.status == 200
+        for r in fake.server.requests
+    )
     return {
         "clicks": clicks,
+        "writes": writes,
         "throws": throws,
         "pings": pings,
         "parent": len(channel.messages),
@@ -246,6 +259,9 @@ async def tables_bench(
         "pings_per_human_throw": per_throw(auto, "pings"),
         "rate_limited_move_p99_ms": round(percentile([w for r in auto for w in r["waits"]], 0.99), 2),
         "rate_limited_posts": fake.server.rate_limited,
+        "channel_writes_per_human_click": round(
+            sum(r["writes"] for r in auto) / max(1, sum(r["clicks"] for r in auto)), 3
+        ),
     }
 
 
@@ -262,12 +278,20 @@ async def measure(args: argparse.Namespace) -> dict[str, float | int]:
             async with fake.process(bot_argv(), env=bot_env(fake, database_url), cwd=str(ROOT)) as bot:
                 try:
                     moves, typed = await one_game(fake, guild, database_url, args.moves, args.autocompletes)
-                    busy, acks, elapsed, clicked, tables = await many_games(
-                        fake, guild, database_url, args.games, args.rounds
-                    )
                 except Exception:
                     print(bot.output()[-5000:], file=sys.stderr)  # what the bot said about it
                     raise
+            async with fake.process(bot_argv(), env=bot_env(fake, database_url), cwd=str(ROOT)) as bot:
+                try:
+                    busy, acks, elapsed, clicked, clicks, tables = await many_games(
+                        fake, guild, database_url, args.games, args.rounds
+                    )
+                finally:
+                    await bot.terminate()
+                logged = re.findall(r"store transactions=(\d+)", bot.output())
+                if not logged:
+                    print(bot.output()[-5000:], file=sys.stderr)
+                    raise RuntimeError("the bot did not report its transactions")
             channels = {t.channel.id for t in tables}
             lost = 0
             for game in await stored_games(database_url):
@@ -290,6 +314,7 @@ async def measure(args: argparse.Namespace) -> dict[str, float | int]:
         "concurrent_ack_p99_ms": round(percentile(acks, 0.99), 2),
         "moves_per_s": round(clicked / elapsed, 1),
         "moves_lost": lost,
+        "transactions_per_click": round(int(logged[-1]) / clicks, 2),
         **table_figures,
     }
 

@@ -1,8 +1,9 @@
 """Store benchmark: load a game, apply a move, commit, with 1,000 active games in one database.
 
 Each sample picks a random game whose turn waits for a human, throws for that human (one
-transaction, not timed), then times `GameService.move`: load the game and its seats, check and apply
-the move, write the game with its version check, append to the move log, commit.
+transaction, not timed), then times `GameService.act` with a move: load the game and its seats,
+check and apply the move, write the game with its version check, append to the move log, commit.
+Every seat is a member's who throws for themselves, so a call plays exactly the one move.
 
     python bench/store_bench.py [--games 1000] [--samples 2000] [--json]
 
@@ -26,7 +27,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.core.service import GameService, GameSnapshot
+from bot.core.members import MemberSettings
+from bot.core.service import GameService
+from bot.core.snapshot import GameSnapshot
 from bot.core.store import GameRow, SeatRow, Store, make_engine, upgrade, utcnow
 from engine.rules import Rules
 from engine.state import Position
@@ -71,7 +74,8 @@ async def run(url: str, games: int, samples: int, seed: int) -> dict[str, float]
     store = Store(url)
     try:
         ids = await _seed_games(store, games)
-        service = GameService(store, rng=random.Random(seed))
+        members = MemberSettings(store, default_auto_throw=False)
+        service = GameService(store, rng=random.Random(seed), members=members)
         rng = random.Random(seed)
         timings: list[float] = []
         while len(timings) < samples:
@@ -81,12 +85,13 @@ async def run(url: str, games: int, samples: int, seed: int) -> dict[str, float]
             if view.status != "active" or user is None:
                 ids.remove(game_id)
                 continue
-            view, events = await service.throw(game_id, user, view.turn_number)
-            if events:  # the throw offered no move and was passed at once
+            thrown = await service.act(game_id, user, view.turn_number)
+            if thrown.events:  # the throw offered one move or none and was played at once
                 continue
+            view = thrown.game
             move = rng.choice(view.legal_moves())
             start = time.perf_counter()
-            await service.move(game_id, user, view.turn_number, move)
+            await service.act(game_id, user, view.turn_number, move)
             timings.append((time.perf_counter() - start) * 1000)
     finally:
         await store.close()

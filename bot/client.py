@@ -108,6 +108,7 @@ class PachisiBot(commands.AutoShardedBot):
         store = getattr(self, "store", None)
         if store is not None:
             await store.close()
+            log.info("store transactions=%d", store.transactions)
         self.render_pool.shutdown(wait=True)
         log.info("stopped")
 

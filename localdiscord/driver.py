@@ -387,6 +387,10 @@ class FakeDiscord:
         found: Message = await self.server.wait_until(find, timeout, "a matching message")
         return found
 
+    def advance_clock(self, seconds: float) -> None:
+        """Make every message `seconds` older, as Discord sees them (the old-message edit limit)."""
+        self.server.advance_clock(seconds)
+
     def enforce_message_limit(self, count: int = 5, seconds: float = 5.0) -> None:
         """Answer a channel's new messages beyond `count` per `seconds` with Discord's 429."""
         self.server.enforce_message_limit(count, seconds)

@@ -49,6 +49,9 @@ PERMISSIONS = {
 EVERYONE_PERMISSIONS = sum(PERMISSIONS.values())  # what @everyone, and so the bot, may do
 MANAGE_CHANNELS = 1 << 4  # what a guild's Moderators role adds
 HEARTBEAT_MS = 41_250
+OLD_MESSAGE_SECONDS = 3600.0
+OLD_MESSAGE_EDITS = 3
+"""Edits a message over an hour old still takes (through any route); Discord then answers 30046."""
 INTERACTION_TOKEN_LIFETIME = 15 * 60.0
 PUBLIC_THREAD = 11
 EVENTS_KEPT = 5000  # per session, for RESUME; an older sequence number gets INVALID_SESSION
@@ -58,9 +61,10 @@ Json = dict[str, Any]
 _serial = itertools.count(1)
 
 
-def snowflake() -> int:
-    """A unique, time-ordered Discord id (12 bits of increment per millisecond suffice here)."""
-    ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+def snowflake(offset: float = 0.0) -> int:
+    """A unique, time-ordered Discord id (12 bits of increment per millisecond suffice here), made
+    `offset` seconds after now (the server's clock may run ahead: `advance_clock`)."""
+    ms = int((time.time() + offset) * 1000) - DISCORD_EPOCH_MS
     return (ms << 22) | (next(_serial) & 0x3FFFFF)
 
 
@@ -387,6 +391,7 @@ class Message:
     edited_timestamp: str | None = None
     thread_id: int | None = None  # the thread started from this message
     pinged: list[int] = field(default_factory=list)  # users notified when it was posted
+    late_edits: int = 0  # edits made once the message was over an hour old
 
     @property
     def ephemeral(self) -> bool:
@@ -519,8 +524,12 @@ class FakeDiscordServer:
         self.identifies = 0
         self.resumes = 0
         self.message_limit: tuple[int, float] | None = None  # (count, seconds) per channel
-        self.posted_at: dict[int, list[float]] = {}  # channel id -> monotonic times of recent posts
-        self.rate_limited = 0  # 429s answered by the message bucket
+        self.written_at: dict[tuple[int, str], list[float]] = {}
+        """(channel id, "post" or "edit") -> monotonic times of its recent writes through the channel."""
+        self.clock_offset = 0.0
+        """Seconds the fake's clock runs ahead of the real one (`advance_clock`): how old messages are."""
+        self.rate_limited = 0  # 429s answered by the message buckets
+        self.old_message_refusals = 0  # edits refused with 30046
         self.requests: list[Request] = []
         self.unhandled: list[str] = []
         self.changed = asyncio.Condition()  # notified on every gateway or message change
@@ -1085,7 +1094,7 @@ class FakeDiscordServer:
 
     def _new_message(self, channel: ChannelRecord, body: Json, files: dict[int, Attachment]) -> Message:
         check_message(body, files, new=not int(body.get("flags") or 0) & LOADING)
-        message = Message(snowflake(), channel.id, channel.guild_id, self.bot_user)
+        message = Message(snowflake(self.clock_offset), channel.id, channel.guild_id, self.bot_user)
         message.attachments = self._attachments([], body, files)
         self._apply(message, body)
         message.pinged = pinged_users(body)
@@ -1121,8 +1130,17 @@ class FakeDiscordServer:
         if "flags" in body and body["flags"] is not None:
             message.flags = (message.flags & EPHEMERAL) | int(body["flags"])
 
+    def _check_late_edit(self, message: Message) -> None:
+        """A message over an hour old takes OLD_MESSAGE_EDITS more edits, then Discord refuses them."""
+        if self.age(message) > OLD_MESSAGE_SECONDS and message.late_edits >= OLD_MESSAGE_EDITS:
+            self.old_message_refusals += 1
+            raise ApiError(429, 30046, "Maximum number of edits to messages older than 1 hour reached.")
+
     async def _edit(self, message: Message, body: Json, files: dict[int, Attachment]) -> None:
         check_message(body, files, new=False)
+        self._check_late_edit(message)
+        if self.age(message) > OLD_MESSAGE_SECONDS:
+            message.late_edits += 1
         message.edits.append(message.snapshot())
         message.attachments = self._attachments(message.attachments, body, files)
         self._apply(message, body)
@@ -1149,7 +1167,9 @@ class FakeDiscordServer:
         """A member posts `content` in a channel from Discord's client (the bot hears of it)."""
         if not 1 <= len(content) <= 2000:
             raise ValueError("a message has 1 to 2000 characters")
-        message = Message(snowflake(), channel.id, channel.guild_id, member.user, content=content)
+        message = Message(
+            snowflake(self.clock_offset), channel.id, channel.guild_id, member.user, content=content
+        )
         self.messages[message.id] = message
         self.channel_messages.setdefault(channel.id, []).append(message)
         self.touched("message", message.id)
@@ -1174,43 +1194,53 @@ class FakeDiscordServer:
     # --- threads and the per-channel message bucket -------------------------------------------
 
     def enforce_message_limit(self, count: int = 5, seconds: float = 5.0) -> None:
-        """Discord's per-channel limit on new messages: `count` per `seconds`, then a 429."""
+        """Discord's per-channel limits on new messages and on edits through the channel route:
+        each kind `count` per `seconds`, then a 429."""
         self.message_limit = (count, seconds)
 
-    def _recent_posts(self, channel: ChannelRecord) -> list[float]:
+    def advance_clock(self, seconds: float) -> None:
+        """Move the fake's clock on: its messages are that much older (for the old-message edit limit)."""
+        self.clock_offset += seconds
+
+    def age(self, message: Message) -> float:
+        """Seconds since `message` was posted, by the fake's clock (its id holds the time)."""
+        posted_ms = (message.id >> 22) + DISCORD_EPOCH_MS
+        return time.time() + self.clock_offset - posted_ms / 1000
+
+    def _recent(self, channel: ChannelRecord, kind: str) -> list[float]:
         now = time.monotonic()
         window = self.message_limit[1] if self.message_limit else 0.0
-        recent = [t for t in self.posted_at.get(channel.id, []) if now - t < window]
-        self.posted_at[channel.id] = recent
+        recent = [t for t in self.written_at.get((channel.id, kind), []) if now - t < window]
+        self.written_at[channel.id, kind] = recent
         return recent
 
-    def _message_bucket(self, channel: ChannelRecord) -> web.Response | None:
-        """None when a message may be posted now (and counts it), else Discord's 429."""
+    def _message_bucket(self, channel: ChannelRecord, kind: str = "post") -> web.Response | None:
+        """None when a message may be posted (or edited) now, and counts it; else Discord's 429."""
         if self.message_limit is None:
             return None
         count, seconds = self.message_limit
-        recent = self._recent_posts(channel)
+        recent = self._recent(channel, kind)
         if len(recent) >= count:
             retry = max(0.001, recent[0] + seconds - time.monotonic())
             self.rate_limited += 1
-            headers = {**self._bucket_headers(channel), "X-RateLimit-Scope": "shared"}
+            headers = {**self._bucket_headers(channel, kind), "X-RateLimit-Scope": "shared"}
             body = {"message": "You are being rate limited.", "retry_after": retry, "global": False}
             return json_response(body, 429, headers)
         recent.append(time.monotonic())
         return None
 
-    def _bucket_headers(self, channel: ChannelRecord) -> dict[str, str]:
+    def _bucket_headers(self, channel: ChannelRecord, kind: str = "post") -> dict[str, str]:
         if self.message_limit is None:
             return {}
         count, seconds = self.message_limit
-        recent = self._recent_posts(channel)
+        recent = self._recent(channel, kind)
         reset_after = recent[0] + seconds - time.monotonic() if recent else seconds
         return {
             "X-RateLimit-Limit": str(count),
             "X-RateLimit-Remaining": str(max(0, count - len(recent))),
             "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
             "X-RateLimit-Reset-After": f"{reset_after:.3f}",
-            "X-RateLimit-Bucket": f"messages-{channel.id}",
+            "X-RateLimit-Bucket": f"messages-{kind}-{channel.id}",
         }
 
     async def _create_thread(self, request: web.Request, p: dict[str, str]) -> web.Response:
@@ -1250,12 +1280,15 @@ class FakeDiscordServer:
         return json_response(self._message(self._channel(p["channel"]), p["message"]).payload(self.url))
 
     async def _edit_message(self, request: web.Request, p: dict[str, str]) -> web.Response:
-        message = self._message(self._channel(p["channel"]), p["message"])
+        channel = self._channel(p["channel"])
+        message = self._message(channel, p["message"])
         if message.author.id != self.bot_user.id:
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
         body, files = await self._body(request)
+        if (limited := self._message_bucket(channel, "edit")) is not None:
+            return limited
         await self._edit(message, body, files)
-        return json_response(message.payload(self.url))
+        return json_response(message.payload(self.url), headers=self._bucket_headers(channel, "edit"))
 
     async def _delete_message(self, request: web.Request, p: dict[str, str]) -> web.Response:
         message = self._message(self._channel(p["channel"]), p["message"])
@@ -1289,6 +1322,8 @@ class FakeDiscordServer:
         kind, data = int(body["type"]), body.get("data") or {}
         if kind in (4, 7):  # refused answers leave the interaction unacknowledged
             check_message(data, files, new=kind == 4)
+        if kind == 7 and interaction.message is not None:
+            self._check_late_edit(interaction.message)
         elif kind == 8:
             check_choices(data.get("choices", []))
         interaction.callback_type, interaction.callback_data = kind, data

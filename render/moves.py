@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from engine.state import Move, Position
-from render import words
 
 
 class DrawnMove(NamedTuple):
@@ -30,8 +29,3 @@ def choice_label(index: int) -> str:
     if not 0 <= index < 26:
         raise ValueError(f"no label for choice {index}")
     return chr(ord("A") + index)
-
-
-def side_words(side: int, players: int) -> str:
-    """English only, for bot/ until it calls `render.words.side_words(words, side, players)`."""
-    return words.side_words(words.ENGLISH, side, players)

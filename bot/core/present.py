@@ -22,6 +22,7 @@ from bot.core.texts import Language, answers, board, table, turns
 from bot.core.turns import Event
 from engine import Move, Position
 from engine.game import Termination
+from render.words import Words, computer_name
 
 THROW, MOVE, JOIN, REMATCH, HINT = "throw", "move", "join", "rematch", "hint"
 """The game buttons' actions (the first part of their custom ids)."""
@@ -62,6 +63,8 @@ class Board:
     cowries: tuple[bool, ...] | None = None
     choices: tuple[Move, ...] = ()
     termination: Termination | None = None
+    words: Words | None = None
+    """The picture's language (None: English)."""
 
 
 @dataclass(frozen=True)
@@ -89,29 +92,33 @@ class Plan:
     """Other seats played after the member: `later` and `post` wait for the computers' pace."""
 
 
-def panel_names(view: GameSnapshot, names: Mapping[int, str]) -> dict[int, str]:
-    """Each seat's name on its panel: the member's display name, or `Computer · hard`."""
+def panel_names(lang: Language, view: GameSnapshot, names: Mapping[int, str]) -> dict[int, str]:
+    """Each seat's name on its panel: the member's display name, or the picture's `Computer · hard`."""
     found = {}
     for seat in view.rules.seats:
         user = view.seats[seat].user_id
         if user is None:
-            found[seat] = f"Computer · {view.seats[seat].level}"
+            found[seat] = computer_name(lang.picture, view.seats[seat].level)
         else:
-            found[seat] = names.get(user) or f"Player {str(user)[-4:]}"
+            found[seat] = table.member_name(lang, user, names)
     return found
 
 
 def board_of(
-    view: GameSnapshot, events: Sequence[Event], names: Mapping[int, str], at: Position | None = None
+    lang: Language,
+    view: GameSnapshot,
+    events: Sequence[Event],
+    names: Mapping[int, str],
+    at: Position | None = None,
 ) -> Board:
     """The picture of `view` with `events` numbered on it; `at`: a position the game passed through
     (the member's own throws shown before the computers'), drawn without a throw or choices."""
     story = tuple((e.move, e.before) for e in events if e.move is not None)
     if at is not None:
-        return Board(at, panel_names(view, names), story)
+        return Board(at, panel_names(lang, view, names), story, words=lang.picture)
     return Board(
         view.position,
-        panel_names(view, names),
+        panel_names(lang, view, names),
         story,
         last_move=view.last_move,
         last_position=view.last_position,
@@ -119,6 +126,7 @@ def board_of(
         cowries=view.pending_cowries,
         choices=tuple(view.legal_moves()),
         termination=None if view.outcome is None else view.outcome.termination,
+        words=lang.picture,
     )
 
 
@@ -189,7 +197,7 @@ def turn_message(
     return Message(
         turns.turn_content(lang, view, events, earlier=earlier, tallies=tallies),
         turn_buttons(lang, view),
-        board_of(view, events, names),
+        board_of(lang, view, events, names),
         tuple(dict.fromkeys([*pings, *captured_members(view, shown)])),
         result=view.status == Status.FINISHED,
     )
@@ -229,7 +237,7 @@ def after_click(
             turns.turn_content(lang, view, events[:own], earlier=earlier, closed=True)
             + "\n"
             + lang.gettext("The other seats are playing…"),
-            board=board_of(view, events[:own], names, at=rest[0].before),
+            board=board_of(lang, view, events[:own], names, at=rest[0].before),
         )
         return Plan(waiting, later=turn_message(lang, view, events, names, earlier=earlier), paced=True)
     done = closed(lang, view, events[:own], earlier)

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from bot.client import PachisiBot
+from bot.core.clock import Clock
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.helpers import Table, bot_settings, check_records
 
@@ -34,14 +35,16 @@ async def fake() -> AsyncIterator[FakeDiscord]:
 async def start_table(
     fake: FakeDiscord, database_url: str
 ) -> Callable[..., AbstractAsyncContextManager[Table]]:
-    """`async with start_table(turn_timeout_seconds=1) as table:` runs the bot with those settings."""
+    """`async with start_table(turn_timeout_seconds=1) as table:` runs the bot with those settings
+    (and `clock=`, a clock the test moves)."""
     guild = fake.add_guild("Pachisi club")
     channel = guild.add_text_channel("games")
     alice, bob = guild.add_member("Alice"), guild.add_member("Bob")
 
     @asynccontextmanager
-    async def run(**overrides: Any) -> AsyncIterator[Table]:
-        bot = PachisiBot(bot_settings(fake, database_url, **overrides), guild_ready_timeout=0.1)
+    async def run(clock: Clock | None = None, **overrides: Any) -> AsyncIterator[Table]:
+        settings = bot_settings(fake, database_url, **overrides)
+        bot = PachisiBot(settings, clock=clock, guild_ready_timeout=0.1)
         async with fake.running(bot):
             yield Table(fake, bot, guild, channel, alice, bob, database_url)
 

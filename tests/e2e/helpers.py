@@ -4,6 +4,8 @@ game as its players would, the bot as a subprocess, and reading what it stored."
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import datetime
 import random
 import sys
 from collections.abc import Awaitable, Callable
@@ -15,9 +17,10 @@ from typing import Any, TypeVar
 from sqlalchemy import inspect, select
 
 from bot.client import PachisiBot
+from bot.core.clock import Clock
 from bot.core.config import Settings, load_settings
 from bot.core.records import game_record
-from bot.core.service import GameSnapshot, game_snapshot
+from bot.core.snapshot import GameSnapshot, game_snapshot
 from bot.core.store import GameRow, MoveRow, Store
 from engine import Position, parse_move
 from engine.game import Game
@@ -100,6 +103,29 @@ def turn_state(channel: Channel) -> tuple[int, int, tuple[str | None, ...]] | No
     if message is None:
         return None
     return (message.id, len(message.edits), tuple(b.label for b in live_buttons(message)))
+
+
+class MovableClock(Clock):
+    """The bot's clock run ahead of real time by `advance`, waking whoever waits for a moment now
+    reached (turn timers): the test moves time instead of sleeping through it."""
+
+    def __init__(self) -> None:
+        self.offset = datetime.timedelta()
+        self._moved = asyncio.Event()
+
+    def now(self) -> datetime.datetime:
+        return datetime.datetime.now(datetime.UTC) + self.offset
+
+    def advance(self, seconds: float) -> None:
+        self.offset += datetime.timedelta(seconds=seconds)
+        self._moved.set()
+        self._moved = asyncio.Event()
+
+    async def sleep_until(self, moment: datetime.datetime) -> None:
+        while (left := (moment - self.now()).total_seconds()) > 0:
+            moved = self._moved
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(moved.wait(), timeout=left)
 
 
 def named_to_move(message: Message, members: list[Member]) -> Member | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.core.service import GameSnapshot
+from bot.core.snapshot import GameSnapshot
 from localdiscord.driver import Reply
 from localdiscord.server import Message
 from tests.e2e.helpers import Table, live_buttons, stored_games, turn_state, wait_for_turn_or_end

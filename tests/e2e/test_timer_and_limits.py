@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 
 from tests.e2e.helpers import (
     WHOLE_GAME,
+    MovableClock,
     Table,
     check_move_log,
+    click_until_acknowledged,
     final_message,
+    is_final,
+    live_buttons,
     play_out,
     stored_games,
+    turn_state,
     wait_for_turn_or_end,
 )
 
@@ -75,3 +81,38 @@ async def test_rate_limited_posts_are_delayed_not_lost(table: Table) -> None:
     accepted = [r for r in posted if r.status == 200]
     assert len(posted) == len(accepted) + 3
     assert len(accepted) == len([m for m in table.channel.messages if m.interaction_id is None])
+
+
+async def test_a_solo_game_goes_on_past_the_hour_within_discords_limits(
+    start_table: Callable[..., AbstractAsyncContextManager[Table]],
+) -> None:
+    """Posts and edits through the channel are limited (5 per 5 s each); a message over an hour
+    old takes only a few more edits (30046). A member's clicks are answered through their own
+    interactions, and the turn moves to a new message before its message grows old."""
+    clock = MovableClock()
+    # Turns time out after a day: the hours that pass here are spent playing, not waiting.
+    async with start_table(
+        clock=clock, default_auto_throw=True, default_thread=False, turn_timeout_seconds=86_400
+    ) as table:
+        table.fake.enforce_message_limit(5, 5.0)
+        await table.alice.slash(table.channel, "pachisi start", players=2, level="easy")
+        message = await wait_for_turn_or_end(table)
+        rng, clicks, first = random.Random(3), 0, message.id
+        while not is_final(message):
+            if clicks in (3, 6):  # an hour goes by, for Discord and for the bot
+                clock.advance(3700)
+                table.fake.advance_clock(3700)
+            before = turn_state(table.channel)
+            label = rng.choice([b.label or "" for b in live_buttons(message)])
+            message = await click_until_acknowledged(table, table.alice, message, label, before)
+            clicks += 1
+        server = table.fake.server
+        assert server.old_message_refusals == 0 and server.rate_limited == 0
+        assert message.id != first  # the turn moved on to newer messages
+        channel_writes = [
+            r for r in server.requests if r.path.startswith("/channels/") and r.method in ("POST", "PATCH")
+        ]
+        # The start, a new turn message twice (once an hour), the result; a click costs none.
+        assert len(channel_writes) <= 2 + 2 * 2 + 1 < clicks
+        [game] = await stored_games(table.database_url)
+    check_move_log(game)

@@ -19,7 +19,7 @@ from engine.players import LEVELS
 from engine.record import Record, Throw
 from engine.rules import Rules
 from engine.throws import throw_value
-from render import DrawnMove, board_png, chart, layout, legend, legend_png, moves, panels, sprites
+from render import DrawnMove, board_png, chart, layout, legend, legend_png, panels, sprites
 from render import words as w
 from render.chart import game_png
 from render.draw import _palette
@@ -77,7 +77,6 @@ def test_seats_and_sides_are_named_by_their_colours() -> None:
     assert w.side_words(ENGLISH, 0, 4) == "Black + Yellow"
     assert w.side_words(ENGLISH, 1, 4) == "Red + Green"
     assert w.side_words(ENGLISH, 1, 2) == "Yellow"
-    assert moves.side_words(1, 4) == "Red + Green"  # the English shim bot/ still imports
 
 
 def test_players_are_named_as_their_panels_name_them() -> None:

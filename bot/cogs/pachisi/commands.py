@@ -214,7 +214,9 @@ class PlayCommands(PachisiCommands):
     async def board(self, interaction: discord.Interaction[Any]) -> None:
         view = await self.channel_game(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        png = await self.table.writer.board_png(board_of(view, [], self.table.names))
+        png = await self.table.writer.board_png(
+            board_of(self.table.language(view), view, [], self.table.names)
+        )
         picture = discord.Embed(colour=discord.Colour.dark_gold()).set_image(url="attachment://board.png")
         lang = language_of(interaction)
         if view.hints:

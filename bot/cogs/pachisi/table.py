@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+OLD_MESSAGE_EDITS = 30046
+"""Discord's error code for an edit of a message over an hour old once it took a few already."""
 ANSWER_WITHIN = 2.0
 """Seconds a click's work may take before its answer is deferred (Discord allows 3 from the click)."""
 
@@ -93,12 +95,12 @@ class Table:
         try:
             await self.writer.answer(interaction, message, files or await self.writer.files(message, view))
         except discord.HTTPException as exc:
-            channel, clicked = self.channel(view), interaction.message
-            log.warning(
-                "game=%s click answer refused (%s): the message is edited instead", view.id, exc.status
-            )
-            if channel is not None and clicked is not None:
-                await self.writer.edit(channel, clicked.id, message, view)
+            log.warning("game=%s click answer refused (%s %s)", view.id, exc.status, exc.code)
+            clicked = interaction.message
+            if clicked is not None and exc.code != OLD_MESSAGE_EDITS:
+                await self._edit(view, clicked.id, message)
+            elif message.buttons:  # the message takes no more edits: the turn goes on in a new one
+                await self._post(view, message)
 
     async def _planned(
         self, user_id: int, clicked: discord.Message, act: Callable[[], Awaitable[Played]]
@@ -164,10 +166,18 @@ class Table:
             self.language(view), played, earlier, self.names, await self._tallies(view)
         )
         if plan.now is not None and stored is not None:
-            await self.writer.edit(channel, stored.id, plan.now, view)
-        await self._after_pace(
-            played, plan, lambda message: self.writer.edit(channel, view.message_id or 0, message, view)
-        )
+            await self._edit(view, stored.id, plan.now)
+        await self._after_pace(played, plan, lambda message: self._edit(view, view.message_id or 0, message))
+
+    async def _edit(self, view: GameSnapshot, message_id: int, message: Message) -> None:
+        """An earlier message of the game becomes `message`, if Discord still lets it be edited."""
+        channel = self.channel(view)
+        if channel is None:
+            return
+        try:
+            await self.writer.edit(channel, message_id, message, view)
+        except discord.HTTPException as exc:
+            log.warning("game=%s message=%s not edited (%s %s)", view.id, message_id, exc.status, exc.code)
 
     async def close(self, view: GameSnapshot, message_id: int) -> None:
         """An earlier turn message of the game is done with: its log stays, its buttons go."""
@@ -179,8 +189,8 @@ class Table:
             lang = self.language(view)
             done = present.closed(lang, view, [], log_lines(message.content))
             await self.writer.edit(channel, message_id, done, view)
-        except (discord.NotFound, discord.Forbidden):
-            pass
+        except discord.HTTPException as exc:
+            log.warning("game=%s message=%s not closed (%s %s)", view.id, message_id, exc.status, exc.code)
 
     async def changed(self, played: Played) -> None:
         """Show a change already made outside a click (locked here)."""
@@ -256,5 +266,5 @@ class Table:
         )
         try:
             await self.writer.edit(channel, view.card_message_id, card, view)
-        except (discord.NotFound, discord.Forbidden):
-            log.warning("game=%s table card could not be updated", view.id)
+        except discord.HTTPException as exc:
+            log.warning("game=%s table card not updated (%s %s)", view.id, exc.status, exc.code)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import render
+import render.words
 from bot.cogs.pachisi.views import buttons_view
 from bot.core.present import Board, Message
 from bot.core.snapshot import GameSnapshot
@@ -93,6 +94,7 @@ class Writer:
             cowries=board.cowries,
             choices=list(board.choices) or None,
             termination=board.termination,
+            words=board.words or render.words.ENGLISH,
         )
         return await asyncio.get_running_loop().run_in_executor(self.bot.render_pool, draw)
 

@@ -84,6 +84,8 @@ class Database:
         self.url = url
         self.engine = make_engine(url, **engine_kwargs)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+        self.transactions = 0
+        """Transactions begun so far (the bot logs it when it stops; the benchmark reads it)."""
 
     async def close(self) -> None:
         await self.engine.dispose()
@@ -92,6 +94,7 @@ class Database:
     async def transaction(self) -> AsyncIterator[AsyncSession]:
         """One transaction: committed when the block ends, rolled back if it raises; a database
         that does not answer raises StoreUnavailable."""
+        self.transactions += 1
         try:
             async with self.sessions() as session, session.begin():
                 yield session

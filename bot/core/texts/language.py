@@ -7,6 +7,9 @@ import gettext
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from render.words import ENGLISH as PICTURE_ENGLISH
+from render.words import Words
+
 
 @dataclass(frozen=True)
 class Language:
@@ -17,6 +20,8 @@ class Language:
 
     code: str = "en"
     catalog: gettext.NullTranslations = field(default_factory=gettext.NullTranslations, compare=False)
+    picture: Words = field(default=PICTURE_ENGLISH, compare=False)
+    """The same language's words on the board and the charts (render/words.py)."""
 
     def gettext(self, message: str, /, **params: object) -> str:
         text = self.catalog.gettext(message)
