@@ -76,7 +76,7 @@ async def refused_while_down(table: Table) -> None:
     label = live_buttons(message)[0].label
     reply = await table.alice.click(message, label, wait=False)
     answer = await table.fake.wait_until(
-        lambda: reply.followups[-1] if reply.followups else None, what="the answer to the click"
+        lambda: reply.followups[-1] if reply.followups else reply.message, what="the answer to the click"
     )
     assert answer.ephemeral and answer.content == SAVED, answer.content
 

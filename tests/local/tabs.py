@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from tests.local.conftest import DESKTOP
@@ -18,6 +19,9 @@ NEWEST_TURN = """(skip) => {
     }
     return null;
 }"""
+
+WON = re.compile(r"wins?!")
+"""The result's headline: "Black wins!", "Black + Yellow win!"."""
 
 
 class Tab:
@@ -56,7 +60,7 @@ class Tab:
         await self.page.locator("#channels button.thread").last.click()
         await self.page.wait_for_selector("#channel-name:has-text('›')")
 
-    def message_with(self, text: str) -> Any:
+    def message_with(self, text: str | re.Pattern[str]) -> Any:
         return self.page.locator("#messages > li.message", has_text=text)
 
     async def texts(self) -> list[str]:
@@ -78,7 +82,7 @@ class Tab:
         )
 
     async def finished(self) -> bool:
-        return await self.page.locator("#messages strong", has_text="win!").count() > 0
+        return await self.page.locator("#messages strong", has_text=WON).count() > 0
 
     async def turn(self) -> dict[str, str]:
         """Waits for the newest message's first button that plays, and returns it."""
@@ -91,7 +95,7 @@ class Tab:
         for clicks in range(limit):
             handle = await self.page.wait_for_function(
                 f"(skip) => [...document.querySelectorAll('#messages strong')].some("
-                f"(s) => s.textContent.includes('win!')) || ({NEWEST_TURN})(skip)",
+                f"(s) => /wins?!/.test(s.textContent)) || ({NEWEST_TURN})(skip)",
                 arg=list(NOT_TURN_BUTTONS),
             )
             turn = await handle.json_value()

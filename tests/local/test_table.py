@@ -11,7 +11,7 @@ import aiohttp
 from localdiscord.server import API, MANAGE_CHANNELS
 from localdiscord.table import LocalTable
 from tests.local.conftest import PHONE
-from tests.local.tabs import Tab
+from tests.local.tabs import WON, Tab
 
 START = "/pachisi start players:2 pieces:1 level:easy"
 
@@ -33,7 +33,7 @@ async def test_a_game_started_in_the_command_box_and_played_to_the_end_by_clicki
     await asha.page.wait_for_selector("#messages img.picture")  # the board
     clicks = await asha.play_to_the_end()
     assert clicks > 0
-    assert await asha.message_with("win!").count() >= 1
+    assert await asha.message_with(WON).count() >= 1
     await asha.open_channel("# pachisi")
     card = asha.message_with("Rematch")
     await card.first.wait_for()
