@@ -1,11 +1,12 @@
 """A throw's choices explained: the moves in the order `hard` ranks them, each side's win chance
-before and after each, and the reasons in words, read off what the evaluation sees change.
+before and after each, and the reasons, read off what the evaluation sees change.
 
 The reasons follow the evaluation's terms (engine/evaluate.py): captures and the capture
 condition, pieces coming home or entering, castles, danger (which enemy throws can reach a piece),
 blockades, the endgame squares from which a piece can finish, and what the search saw that a
 one-move look does not. Each is found by comparing the position before and after the move, so
-the words fit the position, not a script.
+they fit the position, not a script. A reason is a kind and its parameters, never words: the bot
+says it in the member's language (bot/core/texts/hints.py).
 """
 
 from __future__ import annotations
@@ -21,6 +22,90 @@ from engine.winchance import normal_move, win_chance
 
 _PRIVATE_FIRST, _PRIVATE_LAST = 8, 76
 """Steps 1-7 and 77-83 of a seat's route are its own middle column, out of every enemy's reach."""
+_SMALL_THROW_MAX = 6
+"""The largest of the small throws (2-6): from HOME - 6 on, one of them brings a piece home."""
+
+# The kinds of reason, with the parameters each carries (the rest keep their defaults).
+WINS = "wins"
+CAPTURES = "captures"
+"""`seats`: the seats hit; `pieces`: how many pieces; `opens_home`: the capture the side needed."""
+HOME_SAFE = "home"
+"""A piece comes home; `escape_hatch`: through the escape hatch."""
+ENTERS = "enters"
+CASTLE_OUT_OF_REACH = "castle_out_of_reach"
+"""Lands on the castle of `arm`'s arm, where `seats` could otherwise hit it with their next throw."""
+CASTLE_SAFE = "castle_safe"
+"""Lands on the castle of `arm`'s arm, nobody in reach."""
+LEAVES_RANGE = "leaves_range"
+"""Moves out of reach of `threats` (enemy seat, throw)."""
+ENTERS_RANGE = "enters_range"
+"""Steps into reach of `threats`; `chance` in 64ths when one enemy seat threatens."""
+STAYS_IN_RANGE = "stays_in_range"
+"""Stays in reach of `threats`; `chance` as for ENTERS_RANGE."""
+FORMS_BLOCKADE = "forms_blockade"
+"""`step`: the mover's step of the blockade's square (as are the next two)."""
+BREAKS_BLOCKADE = "breaks_blockade"
+KEEPS_BLOCKADE = "keeps_blockade"
+"""A blockade another legal move would break."""
+LAST_SQUARE = "last_square"
+"""Reaches the last square, from where any throw brings it home."""
+FINISHING_SQUARE = "finishing_square"
+"""Reaches `step`, from where `throw` brings it home (`chance` in 64ths)."""
+DEAD_SQUARE = "dead_square"
+"""Stops on `step`, from where no single throw brings it home (`aim`: the squares that do)."""
+THREATENS = "threatens"
+"""`targets`: (enemy seat, steps ahead) newly within one throw; `opens_home`: the side needs a capture."""
+SEARCH_PREFERS = "search_prefers"
+"""The search, `depth` throws ahead, prefers this move to `move`, the one-move look's pick."""
+SEARCH_FINDS_WORSE = "search_finds_worse"
+"""The one-move look's pick, which the search finds worse `depth` throws ahead."""
+
+
+@dataclass(frozen=True)
+class Reason:
+    """Why a move is good or bad: a kind (the constants above) and what it names: seats, steps,
+    throws, chances in 64ths, the move compared with. No words: the bot writes them."""
+
+    kind: str
+    seats: tuple[int, ...] = ()
+    pieces: int = 0
+    opens_home: bool = False
+    escape_hatch: bool = False
+    arm: int | None = None
+    threats: tuple[tuple[int, int], ...] = ()
+    targets: tuple[tuple[int, int], ...] = ()
+    step: int | None = None
+    throw: int | None = None
+    chance: int | None = None
+    aim: tuple[int, int] | None = None
+    move: Move | None = None
+    depth: int | None = None
+
+    def as_json(self) -> dict[str, object]:
+        """The kind and the parameters it carries, seats by their notation names, moves in notation."""
+        data: dict[str, object] = {"kind": self.kind}
+        if self.seats:
+            data["seats"] = [SEAT_NAMES[s] for s in self.seats]
+        if self.pieces:
+            data["pieces"] = self.pieces
+        if self.opens_home:
+            data["opens_home"] = True
+        if self.escape_hatch:
+            data["escape_hatch"] = True
+        if self.arm is not None:
+            data["arm"] = SEAT_NAMES[self.arm]
+        if self.threats:
+            data["threats"] = [{"seat": SEAT_NAMES[s], "throw": t} for s, t in self.threats]
+        if self.targets:
+            data["targets"] = [{"seat": SEAT_NAMES[s], "steps_ahead": d} for s, d in self.targets]
+        for key in ("step", "throw", "chance", "depth"):
+            if getattr(self, key) is not None:
+                data[key] = getattr(self, key)
+        if self.aim is not None:
+            data["aim"] = list(self.aim)
+        if self.move is not None:
+            data["move"] = str(self.move)
+        return data
 
 
 @dataclass(frozen=True)
@@ -30,7 +115,7 @@ class Choice:
     move: Move
     win_chance: float
     best: bool
-    reasons: tuple[str, ...]
+    reasons: tuple[Reason, ...]
 
 
 @dataclass(frozen=True)
@@ -50,14 +135,6 @@ class Analysis:
     @property
     def best(self) -> Choice | None:
         return self.choices[0] if self.choices else None
-
-
-def _name(seat: int) -> str:
-    return SEAT_NAMES[seat].capitalize()
-
-
-def _join(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def threats(position: Position, seat: int, step: int) -> list[tuple[int, int]]:
@@ -104,31 +181,12 @@ def _blockades(position: Position, side: int) -> set[int]:
     return {sq for sq in squares if not IS_CASTLE[sq] and squares.count(sq) > 1}
 
 
-def _threat_words(found: list[tuple[int, int]]) -> str:
-    """ "Red's 4 and 25 and Green's 10"."""
-    by_seat: dict[int, list[int]] = {}
-    for enemy, throw in found:
-        by_seat.setdefault(enemy, []).append(throw)
-    return _join([f"{_name(e)}'s {_join([str(t) for t in sorted(ts)])}" for e, ts in sorted(by_seat.items())])
-
-
-def _chance_words(found: list[tuple[int, int]]) -> str:
-    """The chance that one throw of each enemy seat in `found` hits, in 64ths when one seat."""
+def _chance(found: list[tuple[int, int]]) -> int | None:
+    """The chance in 64ths that one throw of the enemy seat in `found` hits; None for several seats."""
     seats = {e for e, _ in found}
     if len(seats) == 1:
-        weight = sum(round(PROBABILITY[t] * 64) for t in {t for _, t in found})
-        return f" ({weight} in 64)"
-    return ""
-
-
-def move_words(move: Move | None) -> str:
-    """A move in words: "the piece on 12 to 16", "a new piece out", "the piece on 80 home"."""
-    if move is None:
-        return "no move"
-    whose = "the piece" if move.src else "a new piece"
-    start = f" on {move.src}" if move.src else ""
-    end = "home" if move.comes_home else ("out" if move.dst == 1 else f"to {move.dst}")
-    return f"{whose}{start} {end}"
+        return sum(round(PROBABILITY[t] * 64) for t in {t for _, t in found})
+    return None
 
 
 def _step_on(position: Position, seats: tuple[int, ...], square: int) -> int:
@@ -141,46 +199,44 @@ def _step_on(position: Position, seats: tuple[int, ...], square: int) -> int:
     return STEP_OF[seats[0]][square]
 
 
-def reasons(position: Position, throw: int, move: Move, alternatives: list[Move]) -> list[str]:
-    """Why `move` is good or bad, in words for the seat to throw (`alternatives`: the other legal
-    moves, against which a kept blockade is worth mentioning)."""
+def reasons(position: Position, throw: int, move: Move, alternatives: list[Move]) -> list[Reason]:
+    """Why `move` is good or bad for the seat to throw (`alternatives`: the other legal moves,
+    against which a kept blockade is worth mentioning)."""
     players = position.rules.players
     side = position.side_of(position.turn)
     seat = move.seat
     partner = (seat + 2) % 4 if players == 4 else None
     after = position.after(throw, move)
-    said: list[str] = []
+    said: list[Reason] = []
     if after.result == side:
-        return ["wins the game"]
+        return [Reason(WINS)]
     victims = position.captures(move)
     if victims:
-        names = _join(sorted({_name(s) for s, _ in victims}))
-        text = f"captures {names}'s piece{'s' if len(victims) > 1 else ''} and throws again"
-        if position.needs_capture(seat):
-            text += ", and opens home for your side"
-        said.append(text)
+        seats = tuple(sorted({s for s, _ in victims}))
+        said.append(
+            Reason(CAPTURES, seats=seats, pieces=len(victims), opens_home=position.needs_capture(seat))
+        )
     if move.comes_home:
-        hatch = " through the escape hatch" if position.uses_escape_hatch(move) else ""
-        said.append(f"brings a piece home{hatch}, where it is safe for good")
+        said.append(Reason(HOME_SAFE, escape_hatch=position.uses_escape_hatch(move)))
     elif move.enters:
-        said.append("brings a new piece onto the board")
+        said.append(Reason(ENTERS))
     if not move.comes_home:
         square = ROUTES[seat][move.dst]
         if IS_CASTLE[square]:
-            owner = _name(SQUARES[square].arm)
+            owner = SQUARES[square].arm
             reach = _reach(after, seat, square)
             if reach:
-                seats = _join(sorted({_name(e) for e, _ in reach}))
-                said.append(f"lands on {owner}'s castle, out of reach of {seats}'s next throw")
+                enemies = tuple(sorted({e for e, _ in reach}))
+                said.append(Reason(CASTLE_OUT_OF_REACH, arm=owner, seats=enemies))
             else:
-                said.append(f"lands on {owner}'s castle, safe for as long as it stays")
+                said.append(Reason(CASTLE_SAFE, arm=owner))
         before = threats(position, seat, move.src) if not move.enters else []
         now = threats(after, seat, move.dst)
         if before and not now:
-            said.append(f"moves out of reach of {_threat_words(before)}")
+            said.append(Reason(LEAVES_RANGE, threats=tuple(before)))
         if now:
-            verb = "stays in range of" if before else "steps into range of"
-            said.append(f"{verb} {_threat_words(now)}{_chance_words(now)}")
+            kind = STAYS_IN_RANGE if before else ENTERS_RANGE
+            said.append(Reason(kind, threats=tuple(now), chance=_chance(now)))
         said += _blockade_reasons(position, throw, move, after, alternatives, side, partner)
         said += _endgame_reasons(after, seat, move.dst)
         said += _hunt_reasons(position, after, seat, move)
@@ -195,7 +251,7 @@ def _blockade_reasons(
     alternatives: list[Move],
     side: int,
     partner: int | None,
-) -> list[str]:
+) -> list[Reason]:
     """Blockades formed, broken, or kept where another move would break them; only those an enemy
     route passes through (two pieces on the seat's own middle column hold nobody up)."""
     seats = (move.seat,) if partner is None else (move.seat, partner)
@@ -206,45 +262,41 @@ def _blockade_reasons(
 
     old = contested(_blockades(position, side))
     new = contested(_blockades(after, side))
-    said = [f"forms a blockade on {_step_on(after, seats, sq)}" for sq in sorted(new - old)]
-    said += [f"breaks your blockade on {_step_on(position, seats, sq)}" for sq in sorted(old - new)]
+    said = [Reason(FORMS_BLOCKADE, step=_step_on(after, seats, sq)) for sq in sorted(new - old)]
+    said += [Reason(BREAKS_BLOCKADE, step=_step_on(position, seats, sq)) for sq in sorted(old - new)]
     kept = old & new
     if kept:
         broken_elsewhere: set[int] = set()
         for other in alternatives:
             if other != move:
                 broken_elsewhere |= kept - _blockades(position.after(throw, other), side)
-        said += [f"keeps your blockade on {_step_on(after, seats, sq)}" for sq in sorted(broken_elsewhere)]
+        said += [Reason(KEEPS_BLOCKADE, step=_step_on(after, seats, sq)) for sq in sorted(broken_elsewhere)]
     return said
 
 
-def _endgame_reasons(after: Position, seat: int, step: int) -> list[str]:
+def _endgame_reasons(after: Position, seat: int, step: int) -> list[Reason]:
     if after.needs_capture(seat) or step < LAST_STEP - 25:
         return []
     if step == LAST_STEP and after.rules.last_square:
-        return ["reaches the last square, from where any throw brings it home"]
+        return [Reason(LAST_SQUARE)]
     need = HOME - step
     if need in PROBABILITY:
-        return [f"reaches {step}, from where a {need} brings it home ({round(PROBABILITY[need] * 64)} in 64)"]
+        return [Reason(FINISHING_SQUARE, step=step, throw=need, chance=round(PROBABILITY[need] * 64))]
     if step > 74:
-        return [f"stops on {step}, from where no single throw brings it home (aim for 78 to 83)"]
+        last = LAST_STEP if after.rules.last_square else HOME - min(PROBABILITY)
+        return [Reason(DEAD_SQUARE, step=step, aim=(HOME - _SMALL_THROW_MAX, last))]
     return []
 
 
-def _hunt_reasons(position: Position, after: Position, seat: int, move: Move) -> list[str]:
+def _hunt_reasons(position: Position, after: Position, seat: int, move: Move) -> list[Reason]:
     """Enemy pieces the moved piece newly threatens with one throw (the evaluation's hunting term)."""
     reached = _targets(after, seat, move.dst)
     if reached and not move.enters:
         reached -= _targets(position, seat, move.src)
     if not reached:
         return []
-    names = _join(
-        [f"{_name(e)}'s piece {d} steps ahead" for e, d in sorted(reached, key=lambda t: (t[1], t[0]))]
-    )
-    text = f"threatens {names}"
-    if after.needs_capture(seat):
-        text += ": its capture would open home for your side"
-    return [text]
+    targets = tuple(sorted(reached, key=lambda t: (t[1], t[0])))
+    return [Reason(THREATENS, targets=targets, opens_home=after.needs_capture(seat))]
 
 
 def _targets(position: Position, seat: int, step: int) -> set[tuple[int, int]]:
@@ -281,12 +333,9 @@ def analyse(
         said = reasons(position, throw, move, moves)
         if len(moves) > 1 and plain != ranked[0]:
             if index == 0:
-                said.append(
-                    f"looking {HARD_DEPTH} throws ahead, the search prefers it to {move_words(plain)}, "
-                    "which looks better for now"
-                )
+                said.append(Reason(SEARCH_PREFERS, move=plain, depth=HARD_DEPTH))
             elif move == plain:
-                said.append(f"looks best for now, but the search finds it worse {HARD_DEPTH} throws ahead")
+                said.append(Reason(SEARCH_FINDS_WORSE, depth=HARD_DEPTH))
         chance = win_chance(position.after(throw, move))[side]
         choices.append(Choice(move, chance, index == 0, tuple(said)))
     return Analysis(position, throw, before, tuple(choices))
@@ -303,7 +352,7 @@ def as_json(analysis: Analysis) -> dict[str, object]:
                 "move": str(choice.move),
                 "win_chance": round(choice.win_chance, 4),
                 "best": choice.best,
-                "reasons": list(choice.reasons),
+                "reasons": [reason.as_json() for reason in choice.reasons],
             }
             for choice in analysis.choices
         ],

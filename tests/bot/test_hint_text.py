@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from bot.core import present
 from bot.core.records import SeatTally
 from bot.core.texts import ENGLISH, answers, hints, turns
-from engine import Position
-from engine.analysis import analyse
+from engine import Position, parse_move
+from engine import analysis as why
+from engine.analysis import Reason, analyse
 from tests.bot.helpers import ALICE, game
 
 # Two players: Black (Alice) threw a 4; her piece on 26 can capture Yellow's on its 64 (Black's 30).
@@ -63,8 +66,87 @@ def test_hints_off_hides_the_button() -> None:
 def test_the_hint_fits_in_one_discord_message() -> None:
     view = game(TWO, position=POSITION, pending=4)
     analysis = analyse(POSITION, 4)
-    wordy = replace(
-        analysis, choices=tuple(replace(c, reasons=("a reason " * 80,)) for c in analysis.choices)
-    )
+    many = Reason(why.THREATENS, targets=tuple((seat, steps) for seat in (1, 3) for steps in range(2, 12)))
+    wordy = replace(analysis, choices=tuple(replace(c, reasons=(many,) * 6) for c in analysis.choices))
     text = hints.hint(ENGLISH, view, wordy)
     assert len(text) < 2000 and text.count("…") == len(analysis.choices)
+
+
+SEARCH = Position.parse(
+    "black:0,1,1,19 red:0,0,0,16 yellow:0,0,0,14 green:0,0,7,8 turn:yellow captured:- rules:classic"
+)
+LETTERS = {parse_move("yellow:14-39"): "C"}
+
+SAYINGS = [
+    (Reason(why.WINS), "wins the game"),
+    (Reason(why.CAPTURES, seats=(1,), pieces=1), "captures Red's piece and throws again"),
+    (
+        Reason(why.CAPTURES, seats=(1, 3), pieces=2, opens_home=True),
+        "captures Red and Green's pieces and throws again, and opens home for your side",
+    ),
+    (Reason(why.HOME_SAFE), "brings a piece home, where it is safe for good"),
+    (
+        Reason(why.HOME_SAFE, escape_hatch=True),
+        "brings a piece home through the escape hatch, where it is safe for good",
+    ),
+    (Reason(why.ENTERS), "brings a new piece onto the board"),
+    (
+        Reason(why.CASTLE_OUT_OF_REACH, arm=1, seats=(3,)),
+        "lands on Red's castle, out of reach of Green's next throw",
+    ),
+    (Reason(why.CASTLE_SAFE, arm=1), "lands on Red's castle, safe for as long as it stays"),
+    (Reason(why.LEAVES_RANGE, threats=((3, 3),)), "moves out of reach of Green's 3"),
+    (Reason(why.ENTERS_RANGE, threats=((3, 3),), chance=20), "steps into range of Green's 3 (20 in 64)"),
+    (
+        Reason(why.STAYS_IN_RANGE, threats=((1, 4), (1, 25), (3, 10))),
+        "stays in range of Red's 4 and 25 and Green's 10",
+    ),
+    (Reason(why.FORMS_BLOCKADE, step=30), "forms a blockade on 30"),
+    (Reason(why.BREAKS_BLOCKADE, step=30), "breaks your blockade on 30"),
+    (Reason(why.KEEPS_BLOCKADE, step=30), "keeps your blockade on 30"),
+    (Reason(why.LAST_SQUARE), "reaches the last square, from where any throw brings it home"),
+    (
+        Reason(why.FINISHING_SQUARE, step=80, throw=4, chance=15),
+        "reaches 80, from where a 4 brings it home (15 in 64)",
+    ),
+    (
+        Reason(why.DEAD_SQUARE, step=77, aim=(78, 83)),
+        "stops on 77, from where no single throw brings it home (aim for 78 to 83)",
+    ),
+    (
+        Reason(why.THREATENS, targets=((1, 3),), opens_home=True),
+        "threatens Red's piece 3 steps ahead: its capture would open home for your side",
+    ),
+    (
+        Reason(why.THREATENS, targets=((1, 3), (3, 10))),
+        "threatens Red's piece 3 steps ahead and Green's piece 10 steps ahead",
+    ),
+    (
+        Reason(why.SEARCH_PREFERS, move=parse_move("yellow:14-39"), depth=3),
+        "looking 3 throws ahead, the search prefers it to C, Yellow 14 → 39, which looks better for now",
+    ),
+    (
+        Reason(why.SEARCH_FINDS_WORSE, depth=3),
+        "looks best for now, but the search finds it worse 3 throws ahead",
+    ),
+]
+
+
+@pytest.mark.parametrize(("said", "words"), SAYINGS, ids=[s.kind for s, _ in SAYINGS])
+def test_each_kind_of_reason_reads_as_an_english_sentence(said: Reason, words: str) -> None:
+    assert hints.reason(ENGLISH, said, SEARCH, LETTERS) == words
+
+
+def test_every_kind_of_reason_has_its_words() -> None:
+    kinds = {value for name, value in vars(why).items() if name.isupper() and isinstance(value, str)}
+    assert kinds == {said.kind for said, _ in SAYINGS}
+
+
+def test_the_hint_says_why_the_search_differs_naming_the_choice_by_its_letter() -> None:
+    view = game(position=SEARCH, pending=25, seats={2: ALICE})
+    text = hints.hint(ENGLISH, view, analyse(SEARCH, 25))
+    letters = {move: "ABCDEFGH"[i] for i, move in enumerate(view.legal_moves())}
+    plain = letters[parse_move("yellow:14-39")]
+    assert f"the search prefers it to {plain}, Yellow 14 → 39, which looks better for now" in text
+    line = next(line for line in text.splitlines() if line.startswith(f"**{plain}** Yellow 14 → 39"))
+    assert "the search finds it worse 3 throws ahead" in line

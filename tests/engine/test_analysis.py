@@ -1,5 +1,6 @@
-"""The hint's analysis: every reason appears on a position built to show it and not on one without
-it; the choices come in `hard`'s order with its move first; the chances are those of the model."""
+"""The hint's analysis: every kind of reason appears, with its parameters, on a position built to show
+it and not on one without it; the choices come in `hard`'s order with its move first; the chances are
+those of the model. (The reasons in words: tests/bot/test_hint_text.py.)"""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ from random import Random
 
 import pytest
 
-from engine.analysis import analyse, move_words, reasons, threats
-from engine.players import HardPlayer
+from engine import analysis as why
+from engine.analysis import Reason, analyse, as_json, reasons, threats
+from engine.players import HARD_DEPTH, HardPlayer
 from engine.state import Move, Position, parse_move
 from engine.winchance import normal_move, win_chance
 
@@ -21,7 +23,7 @@ def _position(
     )
 
 
-def _reasons(position: Position, throw: int, move: str) -> list[str]:
+def _reasons(position: Position, throw: int, move: str) -> list[Reason]:
     legal = position.legal_moves(throw)
     chosen = parse_move(move)
     assert chosen in legal
@@ -36,7 +38,7 @@ CASES = [
         _position("26,0,0,0", red="13,0,0,0", captured="black+yellow"),
         4,
         "black:26-30",
-        "captures Red's piece and throws again, and opens home for your side",
+        Reason(why.CAPTURES, seats=(1,), pieces=1, opens_home=True),
     ),
     (
         "castle out of reach",
@@ -44,7 +46,7 @@ CASES = [
         _position("17,0,0,0"),
         4,
         "black:17-21",
-        "lands on Red's castle, out of reach of Green's next throw",
+        Reason(why.CASTLE_OUT_OF_REACH, arm=1, seats=(3,)),
     ),
     (
         "castle, nobody near",
@@ -52,7 +54,7 @@ CASES = [
         _position("17,0,0,0", green="34,0,0,0"),
         4,
         "black:17-21",
-        "lands on Red's castle, safe for as long as it stays",
+        Reason(why.CASTLE_SAFE, arm=1),
     ),
     (
         "into range",
@@ -60,7 +62,7 @@ CASES = [
         _position("26,0,0,0", green="40,0,0,0"),
         4,
         "black:26-30",
-        "steps into range of Green's 3 (20 in 64)",
+        Reason(why.ENTERS_RANGE, threats=((3, 3),), chance=20),
     ),
     (
         "out of range",
@@ -68,7 +70,7 @@ CASES = [
         _position("30,0,0,0", green="40,0,0,0"),
         4,
         "black:30-34",
-        "moves out of reach of Green's 3",
+        Reason(why.LEAVES_RANGE, threats=((3, 3),)),
     ),
     (
         "forms a blockade",
@@ -76,7 +78,7 @@ CASES = [
         _position("26,31,0,0"),
         4,
         "black:26-30",
-        "forms a blockade on 30",
+        Reason(why.FORMS_BLOCKADE, step=30),
     ),
     (
         "keeps a blockade another move would break",
@@ -84,7 +86,7 @@ CASES = [
         _position("10,30,31,0"),
         4,
         "black:10-14",
-        "keeps your blockade on 30",
+        Reason(why.KEEPS_BLOCKADE, step=30),
     ),
     (
         "breaks a blockade",
@@ -92,7 +94,7 @@ CASES = [
         _position("10,30,31,0"),
         4,
         "black:30-34",
-        "breaks your blockade on 30",
+        Reason(why.BREAKS_BLOCKADE, step=30),
     ),
     (
         "an endgame square, home open",
@@ -100,7 +102,7 @@ CASES = [
         _position("76,0,0,0"),
         4,
         "black:76-80",
-        "reaches 80, from where a 4 brings it home (15 in 64)",
+        Reason(why.FINISHING_SQUARE, step=80, throw=4, chance=15),
     ),
     (
         "threatens the capture that opens home",
@@ -108,7 +110,7 @@ CASES = [
         _position("20,0,0,0", red="12,0,0,0"),  # Red's 12 is a castle
         4,
         "black:20-24",
-        "threatens Red's piece 3 steps ahead: its capture would open home for your side",
+        Reason(why.THREATENS, targets=((1, 3),), opens_home=True),
     ),
     (
         "home",
@@ -116,7 +118,7 @@ CASES = [
         _position("78,0,0,0", captured="black+yellow"),
         4,
         "black:80-84",
-        "brings a piece home, where it is safe for good",
+        Reason(why.HOME_SAFE),
     ),
     (
         "wins",
@@ -124,7 +126,7 @@ CASES = [
         _position("80,84,84,84", captured="black+yellow"),
         4,
         "black:80-84",
-        "wins the game",
+        Reason(why.WINS),
     ),
     (
         "enters",
@@ -132,7 +134,7 @@ CASES = [
         _position("5,0,0,0"),
         6,
         "black:0-1",
-        "brings a new piece onto the board",
+        Reason(why.ENTERS),
     ),
 ]
 
@@ -141,7 +143,7 @@ CASES = [
     ("name", "shows", "hides", "throw", "move", "reason"), CASES, ids=[c[0] for c in CASES]
 )
 def test_each_reason_appears_where_it_applies_and_not_elsewhere(
-    name: str, shows: Position, hides: Position, throw: int, move: str, reason: str
+    name: str, shows: Position, hides: Position, throw: int, move: str, reason: Reason
 ) -> None:
     assert reason in _reasons(shows, throw, move)
     other = move if parse_move(move) in hides.legal_moves(throw) else None
@@ -150,12 +152,15 @@ def test_each_reason_appears_where_it_applies_and_not_elsewhere(
     if name == "home":
         other = "black:78-82"
     assert other is not None
-    assert reason not in _reasons(hides, throw, other)
+    # the kind is absent (for a capture: the capture that opens home)
+    assert not any(
+        (r.kind, r.opens_home) == (reason.kind, reason.opens_home) for r in _reasons(hides, throw, other)
+    )
 
 
 def test_the_capture_keeps_quiet_about_home_once_the_side_has_captured() -> None:
     said = _reasons(_position("26,0,0,0", red="13,0,0,0", captured="black+yellow"), 4, "black:26-30")
-    assert said == ["captures Red's piece and throws again"]
+    assert said == [Reason(why.CAPTURES, seats=(1,), pieces=1)]
 
 
 def test_a_blockade_hides_its_pieces_and_stops_the_pieces_behind_it() -> None:
@@ -174,15 +179,22 @@ SEARCH = Position.parse(
 def test_the_search_says_why_it_differs_from_the_first_look() -> None:
     result = analyse(SEARCH, 25)
     assert str(result.choices[0].move) == "yellow:0-1" and str(normal_move(SEARCH, 25)) == "yellow:14-39"
-    assert any("the search prefers it to the piece on 14 to 39" in r for r in result.choices[0].reasons)
+    assert (
+        Reason(why.SEARCH_PREFERS, move=parse_move("yellow:14-39"), depth=HARD_DEPTH)
+        in result.choices[0].reasons
+    )
     plain = next(c for c in result.choices if str(c.move) == "yellow:14-39")
-    assert any("the search finds it worse" in r for r in plain.reasons)
+    assert Reason(why.SEARCH_FINDS_WORSE, depth=HARD_DEPTH) in plain.reasons
+    others = [c for c in result.choices[1:] if c is not plain]
+    assert not any(r.kind.startswith("search") for c in others for r in c.reasons)
 
 
 def test_the_search_is_silent_when_it_agrees() -> None:
     position = _position("26,0,0,0", red="13,0,0,0")
     result = analyse(position, 4)
-    assert all("search" not in r for c in result.choices for r in c.reasons)
+    assert all(
+        r.kind not in (why.SEARCH_PREFERS, why.SEARCH_FINDS_WORSE) for c in result.choices for r in c.reasons
+    )
 
 
 def test_choices_follow_hards_ranking_with_its_move_first() -> None:
@@ -206,10 +218,34 @@ def test_a_lost_throw_has_no_choices() -> None:
     assert result.win_chance == win_chance(position.after(4, None))
 
 
-def test_moves_in_words() -> None:
-    assert move_words(parse_move("black:12-16")) == "the piece on 12 to 16"
-    assert move_words(parse_move("black:0-1")) == "a new piece out"
-    assert move_words(parse_move("black:80-84")) == "the piece on 80 home"
+def test_reasons_in_json_name_their_kind_and_parameters_only() -> None:
+    data = as_json(analyse(SEARCH, 25))
+    best = data["moves"][0]  # type: ignore[index]
+    assert {"kind": "search_prefers", "move": "yellow:14-39", "depth": HARD_DEPTH} in best["reasons"]
+    into = Reason(why.ENTERS_RANGE, threats=((3, 3), (1, 25)), chance=None).as_json()
+    assert into == {
+        "kind": "enters_range",
+        "threats": [{"seat": "green", "throw": 3}, {"seat": "red", "throw": 25}],
+    }
+    assert Reason(why.CAPTURES, seats=(1, 3), pieces=2, opens_home=True).as_json() == {
+        "kind": "captures",
+        "seats": ["red", "green"],
+        "pieces": 2,
+        "opens_home": True,
+    }
+
+
+def test_a_dead_square_names_the_squares_to_aim_for() -> None:
+    # Black's 71 + 6 = 77: no throw brings a piece home from 77 (84 - 77 = 7).
+    # With the last square rule (classic), 83 is one of them; without it, 83 needs a 1.
+    position = _position("71,0,0,0", captured="black+yellow")
+    assert position.rules.last_square
+    assert Reason(why.DEAD_SQUARE, step=77, aim=(78, 83)) in _reasons(position, 6, "black:71-77")
+    plain = Position.parse(
+        "black:71,0,0,0 red:0,0,0,0 yellow:0,0,0,0 green:0,0,0,0 turn:black captured:black+yellow "
+        "rules:classic,last_square=off"
+    )
+    assert Reason(why.DEAD_SQUARE, step=77, aim=(78, 82)) in _reasons(plain, 6, "black:71-77")
 
 
 def test_a_tight_budget_still_ranks_every_move() -> None:
@@ -224,10 +260,10 @@ def test_no_blockade_is_named_on_the_seats_own_column() -> None:
     # the piece on 10 "keeps" nothing worth naming, though 1-5 would part the two.
     position = _position("0,1,10,83", captured="black+yellow")
     assert Move(0, 1, 5) in position.legal_moves(4)
-    assert not any("blockade" in r for r in _reasons(position, 4, "black:10-14"))
+    assert not any("blockade" in r.kind for r in _reasons(position, 4, "black:10-14"))
 
 
 def test_a_blockade_with_the_partner_is_named_by_the_movers_step() -> None:
     # Yellow's piece on its 64 stands on Black's 30: Black's piece joining it forms the blockade.
     position = _position("26,0,0,0", yellow="64,0,0,0")
-    assert "forms a blockade on 30" in _reasons(position, 4, "black:26-30")
+    assert Reason(why.FORMS_BLOCKADE, step=30) in _reasons(position, 4, "black:26-30")

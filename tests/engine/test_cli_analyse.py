@@ -34,8 +34,9 @@ def test_analyse_writes_the_contract_for_each_line() -> None:
     for got, choice in zip(data["moves"], expected.choices, strict=True):
         assert set(got) == {"move", "win_chance", "best", "reasons"}
         assert got["win_chance"] == round(choice.win_chance, 4)
-        assert got["reasons"] == list(choice.reasons)
-    assert any("the search prefers it" in r for r in data["moves"][0]["reasons"])
+        assert got["reasons"] == [reason.as_json() for reason in choice.reasons]
+        assert all(set(reason) >= {"kind"} for reason in got["reasons"])
+    assert {"kind": "search_prefers", "move": "yellow:14-39", "depth": 3} in data["moves"][0]["reasons"]
 
 
 def test_analyse_refuses_a_bad_line_and_answers_the_rest() -> None:

@@ -1,13 +1,17 @@
 """The Hint's answer: the computer's pick with its letter, the chances before and after each
-choice, and why, in words (engine/analysis.py finds the reasons)."""
+choice, and why, in words (engine/analysis.py finds the reasons, as kinds and parameters)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from bot.core.snapshot import GameSnapshot
 from bot.core.texts.answers import percent
-from bot.core.texts.board import choice_letter, move_steps
+from bot.core.texts.board import choice_letter, colour, move_steps
 from bot.core.texts.language import Language
-from engine.analysis import Analysis
+from engine import Move, Position
+from engine import analysis as why
+from engine.analysis import Analysis, Reason
 
 REASONS_LENGTH = 280
 """At most this many characters of reasons per choice: five choices and the head stay under 2,000."""
@@ -40,16 +44,188 @@ def hint(lang: Language, view: GameSnapshot, analysis: Analysis) -> str:
         ),
     ]
     for choice in analysis.choices:
-        why = "; ".join(choice.reasons) or lang.gettext("no capture, castle, danger or blockade changes")
-        if len(why) > REASONS_LENGTH:  # Discord refuses a message over 2,000 characters
-            why = why[: REASONS_LENGTH - 1].rstrip() + "…"
+        said = [reason(lang, r, position, letters) for r in choice.reasons]
+        why_text = reasons_text(lang, said) or lang.gettext("no capture, castle, danger or blockade changes")
+        if len(why_text) > REASONS_LENGTH:  # Discord refuses a message over 2,000 characters
+            why_text = why_text[: REASONS_LENGTH - 1].rstrip() + "…"
         lines.append(
             lang.gettext(
                 "**{letter}** {move}: {chance}. {why}.",
                 letter=letters[choice.move],
                 move=move_steps(lang, position, choice.move),
                 chance=percent(lang, choice.win_chance),
-                why=why,
+                why=why_text,
             )
         )
     return "\n".join(lines)
+
+
+def reasons_text(lang: Language, said: list[str]) -> str:
+    """Reasons one after the other: `a; b; c`."""
+    text = said[0] if said else ""
+    for more in said[1:]:
+        text = lang.gettext("{first}; {second}", first=text, second=more)
+    return text
+
+
+def reason(lang: Language, said: Reason, position: Position, letters: dict[Move, str]) -> str:
+    """One reason in words, for the seat to move in `position` (`letters`: each choice's letter)."""
+    if said.kind == why.SEARCH_PREFERS:
+        assert said.move is not None and said.depth is not None
+        return lang.ngettext(
+            "looking {count} throw ahead, the search prefers it to {letter}, {move}, which looks better "
+            "for now",
+            "looking {count} throws ahead, the search prefers it to {letter}, {move}, which looks better "
+            "for now",
+            said.depth,
+            letter=letters.get(said.move, "?"),
+            move=move_steps(lang, position, said.move),
+        )
+    return _SAYINGS[said.kind](lang, said)
+
+
+def _wins(lang: Language, said: Reason) -> str:
+    return lang.gettext("wins the game")
+
+
+def _captures(lang: Language, said: Reason) -> str:
+    seats = lang.join([colour(lang, s) for s in said.seats])
+    if said.opens_home:
+        return lang.ngettext(
+            "captures {seats}'s piece and throws again, and opens home for your side",
+            "captures {seats}'s pieces and throws again, and opens home for your side",
+            said.pieces,
+            seats=seats,
+        )
+    return lang.ngettext(
+        "captures {seats}'s piece and throws again",
+        "captures {seats}'s pieces and throws again",
+        said.pieces,
+        seats=seats,
+    )
+
+
+def _home(lang: Language, said: Reason) -> str:
+    if said.escape_hatch:
+        return lang.gettext("brings a piece home through the escape hatch, where it is safe for good")
+    return lang.gettext("brings a piece home, where it is safe for good")
+
+
+def _enters(lang: Language, said: Reason) -> str:
+    return lang.gettext("brings a new piece onto the board")
+
+
+def _castle(lang: Language, said: Reason) -> str:
+    assert said.arm is not None
+    owner = colour(lang, said.arm)
+    if said.kind == why.CASTLE_SAFE:
+        return lang.gettext("lands on {owner}'s castle, safe for as long as it stays", owner=owner)
+    seats = lang.join([colour(lang, s) for s in said.seats])
+    return lang.gettext(
+        "lands on {owner}'s castle, out of reach of {seats}'s next throw", owner=owner, seats=seats
+    )
+
+
+def threats_text(lang: Language, threats: tuple[tuple[int, int], ...]) -> str:
+    """The enemy throws that reach a piece: `Red's 4 and 25 and Green's 10`."""
+    by_seat: dict[int, list[int]] = {}
+    for enemy, throw in threats:
+        by_seat.setdefault(enemy, []).append(throw)
+    return lang.join(
+        [
+            lang.gettext(
+                "{seat}'s {throws}", seat=colour(lang, e), throws=lang.join([str(t) for t in sorted(ts)])
+            )
+            for e, ts in sorted(by_seat.items())
+        ]
+    )
+
+
+def _range(lang: Language, said: Reason) -> str:
+    threats = threats_text(lang, said.threats)
+    if said.kind == why.LEAVES_RANGE:
+        return lang.gettext("moves out of reach of {threats}", threats=threats)
+    if said.kind == why.STAYS_IN_RANGE:
+        if said.chance is None:
+            return lang.gettext("stays in range of {threats}", threats=threats)
+        return lang.gettext(
+            "stays in range of {threats} ({chance} in 64)", threats=threats, chance=said.chance
+        )
+    if said.chance is None:
+        return lang.gettext("steps into range of {threats}", threats=threats)
+    return lang.gettext("steps into range of {threats} ({chance} in 64)", threats=threats, chance=said.chance)
+
+
+def _blockade(lang: Language, said: Reason) -> str:
+    if said.kind == why.FORMS_BLOCKADE:
+        return lang.gettext("forms a blockade on {step}", step=said.step)
+    if said.kind == why.BREAKS_BLOCKADE:
+        return lang.gettext("breaks your blockade on {step}", step=said.step)
+    return lang.gettext("keeps your blockade on {step}", step=said.step)
+
+
+def _endgame(lang: Language, said: Reason) -> str:
+    if said.kind == why.LAST_SQUARE:
+        return lang.gettext("reaches the last square, from where any throw brings it home")
+    if said.kind == why.FINISHING_SQUARE:
+        return lang.gettext(
+            "reaches {step}, from where a {throw} brings it home ({chance} in 64)",
+            step=said.step,
+            throw=said.throw,
+            chance=said.chance,
+        )
+    assert said.aim is not None
+    return lang.gettext(
+        "stops on {step}, from where no single throw brings it home (aim for {first} to {last})",
+        step=said.step,
+        first=said.aim[0],
+        last=said.aim[1],
+    )
+
+
+def _threatens(lang: Language, said: Reason) -> str:
+    targets = lang.join(
+        [
+            lang.ngettext(
+                "{seat}'s piece {count} step ahead",
+                "{seat}'s piece {count} steps ahead",
+                distance,
+                seat=colour(lang, enemy),
+            )
+            for enemy, distance in said.targets
+        ]
+    )
+    if said.opens_home:
+        return lang.gettext("threatens {targets}: its capture would open home for your side", targets=targets)
+    return lang.gettext("threatens {targets}", targets=targets)
+
+
+def _search_finds_worse(lang: Language, said: Reason) -> str:
+    assert said.depth is not None
+    return lang.ngettext(
+        "looks best for now, but the search finds it worse {count} throw ahead",
+        "looks best for now, but the search finds it worse {count} throws ahead",
+        said.depth,
+    )
+
+
+_SAYINGS: dict[str, Callable[[Language, Reason], str]] = {
+    why.WINS: _wins,
+    why.CAPTURES: _captures,
+    why.HOME_SAFE: _home,
+    why.ENTERS: _enters,
+    why.CASTLE_OUT_OF_REACH: _castle,
+    why.CASTLE_SAFE: _castle,
+    why.LEAVES_RANGE: _range,
+    why.ENTERS_RANGE: _range,
+    why.STAYS_IN_RANGE: _range,
+    why.FORMS_BLOCKADE: _blockade,
+    why.BREAKS_BLOCKADE: _blockade,
+    why.KEEPS_BLOCKADE: _blockade,
+    why.LAST_SQUARE: _endgame,
+    why.FINISHING_SQUARE: _endgame,
+    why.DEAD_SQUARE: _endgame,
+    why.THREATENS: _threatens,
+    why.SEARCH_FINDS_WORSE: _search_finds_worse,
+}
+"""Each kind of reason but the search's preference (which names a choice by its letter) in words."""
