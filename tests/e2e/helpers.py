@@ -337,6 +337,24 @@ async def wait_for_game(
     return await wait_for(check, what=what)
 
 
+async def time_passes(
+    table: Table, clock: MovableClock, seconds: float, *, then: Callable[[StoredGame], bool]
+) -> StoredGame:
+    """Once the bot's turn timer for the game waits, move its clock on by `seconds`, and wait
+    until the game shows it (`then`): a turn timer fired without the test sleeping through it."""
+    tables: Any = getattr(table.bot.get_cog("Pachisi"), "table", None)
+    assert tables is not None, "the table cog (an in-process bot) runs the timers"
+    [game] = await stored_games(table.database_url)
+
+    def armed() -> bool:
+        task = tables.timers.tasks.get(game.view.id)
+        return task is not None and not task.done()
+
+    await table.fake.wait_until(armed, what="the turn timer")
+    clock.advance(seconds)
+    return await wait_for_game(table.database_url, then, what="the game after the time passed")
+
+
 def check_move_log(game: StoredGame) -> None:
     """The log has one row per throw, numbered 0..n-1, and replaying it gives the stored position."""
     numbers = [row.turn_number for row in game.moves]

@@ -12,7 +12,15 @@ import pytest
 
 from localdiscord.driver import Channel
 from localdiscord.server import Message
-from tests.e2e.helpers import Table, final_message, is_final, live_buttons, stored_games
+from tests.e2e.helpers import (
+    MovableClock,
+    Table,
+    final_message,
+    is_final,
+    live_buttons,
+    stored_games,
+    time_passes,
+)
 
 QUICK = {"players": 2, "pieces": 2, "level": "easy"}
 
@@ -199,19 +207,34 @@ async def test_rematch_opens_a_new_thread_with_the_same_seats(tables: Table) -> 
 async def test_a_member_is_reminded_once_at_half_time_and_the_hand_back_is_announced(
     start_table: Callable[..., AbstractAsyncContextManager[Table]],
 ) -> None:
-    async with start_table(default_thread=True, default_auto_throw=True, turn_timeout_seconds=2) as table:
+    clock = MovableClock()
+    async with start_table(
+        clock=clock, default_thread=True, default_auto_throw=True, turn_timeout_seconds=60
+    ) as table:
         await table.alice.slash(table.channel, "pachisi auto", mode="off")  # a Throw to miss every turn
         await table.alice.slash(table.channel, "pachisi start", **QUICK)
         thread = await the_thread(table)
         card = table.channel.messages[0]
+
+        def reminders() -> list[Message]:
+            return [m for m in thread.messages if "it's your turn (Black)" in m.content]
+
+        for missed in (1, 2, 3):
+            game = await time_passes(table, clock, 31, then=lambda g: True)
+            await table.fake.wait_until(
+                lambda m=missed: len(reminders()) == m, what="the reminder at half time"
+            )
+            game = await time_passes(
+                table, clock, 30, then=lambda g, m=missed: g.view.seats[0].missed == m % 3
+            )
+        assert game.view.seats[0].user_id is None
         handed = await table.fake.wait_until(
             lambda: next((m for m in thread.messages if "missed too many turns" in m.content), None),
             what="the hand-back",
         )
         assert "Black missed too many turns: the computer plays it from now on" in handed.content
-        reminders = [m for m in thread.messages if "it's your turn (Black)" in m.content]
-        assert len(reminders) == 3  # one a turn, at half time
-        assert all(m.pinged == [table.alice.id] for m in reminders)
+        assert len(reminders()) == 3  # one a turn, at half time
+        assert all(m.pinged == [table.alice.id] for m in reminders())
         await table.fake.wait_until(lambda: "Black: Computer" in card.content, what="the card's seats")
 
 

@@ -17,6 +17,7 @@ from tests.e2e.helpers import (
     live_buttons,
     play_out,
     stored_games,
+    time_passes,
     turn_state,
     wait_for_turn_or_end,
 )
@@ -25,11 +26,16 @@ from tests.e2e.helpers import (
 async def test_the_computer_plays_for_an_absent_member_and_takes_the_seat_after_three_misses(
     start_table: Callable[..., AbstractAsyncContextManager[Table]],
 ) -> None:
-    async with start_table(turn_timeout_seconds=1) as table:
+    clock = MovableClock()
+    async with start_table(clock=clock, turn_timeout_seconds=60) as table:
         await table.alice.slash(table.channel, "pachisi start", players=2, pieces=2, level="easy")
+        for missed in (1, 2):
+            game = await time_passes(table, clock, 61, then=lambda g, m=missed: g.view.seats[0].missed == m)
+            assert game.view.seats[0].user_id == table.alice.id
+        await time_passes(table, clock, 61, then=lambda g: g.view.seats[0].user_id is None)
         final = await table.fake.wait_until(
             lambda: final_message(table.channel),
-            timeout=WHOLE_GAME,  # three turn timers of 1 s, then the computers play the whole game
+            timeout=WHOLE_GAME,  # the computers play the whole game
             what="the game played out without Alice",
         )
         [game] = await stored_games(table.database_url)
@@ -38,7 +44,6 @@ async def test_the_computer_plays_for_an_absent_member_and_takes_the_seat_after_
     assert [m.by_timer for m in black[:3]] == [True, True, True]
     assert all(m.actor_id is None for m in game.moves)
     assert not any(m.by_timer for m in black[3:])  # after three misses the computer owns the seat
-    assert game.view.seats[0].user_id is None
     assert "(time ran out)" in "\n".join(m.content for m in table.channel.messages)
     assert "Throws:" in final.content
 
@@ -46,19 +51,20 @@ async def test_the_computer_plays_for_an_absent_member_and_takes_the_seat_after_
 async def test_a_missed_turn_is_forgiven_when_the_member_comes_back(
     start_table: Callable[..., AbstractAsyncContextManager[Table]],
 ) -> None:
-    async with start_table(turn_timeout_seconds=1) as table:
+    clock = MovableClock()
+    async with start_table(clock=clock, turn_timeout_seconds=60) as table:
         await table.alice.slash(table.channel, "pachisi start", players=2, pieces=2, level="easy")
+        game = await time_passes(table, clock, 61, then=lambda g: g.view.seats[0].missed == 1)
+        assert game.view.seats[0].user_id == table.alice.id  # one miss: still Alice's seat
         await table.fake.wait_until(
             lambda: "(time ran out)" in "\n".join(m.content for m in table.channel.messages),
-            what="a turn played by the timer",
+            what="the turn the timer played, told",
         )
-        [game] = await stored_games(table.database_url)
-        assert game.view.seats[0].user_id == table.alice.id  # one miss: still Alice's seat
         final = await play_out(table, [table.alice], by="buttons")
         assert "Throws:" in final.content
         [game] = await stored_games(table.database_url)
     check_move_log(game)
-    assert game.view.seats[0].user_id == table.alice.id
+    assert game.view.seats[0].user_id == table.alice.id and game.view.seats[0].missed == 0
     assert any(m.actor_id == table.alice.id for m in game.moves)
 
 
