@@ -36,8 +36,9 @@ log = logging.getLogger(__name__)
 
 OLD_MESSAGE_EDITS = 30046
 """Discord's error code for an edit of a message over an hour old once it took a few already."""
-ANSWER_WITHIN = 2.0
-"""Seconds a click's work may take before its answer is deferred (Discord allows 3 from the click)."""
+ANSWER_WITHIN = 1.5
+"""Seconds a click's work may take before its answer is deferred (Discord allows 3 from the click,
+the gateway's delay included)."""
 
 
 class Table:
@@ -75,7 +76,10 @@ class Table:
             work = asyncio.ensure_future(self._planned(interaction.user.id, clicked, act))
             done, _ = await asyncio.wait({work}, timeout=ANSWER_WITHIN)
             if not done:
-                await interaction.response.defer()  # a deferred update: the answer comes as an edit
+                try:
+                    await interaction.response.defer()  # a deferred update: the answer comes as an edit
+                except discord.HTTPException:
+                    log.warning("game=%s click not acknowledged in time: shown through the channel", game_id)
             played, plan, files = await work
             view = played.game
             await self._answer(interaction, plan.now or Message(clicked.content), view, files)
