@@ -310,12 +310,12 @@ class GameService:
     async def shown(self, game_id: int, message_id: int | None) -> None:
         """Remember the message that now shows the game's turn (None: none shows it any more)."""
         async with self.store.transaction() as session:
-            await self.store.set_message(session, game_id, message_id)
+            await self.store.set_shown(session, game_id, message_id=message_id)
 
     async def set_card(self, game_id: int, message_id: int | None) -> None:
         """Remember the table card's message."""
         async with self.store.transaction() as session:
-            await self.store.set_card(session, game_id, message_id)
+            await self.store.set_shown(session, game_id, card_message_id=message_id)
 
     async def use_hint(self, game_id: int, user_id: int, turn_number: int) -> GameSnapshot:
         """Count a hint for the seat to move, whose member `user_id` asks on `turn_number` after

@@ -21,6 +21,7 @@ from bot.core.store.models import (
     ResignationRow,
     SeatRow,
     SeatValues,
+    ShownValues,
     Status,
     UserStatsRow,
     utcnow,
@@ -98,20 +99,12 @@ class GameQueries(Database):
         result = await session.execute(query)
         return bool(result.rowcount == 1)  # type: ignore[attr-defined]
 
-    async def set_message(self, session: AsyncSession, game_id: int, message_id: int | None) -> None:
+    async def set_shown(self, session: AsyncSession, game_id: int, **values: Unpack[ShownValues]) -> None:
+        """Which Discord messages show the game (display only: no version bump)."""
         query = (
             update(GameRow)
             .where(GameRow.id == game_id)
-            .values(message_id=message_id)
-            .execution_options(synchronize_session=False)
-        )
-        await session.execute(query)
-
-    async def set_card(self, session: AsyncSession, game_id: int, message_id: int | None) -> None:
-        query = (
-            update(GameRow)
-            .where(GameRow.id == game_id)
-            .values(card_message_id=message_id)
+            .values(**values)
             .execution_options(synchronize_session=False)
         )
         await session.execute(query)

@@ -54,6 +54,13 @@ class GameValues(TypedDict, total=False):
     message_id: int | None
 
 
+class ShownValues(TypedDict, total=False):
+    """The Discord messages that show a game: its turn message and its table card."""
+
+    message_id: int | None
+    card_message_id: int | None
+
+
 class SeatValues(TypedDict, total=False):
     """The `seats` columns a service call may write; `hints_used` may be a SQL increment."""
 
