@@ -14,7 +14,7 @@ import io
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from engine.record import SEAT_TAGS, Record
 from engine.state import Position
@@ -99,9 +99,7 @@ def board_image(
 
 def _frame(image: Image.Image, caption: str, palette: Image.Image) -> Image.Image:
     """The image captioned in the top margin and mapped onto the board's palette."""
-    draw = ImageDraw.Draw(image)
-    centre = (layout.WIDTH // 2, layout.MARGIN // 2)
-    sprites.centred_text(draw, centre, caption, 16, theme.TEXT)
+    sprites.write(image, (layout.WIDTH // 2, layout.MARGIN // 2), caption, 16, theme.TEXT, "mm")
     return image.quantize(palette=palette, dither=Image.Dither.NONE)
 
 

@@ -2,15 +2,17 @@
 
 Shapes are drawn at four times their size and scaled down, so their edges are smooth. FreeType is
 the slowest step of a render and its faces are not thread-safe, so every text is made here, once,
-under one lock.
+under one lock. A text with Devanagari in it is drawn in runs, each script in its own font, shaped
+by raqm (theme.devanagari_font).
 """
 
 from __future__ import annotations
 
 import threading
+import unicodedata
 from functools import cache, lru_cache
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from render import theme
 from render.layout import Box, Point
@@ -132,33 +134,99 @@ def tile(label: str, size: int) -> Image.Image:
     return smooth(image, (size, size))
 
 
+Run = tuple[str, bool]
+"""A stretch of text in one font: (text, whether it is Devanagari)."""
+
+
+def runs(words: str) -> list[Run]:
+    """`words` in stretches of one script each: Devanagari in its font, the rest (Latin letters,
+    digits, arrows, stars) in DejaVu. Spaces stay with the stretch they are in, so a Hindi phrase is
+    shaped whole."""
+    found: list[Run] = []
+    for char in words:
+        script = theme.is_devanagari(char)
+        if found and (found[-1][1] == script or char.isspace()):
+            found[-1] = (found[-1][0] + char, found[-1][1])
+        else:
+            found.append((char, script))
+    return found
+
+
+def _font(size: int, devanagari: bool) -> ImageFont.FreeTypeFont:
+    return theme.devanagari_font(size) if devanagari else theme.font(size)
+
+
 @lru_cache(maxsize=1024)
 def text(words: str, size: int, colour: theme.RGB, anchor: str) -> tuple[Image.Image, Point]:
     """Rendered text and its offset from the anchor point."""
     with _FREETYPE:
-        font = theme.font(size)
-        left, top, right, bottom = (int(v) for v in font.getbbox(words, anchor=anchor))
-        image = Image.new("RGBA", (max(1, right - left), max(1, bottom - top)), (0, 0, 0, 0))
-        ImageDraw.Draw(image).text((-left, -top), words, font=font, fill=colour, anchor=anchor)
-        return image, (left, top)
+        parts = runs(words)
+        if not any(devanagari for _, devanagari in parts):
+            font = theme.font(size)
+            left, top, right, bottom = (int(v) for v in font.getbbox(words, anchor=anchor))
+            image = Image.new("RGBA", (max(1, right - left), max(1, bottom - top)), (0, 0, 0, 0))
+            ImageDraw.Draw(image).text((-left, -top), words, font=font, fill=colour, anchor=anchor)
+            return image, (left, top)
+        return _mixed(parts, size, colour, anchor)
+
+
+def _mixed(parts: list[Run], size: int, colour: theme.RGB, anchor: str) -> tuple[Image.Image, Point]:
+    """Stretches of two fonts on one baseline, placed as DejaVu alone would place `anchor` (so a
+    Hindi label sits where the English one did). Called with the FreeType lock held."""
+    placed, x = [], 0.0
+    for part, devanagari in parts:
+        font = _font(size, devanagari)
+        placed.append((x, part, font, font.getbbox(part, anchor="ls")))
+        x += font.getlength(part)
+    left = int(min(at + box[0] for at, _, _, box in placed))
+    right = int(max(at + box[2] for at, _, _, box in placed)) + 1
+    top = int(min(box[1] for *_, box in placed))
+    bottom = int(max(box[3] for *_, box in placed)) + 1
+    image = Image.new("RGBA", (max(1, right - left), max(1, bottom - top)), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    for at, part, font, _ in placed:
+        draw.text((at - left, -top), part, font=font, fill=colour, anchor="ls")
+    primary = theme.font(size)
+    baseline = int(primary.getbbox("A", anchor="l" + anchor[1])[1] - primary.getbbox("A", anchor="ls")[1])
+    shift = {"l": 0, "m": x / 2, "r": x}[anchor[0]]
+    return image, (int(left - shift), top + baseline)
 
 
 @lru_cache(maxsize=1024)
 def text_width(words: str, size: int) -> float:
     with _FREETYPE:
-        return theme.font(size).getlength(words)
+        return sum(_font(size, devanagari).getlength(part) for part, devanagari in runs(words))
+
+
+def clusters(words: str) -> list[str]:
+    """`words` in the pieces a reader sees as one letter: a base and its vowel signs and marks, and
+    a conjunct (letters joined by the virama) whole, so a cut never splits one."""
+    found: list[str] = []
+    for char in words:
+        joined = found and (
+            unicodedata.category(char).startswith("M")
+            or char in "\u200c\u200d"
+            or found[-1].endswith(("\u094d", "\u200d"))
+        )
+        if joined:
+            found[-1] += char
+        else:
+            found.append(char)
+    return found
 
 
 @lru_cache(maxsize=256)
 def fit(words: str, sizes: tuple[int, ...], width: int) -> tuple[str, int]:
-    """`words` at the largest of `sizes` that fits `width` px; else cut with an ellipsis at the smallest."""
+    """`words` at the largest of `sizes` that fits `width` px; else cut with an ellipsis at the
+    smallest, whole letters (`clusters`) at a time."""
     for size in sizes:
         if text_width(words, size) <= width:
             return words, size
     size = sizes[-1]
-    while words and text_width(words.rstrip() + "…", size) > width:
-        words = words[:-1]
-    return words.rstrip() + "…", size
+    letters = clusters(words)
+    while letters and text_width("".join(letters).rstrip() + "…", size) > width:
+        letters.pop()
+    return "".join(letters).rstrip() + "…", size
 
 
 def paste(image: Image.Image, sprite: Image.Image, centre: Point) -> Box:

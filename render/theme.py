@@ -16,6 +16,12 @@ from PIL import ImageFont
 RGB = tuple[int, int, int]
 
 FONT_PATH = Path(__file__).with_name("assets") / "DejaVuSans-Bold.ttf"
+DEVANAGARI_FONT_PATH = Path(__file__).with_name("assets") / "NotoSansDevanagari-Bold.ttf"
+"""Noto Sans Devanagari (SIL OFL 1.1, assets/LICENSE-NotoSansDevanagari.txt): Hindi's letters,
+which DejaVu lacks; it has no Latin letters of its own, so a line mixing the two is drawn in runs
+(render/sprites.py)."""
+DEVANAGARI = (("\u0900", "\u097f"), ("\ua8e0", "\ua8ff"), ("\u1cd0", "\u1cff"), ("\u200c", "\u200d"))
+"""Devanagari, its extensions and the joiners that shape its conjuncts: drawn in its own font."""
 
 BACKGROUND: RGB = (74, 52, 40)
 PANEL: RGB = (96, 71, 56)
@@ -82,3 +88,14 @@ def palette_colours() -> list[RGB]:
 def font(size: int) -> ImageFont.FreeTypeFont:
     """The bundled bold sans at `size` px, loaded once per size."""
     return ImageFont.truetype(str(FONT_PATH), size)
+
+
+@cache
+def devanagari_font(size: int) -> ImageFont.FreeTypeFont:
+    """The bundled Devanagari at `size` px, laid out by raqm (HarfBuzz), which joins conjuncts and
+    places vowel signs: Pillow's basic layout would draw the letters side by side, unjoined."""
+    return ImageFont.truetype(str(DEVANAGARI_FONT_PATH), size, layout_engine=ImageFont.Layout.RAQM)
+
+
+def is_devanagari(char: str) -> bool:
+    return any(first <= char <= last for first, last in DEVANAGARI)
