@@ -19,6 +19,7 @@ from bot.core.members import MemberSettings
 from bot.core.service import GameService
 from bot.core.store import Store, upgrade
 from bot.sync import sync_commands
+from bot.translator import CatalogTranslator
 from engine import Position
 
 log = logging.getLogger(__name__)
@@ -90,6 +91,7 @@ class PachisiBot(commands.AutoShardedBot):
         )
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+        await self.tree.set_translator(CatalogTranslator())
         await sync_commands(self.tree, self.store, self.settings.dev_guild_id, force=self.force_sync)
 
     async def on_ready(self) -> None:

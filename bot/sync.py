@@ -22,9 +22,15 @@ log = logging.getLogger(__name__)
 GLOBAL_SCOPE = 0
 
 
-def command_payload(tree: app_commands.CommandTree[Any], guild: discord.abc.Snowflake | None) -> list[Any]:
-    """What `tree.sync(guild=guild)` sends (the bot sets no translator)."""
-    return [command.to_dict(tree) for command in tree._get_all_commands(guild=guild)]
+async def command_payload(
+    tree: app_commands.CommandTree[Any], guild: discord.abc.Snowflake | None
+) -> list[Any]:
+    """What `tree.sync(guild=guild)` sends: with the tree's translator, every name, description and
+    choice with its localisations (a changed translation is a changed payload)."""
+    commands = tree._get_all_commands(guild=guild)
+    if tree.translator is None:
+        return [command.to_dict(tree) for command in commands]
+    return [await command.get_translated_payload(tree, tree.translator) for command in commands]
 
 
 def payload_hash(payload: list[Any]) -> str:
@@ -39,7 +45,7 @@ async def sync_commands(
     guild = discord.Object(guild_id) if guild_id else None
     if guild is not None:
         tree.copy_global_to(guild=guild)
-    digest = payload_hash(command_payload(tree, guild))
+    digest = payload_hash(await command_payload(tree, guild))
     scope = guild_id or GLOBAL_SCOPE
     async with store.schema_locked() as session:
         if not force and await store.synced_hash(session, scope) == digest:

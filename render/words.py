@@ -226,7 +226,7 @@ def banner_lines(words: Words, position: Position, termination: str | None) -> t
         termination = "frozen" if position.is_frozen() else "throw_limit"
     if termination == "frozen":
         return words.gettext("Draw: no one can move"), counts
-    return words.gettext("Draw: the {limit}-throw limit", limit=f"{MAX_THROWS:,}"), counts
+    return words.gettext("Draw: the {limit}-throw limit", limit=format(MAX_THROWS, ",")), counts
 
 
 # --- the legend -----------------------------------------------------------------------------------

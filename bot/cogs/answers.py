@@ -16,7 +16,8 @@ from discord import app_commands
 
 from bot.core.errors import GameError
 from bot.core.store import StoreUnavailable
-from bot.core.texts import ENGLISH, Language
+from bot.core.texts import Language
+from bot.core.texts.language import choose
 from bot.core.texts.refusals import refusal
 
 log = logging.getLogger(__name__)
@@ -24,8 +25,9 @@ NO_MENTIONS = discord.AllowedMentions.none()
 
 
 def language_of(interaction: discord.Interaction[Any]) -> Language:
-    """The language of answers only this member reads."""
-    return ENGLISH
+    """The language of answers only this member reads: their Discord client's, when the bot speaks
+    it, else English."""
+    return choose(interaction.locale.value)
 
 
 async def tell(interaction: discord.Interaction[Any], text: str, *, ephemeral: bool = True) -> None:
@@ -48,8 +50,10 @@ def refusal_of(interaction: discord.Interaction[Any], error: BaseException) -> s
         return refusal(language_of(interaction), original.key, original.params)
     if isinstance(original, StoreUnavailable):
         return refusal(language_of(interaction), "database", {})
-    if isinstance(error, app_commands.CheckFailure | app_commands.TransformerError):
-        return str(error)
+    if isinstance(error, app_commands.TransformerError):  # discord.py's own words are English
+        return refusal(language_of(interaction), "bad_value", {"value": str(error.value)})
+    if isinstance(error, app_commands.CheckFailure):
+        return refusal(language_of(interaction), "not_here", {})
     return None
 
 

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from bot.client import PachisiBot
 
 GROUP_NAME = "pachisi"
+GROUP_DESCRIPTION = "Play Pachisi, the ancestor of Ludo"
 
 
 def pachisi_group(tree: app_commands.CommandTree) -> app_commands.Group:
@@ -22,9 +23,7 @@ def pachisi_group(tree: app_commands.CommandTree) -> app_commands.Group:
     found = tree.get_command(GROUP_NAME)
     if isinstance(found, app_commands.Group):
         return found
-    group = app_commands.Group(
-        name=GROUP_NAME, description="Play Pachisi, the ancestor of Ludo", guild_only=True
-    )
+    group = app_commands.Group(name=GROUP_NAME, description=GROUP_DESCRIPTION, guild_only=True)
     tree.add_command(group)
     return group
 

@@ -19,6 +19,7 @@ from bot.cogs.group import PachisiCommands
 from bot.core import records
 from bot.core.errors import NoGame
 from bot.core.texts import records as words
+from bot.core.texts.language import choose
 from engine.record import Record
 from render.replay import replay_gif
 
@@ -56,7 +57,9 @@ class RecordsCog(PachisiCommands, name="Records"):
             raise NoGame("no_throws", game=stored.game.id)
         await interaction.response.defer(thinking=True)
         record = await self.record(interaction, stored)
-        gif = await asyncio.get_running_loop().run_in_executor(self.bot.render_pool, replay_gif, record)
+        picture = choose(stored.game.language).picture  # the table's language, as its boards were
+        draw = functools.partial(replay_gif, record, words=picture)
+        gif = await asyncio.get_running_loop().run_in_executor(self.bot.render_pool, draw)
         lang = language_of(interaction)
         if len(gif) > UPLOAD_LIMIT:
             await interaction.followup.send(words.replay_too_large(lang, stored.game.id))

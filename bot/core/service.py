@@ -32,6 +32,7 @@ from bot.core.errors import (
 from bot.core.members import MemberSettings
 from bot.core.snapshot import GameSnapshot, Played, game_snapshot, move_values, new_game, stored_columns
 from bot.core.store import SeatRow, SeatValues, Status, Store, utcnow
+from bot.core.texts import language as languages
 from bot.core.turns import Turns
 from engine.game import Game
 from engine.players import LEVELS, get_player
@@ -101,11 +102,13 @@ class GameService:
         seat: int | None,
         *,
         hints: bool = True,
+        language: str = "en",
         card_channel_id: int | None = None,
         members: dict[int, int] | None = None,
     ) -> Played:
         """A new game, played on to its first decision: the starter takes `seat` (default Black),
-        computers at `level` the rest; `hints` offers the Hint button and the win chances.
+        computers at `level` the rest; `hints` offers the Hint button and the win chances;
+        `language` is the table's (a code of `texts.language.SHIPPED`).
 
         `members`: seat -> member for more seats taken from the start (a rematch).
         `card_channel_id`: the channel that shows the table card when `channel_id` is its thread."""
@@ -113,6 +116,9 @@ class GameService:
             get_player(level)
         except ValueError:
             raise NotAllowed("unknown_level", level=level, levels=list(LEVELS)) from None
+        if not languages.speaks(language):
+            names = [languages.native_name(code) for code in languages.SHIPPED]
+            raise NotAllowed("unknown_language", language=language, languages=names)
         seat = rules.seats[0] if seat is None else seat
         if seat not in rules.seats:
             raise NotAllowed("seat_out_of_play", seats=list(rules.seats))
@@ -123,7 +129,7 @@ class GameService:
                 if existing is not None:
                     raise GameExists(existing.id, existing.started_by)
                 row, seats = new_game(guild_id, channel_id, user_id, rules, level, seated, self.clock())
-                row.hints, row.card_channel_id = hints, card_channel_id
+                row.hints, row.card_channel_id, row.language = hints, card_channel_id, language
                 await self.store.add_game(session, row, seats)
                 for member, taken in sorted((u, s) for s, u in seated.items()):
                     await self.store.add_player(session, row.id, member, taken)

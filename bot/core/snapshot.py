@@ -37,6 +37,8 @@ class GameSnapshot:
     card_channel_id: int | None = None
     """The channel showing this game's table card (the game plays in a thread of it)."""
     card_message_id: int | None = None
+    language: str = "en"
+    """The table's language: the turn messages, the card and the result are in it."""
 
     @property
     def position(self) -> Position:
@@ -147,6 +149,7 @@ def game_snapshot(row: GameRow, seats: Iterable[SeatRow]) -> GameSnapshot:
         hints=row.hints,
         card_channel_id=row.card_channel_id,
         card_message_id=row.card_message_id,
+        language=row.language or "en",
     )
 
 

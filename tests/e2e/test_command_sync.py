@@ -24,7 +24,7 @@ async def start_and_stop(fake: FakeDiscord, database_url: str) -> str:
     """Run the bot until it is ready; returns the hash of its commands' payload."""
     bot = PachisiBot(bot_settings(fake, database_url), guild_ready_timeout=0.1)
     async with fake.running(bot):
-        return payload_hash(command_payload(bot.tree, None))
+        return payload_hash(await command_payload(bot.tree, None))
 
 
 async def stored_hash(database_url: str) -> str | None:

@@ -8,6 +8,14 @@ from random import Random
 from PIL import Image
 
 from engine import Game, Move, Position, Rules, play_out
+from render.words import Words
+
+
+def hindi() -> Words:
+    """The pictures' words in Hindi, from the bot's shipped catalog."""
+    from bot.core.texts.language import language
+
+    return language("hi").picture
 
 
 def decode(png: bytes) -> Image.Image:

@@ -14,7 +14,7 @@ from PIL import Image, ImageChops
 
 from engine import Move, Position
 from render import DrawnMove, board_png, layout, legend_png
-from tests.render.helpers import decode
+from tests.render.helpers import decode, hindi
 
 GOLDEN = Path(__file__).with_name("golden")
 BUSY = (
@@ -86,6 +86,42 @@ def _legend() -> Image.Image:
     return decode(legend_png())
 
 
+def _hindi_story() -> Image.Image:
+    """The story and choices in Hindi, with Hindi and Latin names: conjuncts (पश्चिम, कंप्यूटर),
+    vowel signs above and below (चुकी, मुँह) and nasal marks shaped, no word cut."""
+    first = Position.parse(
+        "black:0,16,30,40 red:10,71,0,0 yellow:0,0,0,0 green:0,0,0,0 turn:red captured:- rules:classic"
+    )
+    red, black, green = Move(1, 10, 13), Move(0, 16, 20), Move(3, 0, 1)
+    second = first.after(3, red)
+    third = second.after(4, black)
+    position = third.after(10, green)
+    story = [DrawnMove(red, first), DrawnMove(black, second), DrawnMove(green, third)]
+    names = {0: "आशा", 1: "कंप्यूटर · माहिर", 2: "Ravi Shankar Prasad", 3: "कंप्यूटर · सामान्य"}
+    choices = position.legal_moves(6)
+    return decode(board_png(position, names=names, moves=story, throw=6, choices=choices, words=hindi()))
+
+
+def _hindi_two_player() -> Image.Image:
+    """The empty seats' corners in Hindi: the story in words, the throw box with its choices."""
+    before = Position.parse("black:0,0,0,19 yellow:0,0,0,5 turn:black captured:- rules:classic")
+    move = Move(0, 19, 21)
+    position = before.after(2, move)
+    names = {0: "आशा", 2: "कंप्यूटर · कठिन"}
+    moves = [DrawnMove(move, before)]
+    choices = position.legal_moves(10)
+    return decode(board_png(position, names=names, moves=moves, throw=10, choices=choices, words=hindi()))
+
+
+def _hindi_won() -> Image.Image:
+    won = "black:84,84,84,84 red:0,5,84,84 yellow:84,84,84,84 green:0,0,0,84 turn:red captured:black+yellow"
+    return decode(board_png(Position.parse(f"{won} rules:classic result:black+yellow"), words=hindi()))
+
+
+def _hindi_legend() -> Image.Image:
+    return decode(legend_png(hindi()))
+
+
 FULL = (0, 0, layout.WIDTH, layout.HEIGHT)
 S = layout.MARGIN + 8 * layout.CELL  # where the Charkoni starts
 FEATURES = {
@@ -98,6 +134,10 @@ FEATURES = {
     "draw": (_draw, FULL),
     "two_player": (_two_player, FULL),
     "legend": (_legend, None),
+    "hindi_story": (_hindi_story, FULL),
+    "hindi_two_player": (_hindi_two_player, FULL),
+    "hindi_won": (_hindi_won, FULL),
+    "hindi_legend": (_hindi_legend, None),
 }
 
 

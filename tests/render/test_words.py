@@ -25,7 +25,7 @@ from render.chart import game_png
 from render.draw import _palette
 from render.replay import replay_gif
 from render.words import ENGLISH, Words
-from tests.render.helpers import decode
+from tests.render.helpers import decode, hindi
 
 
 class Marked(gettext.NullTranslations):
@@ -373,7 +373,9 @@ class Long(gettext.NullTranslations):
         return " ".join([msgid1 if n == 1 else msgid2] * 3)
 
 
-@pytest.mark.parametrize("words", [ENGLISH, Words("x-long", Long())], ids=["english", "long"])
+@pytest.mark.parametrize(
+    "words", [ENGLISH, Words("x-long", Long()), hindi()], ids=["english", "long", "hindi"]
+)
 def test_longer_words_keep_to_their_place(words: Words, monkeypatch: pytest.MonkeyPatch) -> None:
     """No text drawn on a board (or a part of it), the legend or the chart runs off it or over
     another text."""
@@ -401,3 +403,31 @@ def test_longer_words_keep_to_their_place(words: Words, monkeypatch: pytest.Monk
             for other in boxes[k + 1 :]:
                 apart = right <= other[0] or other[2] <= left or bottom <= other[1] or other[3] <= top
                 assert apart, (boxes[k], other)
+
+
+def test_no_hindi_word_is_cut(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every text of the Hindi boards, legend and chart fits its place whole: none is shortened with
+    an ellipsis (a cut Devanagari word may read as another word)."""
+    cut: list[str] = []
+    fitted: list[str] = []
+    fit = sprites.fit
+
+    def record(words: str, sizes: tuple[int, ...], width: int) -> tuple[str, int]:
+        shown, size = fit(words, sizes, width)
+        fitted.append(words)
+        if shown != words:
+            cut.append(words)
+        return shown, size
+
+    monkeypatch.setattr(sprites, "fit", record)
+    monkeypatch.setattr(chart, "fit", record)
+    panels._patch.cache_clear()
+    legend._legend_image.cache_clear()
+    names = {0: "आशा", 1: "कंप्यूटर · माहिर", 2: "Ravi Shankar Prasad", 3: "कंप्यूटर · सामान्य"}
+    _boards(hindi())
+    board_png(Position.parse(FOUR), names=names, words=hindi())
+    legend_png(hindi())
+    _chart(hindi())
+    panels._patch.cache_clear()
+    assert len({words for words in fitted if re.search("[\u0900-\u097f]", words)}) > 30
+    assert not cut, cut

@@ -123,3 +123,35 @@ async def test_a_resignation_stored_the_old_way_is_rewritten(db_url: str) -> Non
     finally:
         await engine.dispose()
     assert [tuple(row) for row in rows] == [(1, live, 1), (2, live, None)]
+
+
+async def test_games_stored_before_the_language_column_are_english(db_url: str) -> None:
+    """0007 adds the table's language: an older game reads as English, a new one keeps its own, and
+    downgrading drops the column with the games intact."""
+    await upgrade(db_url, "0006_conceded")
+    engine = make_engine(db_url)
+    insert = (
+        "INSERT INTO games (id, guild_id, channel_id, started_by, rules, status, position, turn_number,"
+        " version, created_at, updated_at, hints) VALUES (:id, 1, :channel, 1, 'classic', 'active',"
+        " :position, 0, 1, :now, :now, true)"
+    )
+    start = "black:0,0,0,0 red:0,0,0,0 yellow:0,0,0,0 green:0,0,0,0 turn:black captured:- rules:classic"
+    values = {"position": start, "now": datetime(2026, 12, 1, tzinfo=UTC)}
+    try:
+        async with engine.begin() as connection:
+            await connection.execute(sa.text(insert), {"id": 1, "channel": 101, **values})
+        await upgrade(db_url)
+        async with engine.begin() as connection:
+            await connection.execute(sa.text(insert), {"id": 2, "channel": 102, **values})
+            await connection.execute(sa.text("UPDATE games SET language = 'hi' WHERE id = 2"))
+            rows = (await connection.execute(sa.text("SELECT id, language FROM games ORDER BY id"))).all()
+        assert [tuple(row) for row in rows] == [(1, "en"), (2, "hi")]
+        await downgrade(db_url, "0006_conceded")
+        async with engine.connect() as connection:
+            columns = await connection.run_sync(
+                lambda c: {col["name"] for col in sa.inspect(c).get_columns("games")}
+            )
+            count = (await connection.execute(sa.text("SELECT count(*) FROM games"))).scalar_one()
+    finally:
+        await engine.dispose()
+    assert "language" not in columns and count == 2

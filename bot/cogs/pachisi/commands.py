@@ -23,7 +23,8 @@ from bot.cogs.pachisi.table import Table
 from bot.core.errors import GameError, NoGame
 from bot.core.present import board_of
 from bot.core.snapshot import GameSnapshot, Played
-from bot.core.texts import answers, board, turns
+from bot.core.texts import ENGLISH, Language, answers, board, turns
+from bot.core.texts.language import SHIPPED, choose, native_name, speaks
 from bot.core.texts.rules import RULES
 from engine import SEAT_NAMES, Move, NotationError, Rules, parse_move
 from engine.players import LEVELS
@@ -31,7 +32,9 @@ from engine.players import LEVELS
 if TYPE_CHECKING:
     from bot.client import PachisiBot
 
-SEAT_CHOICES = [app_commands.Choice(name=board.COLOURS[name], value=name) for name in SEAT_NAMES]
+SEAT_CHOICES = [app_commands.Choice(name=board.colour(ENGLISH, i), value=n) for i, n in enumerate(SEAT_NAMES)]
+LANGUAGE_CHOICES = [app_commands.Choice(name=native_name(code), value=code) for code in SHIPPED]
+"""Each language by its own name (`हिन्दी`), so a member finds theirs whatever their client's."""
 LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in LEVELS]
 RULE_OPTIONS = ("must_capture", "escape_hatch", "last_square", "enter_moves", "start_on_board")
 NEEDED_PERMISSIONS = ("view_channel", "send_messages", "attach_files", "embed_links")
@@ -55,6 +58,13 @@ def rules_completions(current: str) -> list[tuple[str, str]]:
     return found[:25]
 
 
+def table_language(interaction: discord.Interaction[Any]) -> Language:
+    """A new table's language when `/pachisi start` names none: the starter's, if the bot speaks it,
+    else the server's (a Community server's), else English."""
+    server = interaction.guild_locale.value if interaction.guild_locale is not None else None
+    return choose(interaction.locale.value, server)
+
+
 def seat_index(name: str | None) -> int | None:
     return None if name is None else SEAT_NAMES.index(name)
 
@@ -76,6 +86,7 @@ class PlayCommands(PachisiCommands):
         thread="play in a new thread of this channel (default on)",
         rules="more options, e.g. escape_hatch=off,enter_moves=on",
         hints="a Hint button on your turn and the win chances on the board (default on)",
+        language="the table's language (default: yours if I speak it, else the server's, else English)",
     )
     @app_commands.choices(  # type: ignore[misc]  # str and int choices mixed
         players=[app_commands.Choice(name="4", value=4), app_commands.Choice(name="2", value=2)],
@@ -85,6 +96,7 @@ class PlayCommands(PachisiCommands):
         ],
         level=LEVEL_CHOICES,
         seat=SEAT_CHOICES,
+        language=LANGUAGE_CHOICES,
     )
     async def start(
         self,
@@ -97,6 +109,7 @@ class PlayCommands(PachisiCommands):
         thread: bool | None = None,
         rules: app_commands.Range[str, 0, 200] | None = None,
         hints: bool = True,
+        language: str | None = None,
     ) -> None:
         permissions = interaction.app_permissions
         missing = [name for name in NEEDED_PERMISSIONS if not getattr(permissions, name)]
@@ -115,6 +128,10 @@ class PlayCommands(PachisiCommands):
         if chosen_seat is not None and chosen_seat not in chosen.seats:
             await refuse(interaction, "two_player_seats")
             return
+        if language is not None and not speaks(language):
+            names = [native_name(code) for code in SHIPPED]
+            await refuse(interaction, "unknown_language", language=language, languages=names)
+            return
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.seats.open(
             interaction,
@@ -123,6 +140,7 @@ class PlayCommands(PachisiCommands):
             chosen_seat,
             thread=self.bot.settings.default_thread if thread is None else thread,
             hints=hints,
+            language=language or table_language(interaction).code,
         )
 
     @start.autocomplete("rules")
@@ -244,9 +262,12 @@ class PlayCommands(PachisiCommands):
     @app_commands.command(name="help", description="How to play Pachisi here")
     async def help(self, interaction: discord.Interaction[Any]) -> None:
         """The text and the board's key (pieces, castles, choice arrows, story, capture marks)."""
-        legend = await asyncio.get_running_loop().run_in_executor(self.bot.render_pool, render.legend_png)
+        lang = language_of(interaction)
+        legend = await asyncio.get_running_loop().run_in_executor(
+            self.bot.render_pool, render.legend_png, lang.picture
+        )
         await interaction.response.send_message(
-            answers.help_text(language_of(interaction)),
+            answers.help_text(lang),
             file=discord.File(io.BytesIO(legend), "legend.png"),
             ephemeral=True,
         )

@@ -50,7 +50,10 @@ class Hints:
             rows = await store.moves(session, view.id)
         record = [(row.throw, parse_move(row.move or "pass")) for row in rows]
         start = Position.initial(view.rules)
-        png = await asyncio.get_running_loop().run_in_executor(self.bot.render_pool, game_png, start, record)
+        words = self.table.language(view).picture
+        png = await asyncio.get_running_loop().run_in_executor(
+            self.bot.render_pool, game_png, start, record, words
+        )
         return discord.File(io.BytesIO(png), "story.png")
 
     async def on_hint(self, interaction: discord.Interaction[Any], button: GameButton) -> None:

@@ -21,6 +21,7 @@ from bot.core.present import Message
 from bot.core.snapshot import GameSnapshot, Played
 from bot.core.store import Status
 from bot.core.texts import answers, table
+from bot.core.texts.language import choose
 from engine import Rules
 
 log = logging.getLogger(__name__)
@@ -45,6 +46,7 @@ class Seats:
         thread: bool,
         members: dict[int, int] | None = None,
         hints: bool = True,
+        language: str = "en",
     ) -> None:
         """Start a game where the member asked: in a new thread with a table card in the channel,
         in the thread they are in, or in the channel itself. The interaction is deferred."""
@@ -58,7 +60,7 @@ class Seats:
         )
         if wants_thread and not missing:
             assert isinstance(here, discord.TextChannel)
-            name = table.table_name(language_of(interaction), interaction.user.display_name)
+            name = table.table_name(choose(language), interaction.user.display_name)
             created = await here.create_thread(
                 name=name,
                 auto_archive_duration=THREAD_ARCHIVE_MINUTES,
@@ -75,6 +77,7 @@ class Seats:
             card_channel_id=card_channel,
             members=members,
             hints=hints,
+            language=language,
         )
         view = played.game
         lang = self.table.language(view)
@@ -111,7 +114,16 @@ class Seats:
         level = levels.pop() if len(levels) == 1 else self.bot.settings.default_level
         members = {s: u for u, s in players.items()}
         thread = old.card_channel_id is not None
-        await self.open(interaction, old.rules, level, seat, thread=thread, members=members, hints=old.hints)
+        await self.open(
+            interaction,
+            old.rules,
+            level,
+            seat,
+            thread=thread,
+            members=members,
+            hints=old.hints,
+            language=old.language,
+        )
 
     async def take(self, interaction: discord.Interaction[Any], view: GameSnapshot, seat: int | None) -> None:
         """A member takes a computer's seat; if it is their turn now, the turn is shown to them."""

@@ -26,7 +26,8 @@ from bot.core.present import Message, Plan
 from bot.core.records import SeatTally
 from bot.core.snapshot import GameSnapshot, Played
 from bot.core.store import Status
-from bot.core.texts import ENGLISH, Language, table, turns
+from bot.core.texts import Language, table, turns
+from bot.core.texts.language import choose
 from bot.core.texts.turns import log_lines
 
 if TYPE_CHECKING:
@@ -54,8 +55,9 @@ class Table:
         """Display names of the members this process has seen, for the board's panels."""
 
     def language(self, view: GameSnapshot) -> Language:
-        """The language of what the table shares (turn messages, the card, the result)."""
-        return ENGLISH
+        """The language of what the table shares (turn messages, the card, the result): the one it
+        was started in."""
+        return choose(view.language)
 
     def remember(self, user: discord.abc.User) -> None:
         self.names[user.id] = user.display_name

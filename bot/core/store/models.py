@@ -132,6 +132,8 @@ class GameRow(Base):
     conceded_to: Mapped[int | None] = mapped_column(Integer)
     """The side a resignation conceded the game to; `position` stays the live one it was resigned
     in, since the notation's `result:` names only a side with every piece home."""
+    language: Mapped[str] = mapped_column(String(16), server_default="en", default="en")
+    """The table's language (Discord's locale code, e.g. `hi`): what the table shares is in it."""
 
     __table_args__ = (
         CheckConstraint("status IN ('active', 'finished', 'abandoned')", name="status"),

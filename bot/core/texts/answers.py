@@ -73,7 +73,7 @@ def button(lang: Language, name: str) -> str:
 
 
 def help_text(lang: Language) -> str:
-    return lang.gettext(rules.HELP)
+    return rules.help_page(lang)
 
 
 def rules_title(lang: Language) -> str:
@@ -82,11 +82,12 @@ def rules_title(lang: Language) -> str:
 
 def rules_sections(lang: Language, keys: list[str]) -> list[tuple[str, str]]:
     """(title, text) of the rules' sections, the "In short" paragraphs of docs/RULES.md."""
-    return [(lang.gettext(rules.RULES[key][0]), lang.gettext(rules.RULES[key][1])) for key in keys]
+    sections = rules.sections(lang)
+    return [sections[key] for key in keys]
 
 
 def rules_sources(lang: Language) -> str:
-    return lang.gettext(rules.SOURCES)
+    return rules.sources(lang)
 
 
 def rule_option(lang: Language, option: str) -> str:

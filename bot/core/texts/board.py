@@ -11,12 +11,30 @@ from engine import SEAT_NAMES, Move, Position
 from engine.board import HOME, IS_CASTLE, MID, ROUTES, SQUARES
 from engine.state import side_seats
 
-COLOURS = {"black": "Black", "red": "Red", "yellow": "Yellow", "green": "Green"}
-"""The seats' names as members read them (engine.SEAT_NAMES are the notation's)."""
-
 
 def colour(lang: Language, seat: int) -> str:
-    return lang.gettext(COLOURS[SEAT_NAMES[seat]])
+    """A seat's name as members read it, `Black` (engine.SEAT_NAMES are the notation's)."""
+    name = SEAT_NAMES[seat]
+    if name == "black":
+        return lang.gettext("Black")
+    if name == "red":
+        return lang.gettext("Red")
+    if name == "yellow":
+        return lang.gettext("Yellow")
+    return lang.gettext("Green")
+
+
+def level_name(lang: Language, level: str) -> str:
+    """A computer level as members read it (`hard`)."""
+    if level == "easy":
+        return lang.gettext("easy")
+    if level == "normal":
+        return lang.gettext("normal")
+    if level == "hard":
+        return lang.gettext("hard")
+    if level == "expert":
+        return lang.gettext("expert")
+    return level
 
 
 def side(lang: Language, side_index: int, players: int) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.core import ratings
 from bot.core.records import GameSummary, Member, MemberStats, side_members
 from bot.core.store import RatingRow
-from bot.core.texts.board import side
+from bot.core.texts.board import level_name, side
 from bot.core.texts.language import Language
 from engine.record import Record
 
@@ -79,7 +79,7 @@ def leaderboard(lang: Language, rows: list[RatingRow]) -> str:
 def _member(lang: Language, member: Member) -> str:
     if isinstance(member, int):
         return f"<@{member}>"
-    return lang.gettext("computer ({level})", level=lang.gettext(member.removeprefix("computer:")))
+    return lang.gettext("computer ({level})", level=level_name(lang, member.removeprefix("computer:")))
 
 
 def history_line(lang: Language, game: GameSummary) -> str:
@@ -107,7 +107,7 @@ def history_line(lang: Language, game: GameSummary) -> str:
         result = lang.gettext(
             "{side} won", side=side(lang, 0 if game.result.startswith("black") else 1, rules.players)
         )
-    when = game.created_at.strftime("%Y-%m-%d %H:%M")
+    when = lang.moment(game.created_at)
     throws = lang.ngettext("{count} throw", "{count} throws", game.throws)
     return f"`#{game.id}` " + lang.gettext(
         "{when} UTC · {rules}, {shape} · {sides} · {result} · {throws}",

@@ -23,6 +23,20 @@ def _seats(lang: Language, seats: Sequence[int]) -> str:
     return lang.join([colour(lang, s) for s in seats]) or lang.gettext("none")
 
 
+def permission_name(lang: Language, name: str) -> str:
+    """A permission as Discord's settings name it (`send_messages` -> Send Messages)."""
+    names = {
+        "view_channel": lang.gettext("View Channel"),
+        "send_messages": lang.gettext("Send Messages"),
+        "attach_files": lang.gettext("Attach Files"),
+        "embed_links": lang.gettext("Embed Links"),
+        "read_message_history": lang.gettext("Read Message History"),
+        "create_public_threads": lang.gettext("Create Public Threads"),
+        "send_messages_in_threads": lang.gettext("Send Messages in Threads"),
+    }
+    return names.get(name, name)
+
+
 def _choices(lang: Language, moves: Sequence[str]) -> str:
     if not moves:
         return lang.gettext("none")
@@ -115,6 +129,13 @@ SAY: dict[str, Callable[[Language], Say]] = {
             levels=lang.join(levels),
         )
     ),
+    "unknown_language": lambda lang: (
+        lambda language, languages: lang.gettext(
+            "I don't speak {language} yet: choose {languages}.",
+            language=quoted(language),
+            languages=lang.join(languages),
+        )
+    ),
     "unknown_rules": lambda lang: (
         lambda typed, reason: lang.gettext(
             "{typed} is not a rule set I know ({reason}): pick the options from the list.",
@@ -174,9 +195,13 @@ SAY: dict[str, Callable[[Language], Say]] = {
     "missing_permissions": lambda lang: (
         lambda permissions: lang.gettext(
             "I can't run a game here: give me {permissions} in this channel.",
-            permissions=lang.join([lang.gettext(p.replace("_", " ").title()) for p in permissions]),
+            permissions=lang.join([permission_name(lang, p) for p in permissions]),
         )
     ),
+    "bad_value": lambda lang: (
+        lambda value: lang.gettext("I can't use {value} there: pick one from the list.", value=quoted(value))
+    ),
+    "not_here": lambda lang: lambda: lang.gettext("That command can't be used here."),
     "database": lambda lang: (
         lambda: lang.gettext(
             "The database is not answering right now. The game is saved; try again in a moment."

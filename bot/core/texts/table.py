@@ -10,12 +10,17 @@ from bot.core.snapshot import GameSnapshot
 from bot.core.store import Status
 from bot.core.texts.board import colour, side
 from bot.core.texts.language import Language
+from bot.core.texts.refusals import permission_name
 from bot.core.texts.turns import player, result_head
 from engine import Rules
 
+FROZEN_PERCENT = 96
+"""Games that freeze with last_square=off (docs/RULES.md)."""
+
 
 def freezing_note(lang: Language) -> str:
-    return lang.gettext("last_square=off freezes about 96 % of games: no piece can come home")
+    share = lang.gettext("{percent} %", percent=FROZEN_PERCENT)
+    return lang.gettext("last_square=off freezes about {share} of games: no piece can come home", share=share)
 
 
 def rules_words(lang: Language, rules: Rules) -> str:
@@ -57,7 +62,10 @@ def card(
         for s in view.rules.seats
     )
     head = lang.gettext(
-        "**Pachisi: {name}'s table** ({rules})", name=starter, rules=rules_words(lang, view.rules)
+        "**Pachisi: {name}'s table** ({rules}) · in {language}",
+        name=starter,
+        rules=rules_words(lang, view.rules),
+        language=lang.name,
     )
     lines = [head, seats]
     if view.status == Status.ACTIVE:
@@ -120,7 +128,7 @@ def your_game(lang: Language, view: GameSnapshot, user_id: int, missing: list[st
     else:
         text = lang.gettext("Your game has started: you play {seat}.", seat=seat)
     if missing:
-        names = lang.join([lang.gettext(name.replace("_", " ").title()) for name in missing])
+        names = lang.join([permission_name(lang, name) for name in missing])
         text += " " + lang.gettext(
             "It plays in this channel: give me {permissions} here to play each table in a thread.",
             permissions=names,

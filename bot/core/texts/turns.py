@@ -14,7 +14,7 @@ from datetime import datetime
 from bot.core.records import SeatTally
 from bot.core.snapshot import GameSnapshot
 from bot.core.store import Status
-from bot.core.texts.board import colour, move_words, side
+from bot.core.texts.board import colour, level_name, move_words, side
 from bot.core.texts.language import Language
 from bot.core.turns import Event
 from engine import Termination
@@ -39,7 +39,7 @@ def player(lang: Language, view: GameSnapshot, seat: int) -> str:
     info = view.seats[seat]
     if info.user_id:
         return f"<@{info.user_id}>"
-    return lang.gettext("Computer ({level})", level=lang.gettext(info.level))
+    return lang.gettext("Computer ({level})", level=level_name(lang, info.level))
 
 
 def seat_label(lang: Language, view: GameSnapshot, seat: int) -> str:
@@ -54,7 +54,7 @@ def event_line(lang: Language, event: Event, view: GameSnapshot) -> str:
     elif event.by_timer or event.handed_back:
         who = lang.gettext("Computer (time ran out)")
     else:
-        who = lang.gettext("Computer ({level})", level=lang.gettext(view.seats[event.seat].level))
+        who = lang.gettext("Computer ({level})", level=level_name(lang, view.seats[event.seat].level))
     head = f"{THROW_MARK}{event.throw:>2}{THROW_MARK} " + lang.gettext(
         "{who}, {colour}:", who=who, colour=colour(lang, event.seat)
     )
