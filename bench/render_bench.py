@@ -1,6 +1,6 @@
 """Board rendering benchmark: time `render.board_png` over positions from simulated games.
 
-    python bench/render_bench.py [--games 20] [--every 7] [--json]
+    python bench/render_bench.py [--games 20] [--every 7] [--locale hi] [--json]
 
 Each sample is a position from a random-policy game with its story (the moves since the seat to
 move last moved, up to the last 8, captures marked), the next throw's cowries and its legal moves
@@ -8,7 +8,8 @@ drawn, as the bot draws them after every turn. The first call
 (drawing and caching the static board and sprites) is timed apart as `first_ms`. Wall-clock times
 depend on what else the machine runs, so the CPU time of the rendering thread and the load average
 are printed too. `replay_ms` / `replay_bytes` time `render.replay.replay_gif` on one whole
-four-player random game (`replay_throws` long).
+four-player random game (`replay_throws` long). `--locale` draws every word in one of the bot's
+languages (its catalog, and display names in its script); English by default.
 """
 
 from __future__ import annotations
@@ -28,6 +29,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine import Position
 from engine.throws import throw_cowries
 from render import DrawnMove, board_png
+from render.words import Words
+
+NAMES = {
+    "en": {0: "Alice", 1: "Computer · hard", 2: "Bob", 3: "Computer · normal"},
+    "hi": {0: "आशा", 1: "कंप्यूटर · कठिन", 2: "रवि", 3: "कंप्यूटर · सामान्य"},
+}
 
 STORY = 8
 """At most this many moves of the story are drawn (the bot's limit too)."""
@@ -64,7 +71,7 @@ def samples(games: int, every: int) -> list[Sample]:
     return found
 
 
-def replay_figures(seed: int = 0) -> dict[str, float | int]:
+def replay_figures(words: Words, seed: int = 0) -> dict[str, float | int]:
     """`replay_ms` and `replay_bytes`: the animated replay of one whole four-player random game."""
     from engine.record import Record, Throw
     from render.replay import replay_gif
@@ -80,7 +87,7 @@ def replay_figures(seed: int = 0) -> dict[str, float | int]:
         position = position.after(throw, move)
     record = Record.play(position.rules, throws)
     start, start_cpu = time.perf_counter(), time.thread_time()
-    gif = replay_gif(record)
+    gif = replay_gif(record, words=words)
     return {
         "replay_ms": round((time.perf_counter() - start) * 1000, 1),
         "replay_cpu_ms": round((time.thread_time() - start_cpu) * 1000, 1),
@@ -93,13 +100,17 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--every", type=int, default=7, help="sample a position every N throws")
+    parser.add_argument("--locale", default="en", choices=sorted(NAMES), help="the words' language")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
-    names = {0: "Alice", 1: "Computer · hard", 2: "Bob", 3: "Computer · normal"}
+    from bot.core.texts.language import language
+
+    words = language(args.locale).picture
+    names = NAMES[args.locale]
     cases = samples(args.games, args.every)
 
     start = time.perf_counter()
-    board_png(Position.initial())
+    board_png(Position.initial(), words=words)
     first_ms = (time.perf_counter() - start) * 1000
 
     times: list[float] = []
@@ -115,6 +126,7 @@ def main() -> int:
             throw=throw,
             cowries=faces,
             choices=position.legal_moves(throw),
+            words=words,
         )
         times.append((time.perf_counter() - start) * 1000)
         cpu.append((time.thread_time() - start_cpu) * 1000)
@@ -123,6 +135,7 @@ def main() -> int:
     times.sort()
     cpu.sort()
     result = {
+        "locale": args.locale,
         "positions": len(times),
         "story_moves_mean": round(statistics.mean(len(story) for _, story, _, _ in cases), 2),
         "first_ms": round(first_ms, 1),
@@ -134,7 +147,7 @@ def main() -> int:
         "bytes_p50": int(statistics.median(sizes)),
         "bytes_max": max(sizes),
         "width": width,
-        **replay_figures(),
+        **replay_figures(words),
         "python": platform.python_version(),
         "load_avg_1m": round(os.getloadavg()[0], 2),
     }

@@ -35,8 +35,7 @@ STATIC = {
     "style.css": "text/css",
 }
 LOCALES = ("en-US", "en-GB", "hi")
-"""Languages a member can pick (Discord's locale codes); the bot answers in English until it
-speaks them."""
+"""Languages a member can pick (Discord's locale codes): the bot speaks English and Hindi."""
 ANSWER_WITHIN = 3.0  # Discord's client gives up on an interaction after 3 seconds
 AUTOCOMPLETE_WAIT = 3.0
 HEADERS = {

@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from bot.core.texts import rules as texts
+from bot.core.texts.answers import rules_title
+from bot.core.texts.language import SHIPPED, language
 from engine.board import CASTLE_STEPS
 from engine.game import MAX_THROWS
 from engine.rules import PRESETS, Rules
@@ -91,16 +93,28 @@ def test_the_options_table_gives_the_engines_presets() -> None:
             assert value == (("on" if expected else "off") if isinstance(expected, bool) else str(expected))
 
 
-def test_rules_embed_fits_discords_limits() -> None:
-    """One embed holds every section: at most 25 fields (and choices), a name of 256 characters, a
-    value of 1024, a footer of 2048, and 6000 in all (the cog's title "Pachisi rules" included)."""
-    assert len(texts.RULES) <= 25
-    for key, (title, text) in texts.RULES.items():
+@pytest.mark.parametrize("code", SHIPPED)
+def test_rules_embed_fits_discords_limits(code: str) -> None:
+    """One embed holds every section, in every language: at most 25 fields (and choices), a name of
+    256 characters, a value of 1024, a footer of 2048, and 6000 in all (the title included)."""
+    lang = language(code)
+    sections, sources = texts.sections(lang), texts.sources(lang)
+    assert len(sections) <= 25
+    for key, (title, text) in sections.items():
         assert len(title) <= 100 and len(key) <= 100  # also a slash-command choice
         assert len(text) <= 1024
-    assert len(texts.SOURCES) <= 2048
-    total = len("Pachisi rules") + len(texts.SOURCES) + sum(len(t) + len(x) for t, x in texts.RULES.values())
+    assert len(sources) <= 2048
+    total = len(rules_title(lang)) + len(sources) + sum(len(t) + len(x) for t, x in sections.values())
     assert total <= 6000
+
+
+def test_the_rules_in_hindi_are_the_same_rules() -> None:
+    """The Hindi sections state the engine's numbers as the English ones do."""
+    english, hindi = texts.sections(language("en")), texts.sections(language("hi"))
+    for key, (_, text) in english.items():
+        numbers = sorted(re.findall(r"\d+(?:,\d{3})*", text))
+        assert sorted(re.findall(r"\d+(?:,\d{3})*", hindi[key][1])) == numbers, key
+        assert re.findall("`[^`]+`", hindi[key][1]) == re.findall("`[^`]+`", text), key
 
 
 def test_docs_link_only_to_files_in_the_repository() -> None:
