@@ -121,7 +121,7 @@ async def test_a_moderator_ends_someone_elses_game(browser: Any, table: LocalTab
     await bala.page.check("#moderator")
     await bala.page.select_option("#locale", "hi")  # Discord's locale code for Hindi
     await bala.command("/pachisi end")
-    await bala.page.locator("button:has-text('End the game')").click()
+    await bala.page.locator("button:has-text('खेल ख़त्म करें')").click()  # Bala's answers: Hindi
     await asha.page.wait_for_selector("#messages li.message:has-text('ended')")
     assert await asha.newest_turn() is None  # no button left to play
     sent = [i.payload for i in table.server.interactions.values() if i.user.name == "Bala" and i.type == 2]
