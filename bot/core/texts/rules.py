@@ -20,8 +20,13 @@ def sources(lang: Language) -> str:
 
 
 def sections(lang: Language) -> dict[str, tuple[str, str]]:
-    """key -> (title, text): one entry per section of docs/RULES.md, its "In short" paragraph.
-    Discord shows them as the fields of one embed."""
+    """key -> (title, text): one entry per section of docs/RULES.md, its "In short" paragraph, in
+    the document's order. Discord shows them as the fields of one embed."""
+    return {**_setting_out(lang), **_playing(lang), **_finishing(lang)}
+
+
+def _setting_out(lang: Language) -> dict[str, tuple[str, str]]:
+    """The board, its route, the throws and how pieces enter and move."""
     return {
         "board": (
             lang.gettext("The board"),
@@ -64,6 +69,12 @@ def sections(lang: Language) -> dict[str, tuple[str, str]]:
                 "played: there is no passing."
             ),
         ),
+    }
+
+
+def _playing(lang: Language) -> dict[str, tuple[str, str]]:
+    """Captures, blockades and castles; coming home; turns and partners."""
+    return {
         "fight": (
             lang.gettext("Captures and blockades"),
             lang.gettext(
@@ -103,6 +114,12 @@ def sections(lang: Language) -> dict[str, tuple[str, str]]:
                 "turns and plays its partner's pieces with its throws, under the partner's rules."
             ),
         ),
+    }
+
+
+def _finishing(lang: Language) -> dict[str, tuple[str, str]]:
+    """The end of the game, the rule options and the notation."""
+    return {
         "end": (
             lang.gettext("The end of the game"),
             lang.gettext(
