@@ -40,8 +40,9 @@ def changed_from(table: Table, before: Message) -> Callable[[], Message | None]:
 
 
 async def test_a_refused_post_mid_game_is_explained_and_the_move_is_kept(table: Table) -> None:
-    """A click is answered through its own interaction; the post that asks the next member to play
-    goes through the channel, and may be refused (Send Messages taken away mid-game)."""
+    """A click is answered through its own interaction, and the message that asks the next member to
+    play is its followup; when Discord refuses the followup (its token no longer valid), the bot
+    posts through the channel, which may be refused too (Send Messages taken away mid-game)."""
     await table.alice.slash(table.channel, "pachisi start", players=2, level="easy")
     message = await wait_for_turn_or_end(table)
     await table.bob.slash(table.channel, "pachisi join", seat="yellow")  # both throw for themselves
@@ -54,6 +55,8 @@ async def test_a_refused_post_mid_game_is_explained_and_the_move_is_kept(table: 
         before = turn_state(table.channel)
         await member.click(message, labels[0])
         message = await wait_for_turn_or_end(table, after=before)
+    turns = "custom_id"  # a turn message has buttons; the explanation has none
+    table.fake.fail_next("POST", "/webhooks/{a}/{t}", status=404, code=10015, times=20, body_contains=turns)
     table.fake.fail_next("POST", "/channels/{id}/messages", status=403, code=50013, times=20)
     table.fake.fail_next("PATCH", "/channels/{id}/messages/{m}", status=403, code=50013, times=20)
     said = None

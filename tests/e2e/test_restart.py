@@ -208,9 +208,9 @@ async def test_killed_after_the_last_move_is_stored_before_the_result_is_posted(
     members = [table.alice, table.bob]
     async with running_bot(fake, env) as bot:
         await two_members_to_a_choice(table)
-        # Discord holds back the post of the result (a long 429) and the bot dies waiting; the
-        # winning move may be a choice or a throw with one move, which plays at once.
-        fake.fail_next("POST", "/channels/{c}/messages", status=429, retry_after=60, body_contains="Throws: ")
+        # Discord holds back the result, sent as the winning click's followup (a long 429), and the
+        # bot dies waiting; the winning move may be a choice or a throw with one move.
+        fake.fail_next("POST", "/webhooks/{a}/{t}", status=429, retry_after=60, body_contains="Throws: ")
         playing = asyncio.create_task(play_out(table, members, by="buttons"))
         try:
             await fake.wait_until(
@@ -297,8 +297,9 @@ async def test_killed_after_a_turn_is_posted_before_its_id_is_stored(
     members = [table.alice, table.bob]
     async with running_bot(fake, bot_env(fake, database_url)) as bot:
         await two_members_to_a_choice(table)
-        # The members play on until a turn is posted (a turn message is often updated in place).
-        hold = fake.hold_next("POST", "/channels/{c}/messages")
+        # The members play on until a turn is posted, as a click's followup (a turn message is often
+        # updated in place).
+        hold = fake.hold_next("POST", "/webhooks/{a}/{t}")
         playing = asyncio.create_task(play_out(table, members, by="buttons"))
         try:
             await fake.wait_until(hold.reached.is_set, what="the next turn's post")

@@ -117,7 +117,12 @@ async def test_start_inside_a_thread_plays_there(tables: Table) -> None:
     thread = await the_thread(tables)
     (first,) = await stored_games(tables.database_url)
     await tables.alice.slash(thread, "pachisi end")  # the first table ends...
-    confirm = next(m for m in reversed(tables.fake.server.channel_messages[thread.id]) if m.buttons)
+
+    def confirmation() -> Message | None:  # ephemeral; it may follow a deferred answer
+        messages = tables.fake.server.channel_messages[thread.id]
+        return next((m for m in messages if "End the game" in [b.label for b in m.buttons]), None)
+
+    confirm = await tables.fake.wait_until(confirmation, what="the confirmation")
     await tables.alice.click(confirm, "End the game")
     await tables.fake.wait_until(  # closing the turn and the card may wait on a cold renderer
         lambda: any("ended the game" in m.content for m in thread.messages), what="the end"

@@ -71,14 +71,18 @@ async def test_a_missed_turn_is_forgiven_when_the_member_comes_back(
 async def test_rate_limited_posts_are_delayed_not_lost(table: Table) -> None:
     await table.alice.slash(table.channel, "pachisi start", players=2, pieces=2, level="easy")
     await wait_for_turn_or_end(table)
+    before = turn_state(table.channel)
     table.fake.fail_next("POST", "/channels/{c}/messages", status=429, retry_after=0.2, times=3)
-    # A click is answered through its interaction; what follows the computers' turns is an edit of
-    # that answer (a webhook route, with rate limits of its own).
+    await table.alice.slash(table.channel, "pachisi throw")  # typed: the turn is posted anew
+    await wait_for_turn_or_end(table, after=before)
+    # A click is answered through its interaction: what follows the computers' turns is an edit of
+    # that answer, and the result its followup (webhook routes, with rate limits of their own).
     table.fake.fail_next("PATCH", "/webhooks/{a}/{t}/messages/{m}", status=429, retry_after=0.2, times=2)
+    table.fake.fail_next("POST", "/webhooks/{a}/{t}", status=429, retry_after=0.2, times=1)
     final = await play_out(table, [table.alice], by="buttons")
     assert "Throws:" in final.content
     limited = [r for r in table.fake.server.requests if r.status == 429]
-    assert len(limited) == 5
+    assert len(limited) == 6
     [game] = await stored_games(table.database_url)
     check_move_log(game)
     assert game.view.status == "finished"

@@ -87,7 +87,12 @@ class Table:
             await self._answer(interaction, plan.now or Message(clicked.content), view, files)
             if played.replaced is not None:
                 await self.close(view, played.replaced)
-            await self._after_pace(played, plan, lambda message: self._answer(interaction, message, view))
+            await self._after_pace(
+                played,
+                plan,
+                lambda message: self._answer(interaction, message, view),
+                lambda message: self._follow(interaction, view, message),
+            )
 
     async def _answer(
         self,
@@ -125,7 +130,11 @@ class Table:
         return played, plan, files
 
     async def _after_pace(
-        self, played: Played, plan: Plan, update: Callable[[Message], Awaitable[Any]]
+        self,
+        played: Played,
+        plan: Plan,
+        update: Callable[[Message], Awaitable[Any]],
+        post: Callable[[Message], Awaitable[Any]],
     ) -> None:
         """What follows the first answer: the computers' turns after their pace, the next message."""
         view = played.game
@@ -134,12 +143,25 @@ class Table:
         if plan.later is not None:
             await update(plan.later)
         if plan.post is not None:
-            await self._post(view, plan.post)
+            await post(plan.post)
         if view.status != Status.ACTIVE or any(e.handed_back for e in played.events):
             await self.update_card(view)
         self.timers.schedule(view)
         if played.more:
             await self._play_on(view.id)
+
+    async def _follow(
+        self, interaction: discord.Interaction[Any], view: GameSnapshot, message: Message
+    ) -> None:
+        """The next turn as a new message sent through the click's interaction, outside the
+        channel's post bucket; through the channel when Discord no longer takes it."""
+        try:
+            posted = await self.writer.follow(interaction, message, view)
+        except discord.HTTPException as exc:
+            log.warning("game=%s followup refused (%s %s): posted instead", view.id, exc.status, exc.code)
+            await self._post(view, message)
+            return
+        await self.service.shown(view.id, posted.id if view.status == Status.ACTIVE else None)
 
     async def _post(self, view: GameSnapshot, message: Message) -> None:
         channel = self.channel(view)
@@ -173,7 +195,12 @@ class Table:
         )
         if plan.now is not None and stored is not None:
             await self._edit(view, stored.id, plan.now)
-        await self._after_pace(played, plan, lambda message: self._edit(view, view.message_id or 0, message))
+        await self._after_pace(
+            played,
+            plan,
+            lambda message: self._edit(view, view.message_id or 0, message),
+            lambda message: self._post(view, message),
+        )
 
     async def _edit(self, view: GameSnapshot, message_id: int, message: Message) -> None:
         """An earlier message of the game becomes `message`, if Discord still lets it be edited."""

@@ -1,10 +1,11 @@
 """The Discord writes of the table flow: a planned message (`bot.core.present.Message`) sent as the
 answer to a click, or posted or edited in the game's channel.
 
-An interaction's own answer (its first response, then edits of it) is outside the channel's rate
-limits; a channel's posts and its edits each have a bucket of about 5 per 5 s, so channel writes
-wait here for their turn (`Pacer`) and never meet a 429. A message over an hour old takes only a
-few more edits, so a turn message is replaced by a new one well before that (`REPLACE_AFTER`).
+An interaction's own answers (its first response, edits of it, and followups: the next turn after
+a click) are outside the channel's rate limits; a channel's posts and its edits each have a bucket
+of about 5 per 5 s, so channel writes wait here for their turn (`Pacer`) and never meet a 429.
+A message over an hour old takes only a few more edits, so a turn message is replaced by a new one
+well before that (`REPLACE_AFTER`).
 """
 
 from __future__ import annotations
@@ -130,6 +131,20 @@ class Writer:
             files=files,
             view=buttons_view(message.buttons) or discord.utils.MISSING,
             allowed_mentions=mentioning(message.pings),
+        )
+
+    async def follow(
+        self, interaction: discord.Interaction[Any], message: Message, view: GameSnapshot
+    ) -> discord.Message:
+        """A new message in the game's channel sent as a followup of a click: an interaction's
+        answer, so it waits for no channel bucket; it pings whoever `message` names."""
+        files = await self.files(message, view)
+        return await interaction.followup.send(
+            message.content,
+            files=files,
+            view=buttons_view(message.buttons) or discord.utils.MISSING,
+            allowed_mentions=mentioning(message.pings),
+            wait=True,
         )
 
     async def edit(self, channel: GameChannel, message_id: int, message: Message, view: GameSnapshot) -> None:
