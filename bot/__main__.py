@@ -2,8 +2,9 @@
 
 `python -m bot sync` syncs the slash commands to Discord and exits (the bot itself syncs only when
 they changed since the last sync recorded in the database). `python -m bot ratings --rebuild`
-recomputes every member's rating from the stored games (no Discord needed). `python -m bot play`
-runs the bot at a local table in the browser instead of Discord (localdiscord/table.py).
+recomputes every member's rating, all time and per season, from the stored games (no Discord
+needed). `python -m bot play` runs the bot at a local table in the browser instead of Discord
+(localdiscord/table.py).
 """
 
 from __future__ import annotations
@@ -63,7 +64,8 @@ async def sync(settings: Settings) -> None:
 
 
 async def rebuild_ratings(settings: Settings) -> None:
-    """Migrate the database, then recompute every rating from the finished games, in their order."""
+    """Migrate the database, then recompute every rating, all time and per season, from the finished
+    games in the order they ended."""
     from bot.core.records import rebuild_ratings as rebuild
     from bot.core.store import Store, upgrade
 
@@ -73,7 +75,7 @@ async def rebuild_ratings(settings: Settings) -> None:
         count = await rebuild(store)
     finally:
         await store.close()
-    print(f"ratings rebuilt from {count} rated games")
+    print(f"ratings rebuilt from {count} rated games (all time and per season)")
 
 
 USAGE = (

@@ -27,7 +27,7 @@ log = logging.getLogger(__name__)
 SHUTDOWN_GRACE_SECONDS = 10.0
 EVENT_TASKS = ("discord.py: ", "CommandTree-invoker", "discord-ui-")
 """Names discord.py gives the tasks it starts for events, commands and component clicks."""
-EXTENSIONS = ("bot.cogs.pachisi", "bot.cogs.stats", "bot.cogs.records")
+EXTENSIONS = ("bot.cogs.pachisi", "bot.cogs.stats", "bot.cogs.records", "bot.cogs.puzzle")
 """The cogs the bot loads; each registers its own commands, buttons and start-up work."""
 
 

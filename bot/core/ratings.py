@@ -4,6 +4,10 @@ Pure functions: the store keeps each member's (mu, sigma) per server, and `rate`
 game into new ratings. A computer level is a member with a fixed rating fitted to the arena results
 of docs/AI.md (`fit_level`), so a win against `hard` computers gains more than one against `easy`.
 
+Seasons: the same ratings are kept a second time per calendar month (UTC), starting afresh each
+month, so a newcomer can reach the top of a month's leaderboard; a game counts in the season it
+ended in (`season_of`).
+
 A member who played only part of a game counts with their share: the seats' worth of throws they
 played (1.0 for a whole seat). A member with share w enters the team as a performance w times
 theirs, so the side's strength is the share-weighted sum of who actually played, and their rating
@@ -14,8 +18,10 @@ contribution: a small one loses more on a loss, the opposite of a small share.)
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import NamedTuple
 
 from openskill.models import PlackettLuce
@@ -197,3 +203,19 @@ is 42 rating points, so a newcomer's uncertainty (25/3) is Glicko's 350 ± a lit
 def shown(mu: float) -> int:
     """The rating members read for skill `mu` (the leaderboard still ranks by `ordinal`)."""
     return round(SHOWN_AT_START + SHOWN_PER_SKILL * (mu - START_MU))
+
+
+def season_of(moment: datetime) -> str:
+    """The season a moment falls in: its calendar month (UTC), `2026-05`."""
+    return moment.astimezone(UTC).strftime("%Y-%m")
+
+
+def previous_season(season: str) -> str:
+    """The season before `season`: `2026-04` before `2026-05`, `2025-12` before `2026-01`."""
+    year, month = (int(part) for part in season.split("-"))
+    return f"{year - 1:04d}-12" if month == 1 else f"{year:04d}-{month - 1:02d}"
+
+
+def is_season(text: str) -> bool:
+    """Whether `text` names a season: `YYYY-MM` with a real month."""
+    return re.fullmatch(r"[0-9]{4}-(0[1-9]|1[0-2])", text) is not None

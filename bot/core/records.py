@@ -1,22 +1,34 @@
 """After the game: records, ratings and history from the store (no Discord here).
 
 The move log is the source of everything: `game_record` turns a game's rows into an engine
-`Record` (checked throw by throw), `rate_game` updates the members' ratings when a game finishes,
-and `rebuild_ratings` recomputes every rating from the finished games in the order they ended,
-which gives exactly what the live updates gave.
+`Record` (checked throw by throw), `rate_game` updates the members' ratings when a game finishes
+(all time, and in the season it ended in), and `rebuild_ratings` recomputes every rating and
+season from the finished games in the order they ended, which gives exactly what the live updates
+gave.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TypeVar
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.core import ratings
 from bot.core.snapshot import GameSnapshot, stored_position
-from bot.core.store import GameRow, MoveRow, RatingRow, SeatRow, Status, Store, aware
+from bot.core.store import (
+    GameRow,
+    MoveRow,
+    RatingColumns,
+    RatingRow,
+    SeasonRatingRow,
+    SeatRow,
+    Status,
+    Store,
+    aware,
+)
 from engine.game import Game
 from engine.record import SEAT_TAGS, Record, Throw
 from engine.rules import Rules
@@ -142,8 +154,11 @@ def rated_game(
     return ratings.RatedGame(sides, winner)
 
 
-def _apply(rows: dict[int, RatingRow], guild_id: int, game: ratings.RatedGame) -> None:
-    """Update `rows` (user -> row, added when missing) with one game's ratings and counts."""
+Row = TypeVar("Row", bound=RatingColumns)
+
+
+def _apply(rows: dict[int, Row], game: ratings.RatedGame, new_row: Callable[[int], Row]) -> None:
+    """Update `rows` (user -> row, made by `new_row` when missing) with one game's ratings and counts."""
     current = {user: ratings.Rating(row.mu, row.sigma) for user, row in rows.items()}
     new = ratings.rate(current, game)
     for side_index, side in enumerate(game.sides):
@@ -155,14 +170,7 @@ def _apply(rows: dict[int, RatingRow], guild_id: int, game: ratings.RatedGame) -
                 continue
             row = rows.get(user)
             if row is None:
-                row = rows[user] = RatingRow(
-                    guild_id=guild_id,
-                    user_id=user,
-                    games_people=0,
-                    wins_people=0,
-                    games_computers=0,
-                    wins_computers=0,
-                )
+                row = rows[user] = new_row(user)
             row.mu, row.sigma = rating.mu, rating.sigma
             if against_people:
                 row.games_people += 1
@@ -172,11 +180,29 @@ def _apply(rows: dict[int, RatingRow], guild_id: int, game: ratings.RatedGame) -
                 row.wins_computers += won
 
 
+_NO_GAMES = {"games_people": 0, "wins_people": 0, "games_computers": 0, "wins_computers": 0}
+
+
+def _all_time_row(guild_id: int) -> Callable[[int], RatingRow]:
+    return lambda user: RatingRow(guild_id=guild_id, user_id=user, **_NO_GAMES)
+
+
+def _season_row(guild_id: int, season: str) -> Callable[[int], SeasonRatingRow]:
+    return lambda user: SeasonRatingRow(guild_id=guild_id, season=season, user_id=user, **_NO_GAMES)
+
+
 async def rate_game(
-    store: Store, session: AsyncSession, *, guild_id: int, game_id: int, rules: Rules, winner: int | None
+    store: Store,
+    session: AsyncSession,
+    *,
+    guild_id: int,
+    game_id: int,
+    rules: Rules,
+    winner: int | None,
+    ended_at: datetime,
 ) -> None:
-    """Live update as a game finishes, in the transaction that finished it (after its last move);
-    `winner` None: a draw."""
+    """Live update as a game finishes, in the transaction that finished it (after its last move):
+    the all-time ratings and those of the season `ended_at` falls in; `winner` None: a draw."""
     seats = await store.seats(session, game_id)
     moves = await store.moves(session, game_id)
     rated = rated_game(rules, winner, seats, moves)
@@ -184,16 +210,22 @@ async def rate_game(
         return
     # Rows first (a no-op for those that exist), then locked: two games ending at once, with a
     # member in common, update that member one after the other, never from the same old rating.
-    await store.add_ratings(session, guild_id, rated.users, ratings.NEW.mu, ratings.NEW.sigma)
+    start = ratings.NEW
+    await store.add_ratings(session, guild_id, rated.users, start.mu, start.sigma)
     rows = await store.ratings(session, guild_id, rated.users, lock=True)
-    _apply(rows, guild_id, rated)
+    _apply(rows, rated, _all_time_row(guild_id))
+    season = ratings.season_of(ended_at)
+    await store.add_season_ratings(session, guild_id, season, rated.users, start.mu, start.sigma)
+    season_rows = await store.season_ratings(session, guild_id, season, rated.users, lock=True)
+    _apply(season_rows, rated, _season_row(guild_id, season))
     await session.flush()
 
 
-async def game_ended(store: Store, session: AsyncSession, view: GameSnapshot) -> None:
-    """Once per game, as it leaves `active`: everyone who held a seat in it gets the game counted
-    (with the seat they held last), so leaving before a loss does not dodge it; a finished game
-    (won, drawn or conceded, not abandoned) is rated too."""
+async def game_ended(store: Store, session: AsyncSession, view: GameSnapshot, ended_at: datetime) -> None:
+    """Once per game, as it leaves `active` at `ended_at`: everyone who held a seat in it gets the
+    game counted (with the seat they held last), so leaving before a loss does not dodge it; a
+    finished game (won, drawn or conceded, not abandoned) is rated too, in its season."""
+    await store.set_ended(session, view.id, ended_at)
     captures = await store.captures_by(session, view.id)
     outcome = view.outcome
     winner = None if outcome is None else outcome.winner
@@ -210,28 +242,42 @@ async def game_ended(store: Store, session: AsyncSession, view: GameSnapshot) ->
         )
     if view.status == Status.FINISHED:
         await rate_game(
-            store, session, guild_id=view.guild_id, game_id=view.id, rules=view.rules, winner=winner
+            store,
+            session,
+            guild_id=view.guild_id,
+            game_id=view.id,
+            rules=view.rules,
+            winner=winner,
+            ended_at=ended_at,
         )
 
 
 async def rebuild_ratings(store: Store, guild_id: int | None = None) -> int:
-    """Recompute every rating (of one guild, or all) from the finished games; returns games rated."""
+    """Recompute every rating and season (of one guild, or all) from the finished games, in the
+    order they ended; returns the games rated."""
     async with store.transaction() as session:
         games = await store.finished_games(session, guild_id)
         seats = await store.seats_of(session, [g.id for g in games])
         await store.clear_ratings(session, guild_id)
+        await store.clear_season_ratings(session, guild_id)
         await session.flush()
         by_guild: dict[int, dict[int, RatingRow]] = {}
+        by_season: dict[tuple[int, str], dict[int, SeasonRatingRow]] = {}
         count = 0
         for game in games:
             moves = await store.moves(session, game.id)
             outcome = Game(stored_position(game), throws=game.turn_number).outcome()
             winner = None if outcome is None else outcome.winner
             rated = rated_game(Rules.parse(game.rules), winner, seats.get(game.id, []), moves)
-            if rated.rated:
-                _apply(by_guild.setdefault(game.guild_id, {}), game.guild_id, rated)
-                count += 1
+            if not rated.rated:
+                continue
+            guild = game.guild_id
+            _apply(by_guild.setdefault(guild, {}), rated, _all_time_row(guild))
+            season = ratings.season_of(aware(game.ended_at) or aware(moves[-1].created_at) or game.created_at)
+            _apply(by_season.setdefault((guild, season), {}), rated, _season_row(guild, season))
+            count += 1
         session.add_all(row for rows in by_guild.values() for row in rows.values())
+        session.add_all(row for rows in by_season.values() for row in rows.values())
     return count
 
 
@@ -286,10 +332,26 @@ async def game_players(store: Store, game_id: int) -> dict[int, int]:
         return {p.user_id: p.seat for p in await store.players(session, game_id)}
 
 
-async def leaderboard(store: Store, guild_id: int, limit: int = 10) -> list[RatingRow]:
-    """Members with at least `ratings.MIN_GAMES` rated games, by ordinal, best first."""
+async def member_season_rating(
+    store: Store, guild_id: int, season: str, user_id: int
+) -> SeasonRatingRow | None:
     async with store.transaction() as session:
-        return await store.rating_board(session, guild_id, ratings.MIN_GAMES, limit)
+        return (await store.season_ratings(session, guild_id, season, [user_id])).get(user_id)
+
+
+async def leaderboard(
+    store: Store, guild_id: int, limit: int = 10, season: str | None = None
+) -> list[RatingColumns]:
+    """Members with at least `ratings.MIN_GAMES` rated games, by ordinal, best first: all time, or
+    in `season`."""
+    async with store.transaction() as session:
+        return await store.rating_board(session, guild_id, ratings.MIN_GAMES, limit, season)
+
+
+async def seasons(store: Store, guild_id: int) -> list[str]:
+    """The guild's seasons with a rated game, newest first."""
+    async with store.transaction() as session:
+        return await store.seasons(session, guild_id)
 
 
 # --- history ------------------------------------------------------------------------------
@@ -344,11 +406,13 @@ __all__ = [
     "history",
     "leaderboard",
     "member_rating",
+    "member_season_rating",
     "member_stats",
     "rate_game",
     "rated_game",
     "rebuild_ratings",
     "record_filename",
+    "seasons",
     "seat_players",
     "stored_game",
     "tallies",

@@ -209,7 +209,7 @@ class GameService:
     async def _close(self, session: AsyncSession, view: GameSnapshot) -> GameSnapshot:
         new = replace(view, status=Status.ABANDONED, deadline=None)
         await self._write(session, view, new)
-        await records.game_ended(self.store, session, new)
+        await records.game_ended(self.store, session, new, self.clock())
         return replace(new, version=view.version + 1)
 
     # --- playing ------------------------------------------------------------------------
@@ -285,7 +285,7 @@ class GameService:
             except IntegrityError:
                 raise Conflict() from None
         if new.status == Status.FINISHED:
-            await records.game_ended(self.store, session, new)
+            await records.game_ended(self.store, session, new, self.clock())
         replaced = (
             view.message_id if shown_on is not None and view.message_id not in (None, shown_on) else None
         )

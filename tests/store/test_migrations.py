@@ -25,6 +25,11 @@ TABLES = {
     "ratings",
     "game_players",
     "player_settings",
+    "puzzle_answers",
+    "puzzle_streaks",
+    "puzzle_channels",
+    "puzzle_pings",
+    "season_ratings",
 }
 
 
@@ -155,3 +160,52 @@ async def test_games_stored_before_the_language_column_are_english(db_url: str) 
     finally:
         await engine.dispose()
     assert "language" not in columns and count == 2
+
+
+async def test_games_that_ended_before_seasons_end_at_their_last_throw(db_url: str) -> None:
+    """0009 gives every game that had ended an `ended_at`: its last throw's time, or its last change's."""
+    await upgrade(db_url, "0008_puzzles")
+    engine = make_engine(db_url)
+    start, last, changed = (datetime(2026, 1, 31, 23, 50, tzinfo=UTC), datetime(2026, 2, 1, 0, 5, tzinfo=UTC),
+                            datetime(2026, 2, 1, 0, 10, tzinfo=UTC))  # fmt: skip
+    try:
+        async with engine.begin() as connection:
+            for game_id, status in ((1, "finished"), (2, "abandoned"), (3, "active")):
+                await connection.execute(
+                    sa.text(
+                        "INSERT INTO games (id, guild_id, channel_id, started_by, rules, status, position,"
+                        " turn_number, version, created_at, updated_at, hints) VALUES (:id, 1, :channel, 1,"
+                        " 'classic', :status, :position, 2, 1, :start, :changed, true)"
+                    ),
+                    {
+                        "id": game_id,
+                        "channel": 100 + game_id,
+                        "status": status,
+                        "position": "black:0,0,0,0 red:0,0,0,0 yellow:0,0,0,0 green:0,0,0,0 turn:black"
+                        " captured:- rules:classic",
+                        "start": start,
+                        "changed": changed,
+                    },
+                )
+            for turn, moment in ((0, start), (1, last)):
+                await connection.execute(
+                    sa.text(
+                        "INSERT INTO moves (game_id, turn_number, seat, throw, cowries, move, captures,"
+                        " by_timer, created_at) VALUES (1, :turn, 0, 2, '110000', NULL, 0, false, :at)"
+                    ),
+                    {"turn": turn, "at": moment},
+                )
+        await upgrade(db_url)
+        async with engine.connect() as connection:
+            rows = (await connection.execute(sa.text("SELECT id, ended_at FROM games ORDER BY id"))).all()
+    finally:
+        await engine.dispose()
+    ended = {game_id: None if at is None else aware_time(at) for game_id, at in rows}
+    assert ended == {1: last, 2: changed, 3: None}
+
+
+def aware_time(value: object) -> datetime:
+    """A timestamp as read back: SQLite gives text or a naive datetime, PostgreSQL an aware one."""
+    moment = datetime.fromisoformat(value) if isinstance(value, str) else value
+    assert isinstance(moment, datetime)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)

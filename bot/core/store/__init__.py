@@ -23,8 +23,14 @@ from bot.core.store.models import (
     GameValues,
     MoveRow,
     PlayerSettingsRow,
+    PuzzleAnswerRow,
+    PuzzleChannelRow,
+    PuzzlePingRow,
+    PuzzleStreakRow,
+    RatingColumns,
     RatingRow,
     ResignationRow,
+    SeasonRatingRow,
     SeatRow,
     SeatValues,
     ShownValues,
@@ -33,10 +39,11 @@ from bot.core.store.models import (
     aware,
     utcnow,
 )
+from bot.core.store.puzzles import PuzzleQueries
 from bot.core.store.standings import StandingQueries
 
 
-class Store(GameQueries, StandingQueries):
+class Store(GameQueries, StandingQueries, PuzzleQueries):
     """The database: an engine, one session maker, and every query the bot makes."""
 
 
@@ -51,8 +58,14 @@ __all__ = [
     "GameValues",
     "MoveRow",
     "PlayerSettingsRow",
+    "PuzzleAnswerRow",
+    "PuzzleChannelRow",
+    "PuzzlePingRow",
+    "PuzzleStreakRow",
+    "RatingColumns",
     "RatingRow",
     "ResignationRow",
+    "SeasonRatingRow",
     "SeatRow",
     "SeatValues",
     "ShownValues",

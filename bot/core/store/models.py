@@ -7,7 +7,7 @@ move log is append-only, so the position can always be rebuilt and compared.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from enum import StrEnum
 from typing import TypedDict
 
@@ -15,6 +15,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     CheckConstraint,
+    Date,
     DateTime,
     Double,
     ForeignKey,
@@ -134,6 +135,8 @@ class GameRow(Base):
     in, since the notation's `result:` names only a side with every piece home."""
     language: Mapped[str] = mapped_column(String(16), server_default="en", default="en")
     """The table's language (Discord's locale code, e.g. `hi`): what the table shares is in it."""
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    """When the game left `active` (the bot's clock): the season its ratings count in."""
 
     __table_args__ = (
         CheckConstraint("status IN ('active', 'finished', 'abandoned')", name="status"),
@@ -238,15 +241,10 @@ class CommandSyncRow(Base):
     synced_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
-class RatingRow(Base):
-    """A member's rating in one guild (OpenSkill mu and sigma, bot/core/ratings.py) and rated games.
+class RatingColumns:
+    """A member's rating (OpenSkill mu and sigma, bot/core/ratings.py) and their rated games, counted
+    against people (some opponent was a member) and against computers apart."""
 
-    Games are counted against people (some opponent was a member) and against computers apart.
-    """
-
-    __tablename__ = "ratings"
-
-    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
     user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
     mu: Mapped[float] = mapped_column(Double)
     sigma: Mapped[float] = mapped_column(Double)
@@ -258,3 +256,70 @@ class RatingRow(Base):
     @property
     def games(self) -> int:
         return self.games_people + self.games_computers
+
+
+class RatingRow(RatingColumns, Base):
+    """A member's all-time rating in one guild."""
+
+    __tablename__ = "ratings"
+
+    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+
+
+class SeasonRatingRow(RatingColumns, Base):
+    """A member's rating in one guild's season: a calendar month (UTC), `2026-05`, in which every
+    member starts afresh. A game counts in the season it ended in (`games.ended_at`)."""
+
+    __tablename__ = "season_ratings"
+
+    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    season: Mapped[str] = mapped_column(String(7), primary_key=True)
+
+
+class PuzzleAnswerRow(Base):
+    """A member's one answer to a day's puzzle (the day is the key: a second answer is refused)."""
+
+    __tablename__ = "puzzle_answers"
+
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    day: Mapped[date] = mapped_column(Date, primary_key=True)
+    """The puzzle's day (UTC)."""
+    puzzle: Mapped[int] = mapped_column(Integer)
+    """Its number in the set (engine/puzzle_set.py, from 1)."""
+    move: Mapped[str] = mapped_column(String(16))
+    solved: Mapped[bool]
+    answered_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PuzzleStreakRow(Base):
+    """A member's daily-puzzle record: days in a row solved (up to `last_solved`), the best such
+    run, and how many puzzles they answered and solved."""
+
+    __tablename__ = "puzzle_streaks"
+
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    current: Mapped[int] = mapped_column(Integer)
+    best: Mapped[int] = mapped_column(Integer)
+    last_solved: Mapped[date | None] = mapped_column(Date)
+    answered: Mapped[int] = mapped_column(Integer)
+    solved: Mapped[int] = mapped_column(Integer)
+
+
+class PuzzleChannelRow(Base):
+    """The channel a server's admins chose for the daily puzzle post, and the last day posted."""
+
+    __tablename__ = "puzzle_channels"
+
+    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    channel_id: Mapped[int] = mapped_column(BigInteger)
+    set_by: Mapped[int] = mapped_column(BigInteger)
+    posted_on: Mapped[date | None] = mapped_column(Date)
+
+
+class PuzzlePingRow(Base):
+    """A member who asked to be pinged by a server's daily puzzle post."""
+
+    __tablename__ = "puzzle_pings"
+
+    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)

@@ -1,15 +1,17 @@
-"""The queries behind ratings and history: rating rows, the leaderboard, finished and recent games."""
+"""The queries behind ratings and history: rating rows (all time and per season), the leaderboards,
+finished and recent games."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.core.store.database import Database
-from bot.core.store.models import GameRow, MoveRow, RatingRow, Status
+from bot.core.store.models import GameRow, MoveRow, RatingColumns, RatingRow, SeasonRatingRow, Status
 
 
 class StandingQueries(Database):
@@ -53,22 +55,99 @@ class StandingQueries(Database):
         await session.execute(query)
 
     async def rating_board(
-        self, session: AsyncSession, guild_id: int, min_games: int, limit: int
-    ) -> list[RatingRow]:
-        """Rows with at least `min_games` rated games, by ordinal (mu - 3 sigma), best first."""
+        self, session: AsyncSession, guild_id: int, min_games: int, limit: int, season: str | None = None
+    ) -> list[RatingColumns]:
+        """Rows with at least `min_games` rated games, by ordinal (mu - 3 sigma), best first: all time,
+        or in `season`."""
+        model: type[RatingRow] | type[SeasonRatingRow] = RatingRow if season is None else SeasonRatingRow
+        query = select(model).where(
+            model.guild_id == guild_id, model.games_people + model.games_computers >= min_games
+        )
+        if season is not None:
+            query = query.where(SeasonRatingRow.season == season)
+        query = query.order_by((model.mu - 3 * model.sigma).desc(), model.user_id).limit(limit)
+        return list(await session.scalars(query))
+
+    # --- seasons ------------------------------------------------------------------------
+
+    async def season_ratings(
+        self,
+        session: AsyncSession,
+        guild_id: int,
+        season: str,
+        user_ids: Iterable[int],
+        *,
+        lock: bool = False,
+    ) -> dict[int, SeasonRatingRow]:
+        """The users' rows in a season; `lock` holds them (PostgreSQL) until the transaction ends."""
         query = (
-            select(RatingRow)
+            select(SeasonRatingRow)
             .where(
-                RatingRow.guild_id == guild_id,
-                RatingRow.games_people + RatingRow.games_computers >= min_games,
+                SeasonRatingRow.guild_id == guild_id,
+                SeasonRatingRow.season == season,
+                SeasonRatingRow.user_id.in_(sorted(set(user_ids))),
             )
-            .order_by((RatingRow.mu - 3 * RatingRow.sigma).desc(), RatingRow.user_id)
-            .limit(limit)
+            .order_by(SeasonRatingRow.user_id)
+            .execution_options(populate_existing=True)
+        )
+        if lock:
+            query = query.with_for_update()
+        return {row.user_id: row for row in await session.scalars(query)}
+
+    async def add_season_ratings(
+        self,
+        session: AsyncSession,
+        guild_id: int,
+        season: str,
+        user_ids: Iterable[int],
+        mu: float,
+        sigma: float,
+    ) -> None:
+        """A starting row in the season for each user who has none (an upsert, as `add_ratings`)."""
+        upsert = postgresql.insert if self.engine.dialect.name == "postgresql" else sqlite.insert
+        for user_id in sorted(set(user_ids)):
+            query = upsert(SeasonRatingRow).values(
+                guild_id=guild_id,
+                season=season,
+                user_id=user_id,
+                mu=mu,
+                sigma=sigma,
+                games_people=0,
+                wins_people=0,
+                games_computers=0,
+                wins_computers=0,
+            )
+            await session.execute(query.on_conflict_do_nothing())
+
+    async def clear_season_ratings(self, session: AsyncSession, guild_id: int | None = None) -> None:
+        query = delete(SeasonRatingRow)
+        if guild_id is not None:
+            query = query.where(SeasonRatingRow.guild_id == guild_id)
+        await session.execute(query)
+
+    async def seasons(self, session: AsyncSession, guild_id: int) -> list[str]:
+        """The guild's seasons with a rated game, newest first."""
+        query = (
+            select(SeasonRatingRow.season)
+            .where(SeasonRatingRow.guild_id == guild_id)
+            .distinct()
+            .order_by(SeasonRatingRow.season.desc())
         )
         return list(await session.scalars(query))
 
+    async def set_ended(self, session: AsyncSession, game_id: int, moment: datetime) -> None:
+        """When the game left `active` (display and seasons only: no version bump)."""
+        query = (
+            update(GameRow)
+            .where(GameRow.id == game_id)
+            .values(ended_at=moment)
+            .execution_options(synchronize_session=False)
+        )
+        await session.execute(query)
+
     async def finished_games(self, session: AsyncSession, guild_id: int | None = None) -> list[GameRow]:
-        """Finished games in the order they ended (by their last move), for rebuilding ratings."""
+        """Finished games in the order they ended (by when, then by their last move), for rebuilding
+        ratings."""
         last = (
             select(MoveRow.game_id, func.max(MoveRow.id).label("last")).group_by(MoveRow.game_id).subquery()
         )
@@ -76,7 +155,7 @@ class StandingQueries(Database):
             select(GameRow)
             .join(last, last.c.game_id == GameRow.id)
             .where(GameRow.status == Status.FINISHED)
-            .order_by(last.c.last)
+            .order_by(GameRow.ended_at, last.c.last)
         )
         if guild_id is not None:
             query = query.where(GameRow.guild_id == guild_id)

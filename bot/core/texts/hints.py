@@ -11,7 +11,7 @@ from bot.core.texts.board import choice_letter, colour, move_steps
 from bot.core.texts.language import Language
 from engine import Move, Position
 from engine import analysis as why
-from engine.analysis import Analysis, Reason
+from engine.analysis import Analysis, Choice, Reason
 
 REASONS_LENGTH = 280
 """At most this many characters of reasons per choice: five choices and the head stay under 2,000."""
@@ -44,20 +44,24 @@ def hint(lang: Language, view: GameSnapshot, analysis: Analysis) -> str:
         ),
     ]
     for choice in analysis.choices:
-        said = [reason(lang, r, position, letters) for r in choice.reasons]
-        why_text = reasons_text(lang, said) or lang.gettext("no capture, castle, danger or blockade changes")
-        if len(why_text) > REASONS_LENGTH:  # Discord refuses a message over 2,000 characters
-            why_text = why_text[: REASONS_LENGTH - 1].rstrip() + "…"
-        lines.append(
-            lang.gettext(
-                "**{letter}** {move}: {chance}. {why}.",
-                letter=letters[choice.move],
-                move=move_steps(lang, position, choice.move),
-                chance=percent(lang, choice.win_chance),
-                why=why_text,
-            )
-        )
+        lines.append(choice_line(lang, choice, position, letters))
     return "\n".join(lines)
+
+
+def choice_line(lang: Language, choice: Choice, position: Position, letters: dict[Move, str]) -> str:
+    """`**B** Black 21 → 25: 48 %. lands on Red's castle, ...`: a choice, its chance and why (the
+    daily puzzle's verdict lists its choices the same way)."""
+    said = [reason(lang, r, position, letters) for r in choice.reasons]
+    why_text = reasons_text(lang, said) or lang.gettext("no capture, castle, danger or blockade changes")
+    if len(why_text) > REASONS_LENGTH:  # Discord refuses a message over 2,000 characters
+        why_text = why_text[: REASONS_LENGTH - 1].rstrip() + "…"
+    return lang.gettext(
+        "**{letter}** {move}: {chance}. {why}.",
+        letter=letters[choice.move],
+        move=move_steps(lang, position, choice.move),
+        chance=percent(lang, choice.win_chance),
+        why=why_text,
+    )
 
 
 def reasons_text(lang: Language, said: list[str]) -> str:

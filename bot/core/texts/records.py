@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from bot.core import ratings
 from bot.core.records import GameSummary, Member, MemberStats, side_members
-from bot.core.store import RatingRow
+from bot.core.store import RatingColumns, RatingRow
 from bot.core.texts.board import level_name, side
 from bot.core.texts.language import Language
 from engine.record import Record
 
 
-def rating(lang: Language, row: RatingRow) -> str:
+def rating(lang: Language, row: RatingColumns) -> str:
     """`1523 ± 301`, with a `?` while the member has fewer than MIN_GAMES rated games (provisional)."""
     shown = ratings.shown(row.mu)
     spread = round(ratings.SHOWN_PER_SKILL * row.sigma)
@@ -51,14 +51,19 @@ def stats(lang: Language, name: str, record: MemberStats, row: RatingRow | None)
     return head + "\n" + line
 
 
-def leaderboard(lang: Language, rows: list[RatingRow]) -> str:
+def leaderboard(lang: Language, rows: list[RatingColumns]) -> str:
     if not rows:
         return lang.ngettext(
             "Nobody has played {count} rated game in this server yet.",
             "Nobody has played {count} rated games in this server yet.",
             ratings.MIN_GAMES,
         )
-    lines = [lang.gettext("**Leaderboard** (by rating, surest first)")]
+    return "\n".join([lang.gettext("**Leaderboard** (by rating, surest first)"), *board_lines(lang, rows)])
+
+
+def board_lines(lang: Language, rows: list[RatingColumns]) -> list[str]:
+    """`1. <@user>: **1560** ± 210, 3 wins in 4 games`, one line per member, best first."""
+    lines = []
     for rank, row in enumerate(rows, start=1):
         wins = row.wins_people + row.wins_computers
         games = lang.ngettext(
@@ -73,7 +78,7 @@ def leaderboard(lang: Language, rows: list[RatingRow]) -> str:
                 games=games,
             )
         )
-    return "\n".join(lines)
+    return lines
 
 
 def _member(lang: Language, member: Member) -> str:

@@ -202,6 +202,37 @@ SAY: dict[str, Callable[[Language], Say]] = {
         lambda value: lang.gettext("I can't use {value} there: pick one from the list.", value=quoted(value))
     ),
     "not_here": lambda lang: lambda: lang.gettext("That command can't be used here."),
+    "puzzle_not_yours": lambda lang: (
+        lambda: lang.gettext("That puzzle was sent to another member: `/pachisi puzzle` gives you your own.")
+    ),
+    "puzzle_old": lambda lang: (
+        lambda: lang.gettext("That was an earlier day's puzzle: `/pachisi puzzle` shows today's.")
+    ),
+    "puzzle_forged": lambda lang: (
+        lambda: lang.gettext("That is not a button of today's puzzle: `/pachisi puzzle` shows it.")
+    ),
+    "puzzle_answered": lambda lang: (
+        lambda: lang.gettext(
+            "You have answered today's puzzle already, and one answer counts: `/pachisi puzzle` shows "
+            "your result. The next puzzle comes at midnight UTC."
+        )
+    ),
+    "puzzle_channel_manage": lambda lang: (
+        lambda: lang.gettext(
+            "Only a member with Manage Channels can choose where the daily puzzle is posted."
+        )
+    ),
+    "puzzle_cannot_post": lambda lang: (
+        lambda: lang.gettext(
+            "I can't post in this channel: give me View Channel and Send Messages here, or choose another."
+        )
+    ),
+    "unknown_season": lambda lang: (
+        lambda typed: lang.gettext(
+            "{typed} is not a season: a season is a month, written like 2026-05; or choose all time.",
+            typed=quoted(typed),
+        )
+    ),
     "database": lambda lang: (
         lambda: lang.gettext(
             "The database is not answering right now. The game is saved; try again in a moment."

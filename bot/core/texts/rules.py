@@ -118,7 +118,7 @@ def _playing(lang: Language) -> dict[str, tuple[str, str]]:
 
 
 def _finishing(lang: Language) -> dict[str, tuple[str, str]]:
-    """The end of the game, the rule options and the notation."""
+    """The end of the game, the rule options, the notation and the strategy."""
     return {
         "end": (
             lang.gettext("The end of the game"),
@@ -150,6 +150,18 @@ def _finishing(lang: Language) -> dict[str, tuple[str, str]]:
                 "rules, and `result:` once the game is over."
             ),
         ),
+        "strategy": (
+            lang.gettext("Strategy"),
+            lang.gettext(
+                "Castles are 4 - 9 - 4 steps apart and no throw is a 9: a piece in a **nine-gap** stands "
+                "in the open for a round, so leave a castle when no enemy is in range. After a **grace**, "
+                "bring out a new piece early in the game and move the pieces you have later on. "
+                "**Capture** early: home stays shut until your side has. A **blockade** costs the enemy "
+                "every turn it stands, and is strongest with your partner's piece. In the **endgame** aim "
+                "for steps 78-83, from where one throw finishes, never 75-77. **Play the side**: your "
+                "partner's pieces and captures count as your own."
+            ),
+        ),
     }
 
 
@@ -165,7 +177,10 @@ def help_page(lang: Language) -> str:
         "the legal moves, lettered as on the board.\n"
         "`/pachisi board`: see the board again (only you). `/pachisi rules`: the rules by "
         "section.\n"
-        "`/pachisi stats` and `/pachisi leaderboard`: records in this server.\n"
+        "`/pachisi stats` and `/pachisi leaderboard`: records and this month's season in this "
+        "server.\n"
+        "`/pachisi puzzle`: the daily puzzle, one answer a day; solve it day after day for a "
+        "streak.\n"
         "`/pachisi end`: the starter or a member with Manage Channels ends the game.\n"
         "Turns time out after a while: the computer then plays for you, and after three missed "
         "turns in a row it takes the seat back."
