@@ -14,6 +14,7 @@ from bot.client import PachisiBot
 from bot.core.clock import Clock
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.helpers import Table, bot_settings, check_records
+from tests.e2e.pseudolanguage import pseudo_language  # noqa: F401  (a fixture of the language tests)
 
 
 @pytest.fixture

@@ -16,9 +16,7 @@ from engine.puzzles import Puzzle
 from localdiscord.driver import Member, Reply
 from localdiscord.server import Message
 from tests.e2e.helpers import MovableClock, Table
-from tests.e2e.test_languages import PSEUDO, foreign, pseudo_language, seen_texts
-
-__all__ = ["pseudo_language"]  # the fixture, used here too
+from tests.e2e.pseudolanguage import PSEUDO, foreign, seen_texts
 
 DAY = 24 * 3600
 
