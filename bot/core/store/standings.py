@@ -32,26 +32,35 @@ class StandingQueries(Database):
     async def add_ratings(
         self, session: AsyncSession, guild_id: int, user_ids: Iterable[int], mu: float, sigma: float
     ) -> None:
-        """A starting rating row for each user who has none (an upsert: races add each row once)."""
-        dialect = self.engine.dialect.name
-        upsert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+        """A starting rating row for each user who has none."""
+        await self._add_starting_rows(session, RatingRow, {"guild_id": guild_id}, user_ids, mu, sigma)
+
+    async def _add_starting_rows(
+        self,
+        session: AsyncSession,
+        table: type[RatingRow] | type[SeasonRatingRow],
+        keys: dict[str, object],
+        user_ids: Iterable[int],
+        mu: float,
+        sigma: float,
+    ) -> None:
+        """A starting row of `table` (where `keys` say) for each user who has none: an upsert, so
+        that races add each row once."""
+        upsert = postgresql.insert if self.engine.dialect.name == "postgresql" else sqlite.insert
+        counts = {"games_people": 0, "wins_people": 0, "games_computers": 0, "wins_computers": 0}
         for user_id in sorted(set(user_ids)):
-            query = upsert(RatingRow).values(
-                guild_id=guild_id,
-                user_id=user_id,
-                mu=mu,
-                sigma=sigma,
-                games_people=0,
-                wins_people=0,
-                games_computers=0,
-                wins_computers=0,
-            )
+            query = upsert(table).values(**keys, user_id=user_id, mu=mu, sigma=sigma, **counts)
             await session.execute(query.on_conflict_do_nothing())
 
     async def clear_ratings(self, session: AsyncSession, guild_id: int | None = None) -> None:
-        query = delete(RatingRow)
+        await self._clear(session, RatingRow, guild_id)
+
+    async def _clear(
+        self, session: AsyncSession, table: type[RatingRow] | type[SeasonRatingRow], guild_id: int | None
+    ) -> None:
+        query = delete(table)
         if guild_id is not None:
-            query = query.where(RatingRow.guild_id == guild_id)
+            query = query.where(table.guild_id == guild_id)
         await session.execute(query)
 
     async def rating_board(
@@ -103,27 +112,12 @@ class StandingQueries(Database):
         mu: float,
         sigma: float,
     ) -> None:
-        """A starting row in the season for each user who has none (an upsert, as `add_ratings`)."""
-        upsert = postgresql.insert if self.engine.dialect.name == "postgresql" else sqlite.insert
-        for user_id in sorted(set(user_ids)):
-            query = upsert(SeasonRatingRow).values(
-                guild_id=guild_id,
-                season=season,
-                user_id=user_id,
-                mu=mu,
-                sigma=sigma,
-                games_people=0,
-                wins_people=0,
-                games_computers=0,
-                wins_computers=0,
-            )
-            await session.execute(query.on_conflict_do_nothing())
+        """A starting row in the season for each user who has none."""
+        keys = {"guild_id": guild_id, "season": season}
+        await self._add_starting_rows(session, SeasonRatingRow, keys, user_ids, mu, sigma)
 
     async def clear_season_ratings(self, session: AsyncSession, guild_id: int | None = None) -> None:
-        query = delete(SeasonRatingRow)
-        if guild_id is not None:
-            query = query.where(SeasonRatingRow.guild_id == guild_id)
-        await session.execute(query)
+        await self._clear(session, SeasonRatingRow, guild_id)
 
     async def seasons(self, session: AsyncSession, guild_id: int) -> list[str]:
         """The guild's seasons with a rated game, newest first."""
