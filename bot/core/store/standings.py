@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
+from typing import TypeVar
 
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
@@ -13,16 +14,31 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.core.store.database import Database
 from bot.core.store.models import GameRow, MoveRow, RatingColumns, RatingRow, SeasonRatingRow, Status
 
+Row = TypeVar("Row", RatingRow, SeasonRatingRow)
+"""An all-time or a season's rating row: the queries below serve both alike."""
+
 
 class StandingQueries(Database):
     async def ratings(
         self, session: AsyncSession, guild_id: int, user_ids: Iterable[int], *, lock: bool = False
     ) -> dict[int, RatingRow]:
         """The users' rating rows; `lock` holds them (PostgreSQL) until the transaction ends."""
+        return await self._rows(session, RatingRow, {"guild_id": guild_id}, user_ids, lock)
+
+    async def _rows(
+        self,
+        session: AsyncSession,
+        table: type[Row],
+        keys: dict[str, object],
+        user_ids: Iterable[int],
+        lock: bool,
+    ) -> dict[int, Row]:
+        """The users' rows of `table` where `keys` say, by user; `lock` holds them (PostgreSQL)."""
         query = (
-            select(RatingRow)
-            .where(RatingRow.guild_id == guild_id, RatingRow.user_id.in_(sorted(set(user_ids))))
-            .order_by(RatingRow.user_id)
+            select(table)
+            .filter_by(**keys)
+            .where(table.user_id.in_(sorted(set(user_ids))))
+            .order_by(table.user_id)
             .execution_options(populate_existing=True)
         )
         if lock:
@@ -38,7 +54,7 @@ class StandingQueries(Database):
     async def _add_starting_rows(
         self,
         session: AsyncSession,
-        table: type[RatingRow] | type[SeasonRatingRow],
+        table: type[Row],
         keys: dict[str, object],
         user_ids: Iterable[int],
         mu: float,
@@ -55,9 +71,7 @@ class StandingQueries(Database):
     async def clear_ratings(self, session: AsyncSession, guild_id: int | None = None) -> None:
         await self._clear(session, RatingRow, guild_id)
 
-    async def _clear(
-        self, session: AsyncSession, table: type[RatingRow] | type[SeasonRatingRow], guild_id: int | None
-    ) -> None:
+    async def _clear(self, session: AsyncSession, table: type[Row], guild_id: int | None) -> None:
         query = delete(table)
         if guild_id is not None:
             query = query.where(table.guild_id == guild_id)
@@ -89,19 +103,8 @@ class StandingQueries(Database):
         lock: bool = False,
     ) -> dict[int, SeasonRatingRow]:
         """The users' rows in a season; `lock` holds them (PostgreSQL) until the transaction ends."""
-        query = (
-            select(SeasonRatingRow)
-            .where(
-                SeasonRatingRow.guild_id == guild_id,
-                SeasonRatingRow.season == season,
-                SeasonRatingRow.user_id.in_(sorted(set(user_ids))),
-            )
-            .order_by(SeasonRatingRow.user_id)
-            .execution_options(populate_existing=True)
-        )
-        if lock:
-            query = query.with_for_update()
-        return {row.user_id: row for row in await session.scalars(query)}
+        keys = {"guild_id": guild_id, "season": season}
+        return await self._rows(session, SeasonRatingRow, keys, user_ids, lock)
 
     async def add_season_ratings(
         self,
