@@ -47,8 +47,9 @@ def _choices() -> Image.Image:
     return decode(board_png(position, throw=25, cowries=cowries, choices=position.legal_moves(25)))
 
 
-def _story() -> Image.Image:
-    """Three moves since Black's last turn, numbered, one of them a capture, then Black's choices."""
+def _three_moves() -> tuple[Position, list[DrawnMove]]:
+    """Red, Black and Green's moves since Black's last turn (one a capture), and the position
+    they leave, Black to throw."""
     first = Position.parse(
         "black:0,16,30,40 red:10,71,0,0 yellow:0,0,0,0 green:0,0,0,0 turn:red captured:- rules:classic"
     )
@@ -57,6 +58,12 @@ def _story() -> Image.Image:
     third = second.after(4, black)
     position = third.after(10, green)
     story = [DrawnMove(red, first), DrawnMove(black, second), DrawnMove(green, third)]
+    return position, story
+
+
+def _story() -> Image.Image:
+    """Three moves since Black's last turn, numbered, one of them a capture, then Black's choices."""
+    position, story = _three_moves()
     throw = 6
     return decode(board_png(position, moves=story, throw=throw, choices=position.legal_moves(throw)))
 
@@ -89,14 +96,7 @@ def _legend() -> Image.Image:
 def _hindi_story() -> Image.Image:
     """The story and choices in Hindi, with Hindi and Latin names: conjuncts (पश्चिम, कंप्यूटर),
     vowel signs above and below (चुकी, मुँह) and nasal marks shaped, no word cut."""
-    first = Position.parse(
-        "black:0,16,30,40 red:10,71,0,0 yellow:0,0,0,0 green:0,0,0,0 turn:red captured:- rules:classic"
-    )
-    red, black, green = Move(1, 10, 13), Move(0, 16, 20), Move(3, 0, 1)
-    second = first.after(3, red)
-    third = second.after(4, black)
-    position = third.after(10, green)
-    story = [DrawnMove(red, first), DrawnMove(black, second), DrawnMove(green, third)]
+    position, story = _three_moves()
     names = {0: "आशा", 1: "कंप्यूटर · माहिर", 2: "Ravi Shankar Prasad", 3: "कंप्यूटर · सामान्य"}
     choices = position.legal_moves(6)
     return decode(board_png(position, names=names, moves=story, throw=6, choices=choices, words=hindi()))
