@@ -152,6 +152,26 @@ def test_the_core_knows_nothing_of_discord_or_the_cogs() -> None:
         assert not outside, f"{path} imports {outside}"
 
 
+MIGRATION_LIBRARIES = frozenset({"alembic", "sqlalchemy"})
+ENV_IMPORTS = frozenset({"bot.core.store", "bot.core.config"})
+"""What `migrations/env.py` takes from the bot: the models' metadata and the database URL."""
+
+
+def test_a_shipped_migration_imports_nothing_of_the_project() -> None:
+    """A migration is frozen once shipped: it carries its own table shapes and its own reader of
+    the notation it meets, so a later change to the engine, the renderer or the store cannot change
+    what it does to a database. Only env.py reaches into the bot, for what Alembic needs."""
+    for path, names in imported_modules("migrations").items():
+        roots = {name.split(".")[0] for name in names}
+        outside = {n for n in roots if n not in MIGRATION_LIBRARIES and n not in sys.stdlib_module_names}
+        if path == "migrations/env.py":
+            assert outside == {"bot"}, f"{path} imports {outside}"
+            bot = {name for name in names if name.split(".")[0] == "bot"}
+            assert bot <= ENV_IMPORTS, f"{path} imports {bot - ENV_IMPORTS}"
+        else:
+            assert not outside, f"{path} imports {outside}"
+
+
 def test_no_test_module_imports_another() -> None:
     """What tests share lives in helpers modules and conftest fixtures: importing a test module
     would collect and run its tests twice, and tie one file's tests to another's."""

@@ -13,13 +13,17 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-from engine.errors import NotationError
-from engine.state import Position, side_name
-
 revision: str = "0006_conceded"
 down_revision: str | None = "0005_tables"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
+
+SEATS = ("black", "red", "yellow", "green")
+"""The seat tokens of the position notation as it was at this revision, in turn order."""
+SIDE_SEATS = {4: (("black", "yellow"), ("red", "green")), 2: (("black",), ("yellow",))}
+"""Each side's seats by the number of players: side 0 first."""
+HOME = "84"
+"""The step of a piece that has come home."""
 
 
 def upgrade() -> None:
@@ -37,18 +41,27 @@ def upgrade() -> None:
 
 
 def _conceded(text: str) -> tuple[str, int | None]:
-    """The live position and the winning side, when `result:` names a side not all home."""
-    try:
-        Position.parse(text)
-        return text, None  # a real win or a draw
-    except NotationError:
-        pass
-    tokens = text.split()
-    result = next(t for t in tokens if t.startswith("result:")).removeprefix("result:")
+    """The live position and the winning side, when `result:` names a side not all home.
+
+    The notation is read here as it was written before this revision (RULES.md 9 then): seat
+    tokens `black:<steps>`, then `turn:`, `captured:`, `rules:` and an optional `result:`. The
+    migration carries this reader so that a later change to the engine's notation cannot change
+    what it does to old rows.
+    """
+    tokens = text.split(" ")
+    steps = {
+        name: value.split(",") for name, _, value in (t.partition(":") for t in tokens) if name in SEATS
+    }
+    result = next((t.removeprefix("result:") for t in tokens if t.startswith("result:")), None)
+    sides = SIDE_SEATS.get(len(steps))
+    if result is None or sides is None:
+        return text, None
+    names = ["+".join(seats) for seats in sides]
+    home = [all(set(steps.get(seat, ())) == {HOME} for seat in seats) for seats in sides]
+    if result not in names or any(home):  # a draw, a real win, or a row this reader does not know
+        return text, None
     live = " ".join(t for t in tokens if not t.startswith("result:"))
-    players = Position.parse(live).rules.players
-    side = next((side for side in (0, 1) if side_name(side, players) == result), None)
-    return (text, None) if side is None else (live, side)
+    return live, names.index(result)
 
 
 def downgrade() -> None:

@@ -99,19 +99,32 @@ def test_alembic_command_line_uses_database_url_from_settings(tmp_path: Path) ->
     assert names >= TABLES | {"alembic_version"}
 
 
+TWO = "black:0,0,0,5 yellow:0,0,0,0 turn:yellow captured:- rules:classic"
+FOUR = "black:0,0,0,5 red:3,84,84,84 yellow:0,0,0,0 green:0,0,0,1 turn:red captured:red+green rules:classic"
+WON = "black:84,84,84,84 yellow:0,0,0,3 turn:yellow captured:- rules:classic result:black"
+OLD_ROWS = {
+    1: (f"{TWO} result:yellow", TWO, 1),  # a two-player resignation
+    2: (TWO, TWO, None),  # a game in play
+    3: (f"{FOUR} result:black+yellow", FOUR, 0),  # a four-player resignation
+    4: (WON, WON, None),  # a real win keeps its result
+    5: (f"{TWO} result:draw", f"{TWO} result:draw", None),  # the throw limit's draw
+}
+"""Positions as the notation wrote them before 0006: (stored, after the upgrade, conceded_to)."""
+
+
 async def test_a_resignation_stored_the_old_way_is_rewritten(db_url: str) -> None:
-    """Before 0006 a conceded game kept `result:` on its live position, which the notation refuses."""
-    live = "black:0,0,0,5 yellow:0,0,0,0 turn:yellow captured:- rules:classic"
+    """Before 0006 a conceded game kept `result:` on its live position, which the notation refuses;
+    0006 reads the old notation itself, so wins, draws and games in play are left as they were."""
     await upgrade(db_url, "0005_tables")
     engine = make_engine(db_url)
     try:
         async with engine.begin() as connection:
-            for game_id, position in ((1, f"{live} result:yellow"), (2, live)):
+            for game_id, (position, _, _) in OLD_ROWS.items():
                 await connection.execute(
                     sa.text(
                         "INSERT INTO games (id, guild_id, channel_id, started_by, rules, status, position,"
                         " turn_number, version, created_at, updated_at, hints) VALUES (:id, 1, :channel, 1,"
-                        " 'classic,players=2', 'finished', :position, 9, 1, :now, :now, true)"
+                        " 'classic', 'finished', :position, 9, 1, :now, :now, true)"
                     ),
                     {
                         "id": game_id,
@@ -120,14 +133,16 @@ async def test_a_resignation_stored_the_old_way_is_rewritten(db_url: str) -> Non
                         "now": datetime(2026, 12, 1, tzinfo=UTC),
                     },
                 )
-        await upgrade(db_url)
+        await upgrade(db_url, "0006_conceded")
         async with engine.connect() as connection:
             rows = (
                 await connection.execute(sa.text("SELECT id, position, conceded_to FROM games ORDER BY id"))
             ).all()
     finally:
         await engine.dispose()
-    assert [tuple(row) for row in rows] == [(1, live, 1), (2, live, None)]
+    assert {game_id: (position, conceded) for game_id, position, conceded in rows} == {
+        game_id: (after, conceded) for game_id, (_, after, conceded) in OLD_ROWS.items()
+    }
 
 
 async def test_games_stored_before_the_language_column_are_english(db_url: str) -> None:
