@@ -49,9 +49,7 @@ def _conceded(text: str) -> tuple[str, int | None]:
     what it does to old rows.
     """
     tokens = text.split(" ")
-    steps = {
-        name: value.split(",") for name, _, value in (t.partition(":") for t in tokens) if name in SEATS
-    }
+    steps = {name: value.split(",") for name, _, value in (t.partition(":") for t in tokens) if name in SEATS}
     result = next((t.removeprefix("result:") for t in tokens if t.startswith("result:")), None)
     sides = SIDE_SEATS.get(len(steps))
     if result is None or sides is None:
