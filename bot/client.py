@@ -13,6 +13,9 @@ from discord.ext import commands
 from sqlalchemy import make_url
 
 import render
+from bot.cogs.pachisi.buttons import BUTTONS
+from bot.cogs.pachisi.flow import GameFlow
+from bot.cogs.pachisi.seats import Seats
 from bot.core.clock import Clock
 from bot.core.config import Settings
 from bot.core.members import MemberSettings
@@ -28,7 +31,8 @@ SHUTDOWN_GRACE_SECONDS = 10.0
 EVENT_TASKS = ("discord.py: ", "CommandTree-invoker", "discord-ui-")
 """Names discord.py gives the tasks it starts for events, commands and component clicks."""
 EXTENSIONS = ("bot.cogs.pachisi", "bot.cogs.stats", "bot.cogs.records", "bot.cogs.puzzle")
-"""The cogs the bot loads; each registers its own commands, buttons and start-up work."""
+"""The cogs the bot loads; each registers its own commands and start-up work. The buttons, and the
+game flow and seats they play through, are the bot's own (`setup_hook`), whatever cogs are loaded."""
 
 
 def point_discord_at(base_url: str | None, gateway_url: str | None = None) -> None:
@@ -69,6 +73,10 @@ class PachisiBot(commands.AutoShardedBot):
         """What time it is for the service, the turn timers and the age of messages."""
         self.store: Store
         self.service: GameService
+        self.flow: GameFlow
+        """Plays and shows every game of this process: a click's and a command's way to a game."""
+        self.seats: Seats
+        """Opens tables, seats and unseats members, ends games (through `flow`)."""
         self._stopping: asyncio.Task[None] | None = None
         self.force_sync = False
         """Sync the slash commands even when the database says they are unchanged (`python -m bot sync`)."""
@@ -89,6 +97,9 @@ class PachisiBot(commands.AutoShardedBot):
             clock=self.clock.now,
             members=MemberSettings(self.store, default_auto_throw=self.settings.default_auto_throw),
         )
+        self.flow = GameFlow(self)
+        self.seats = Seats(self.flow)
+        self.add_dynamic_items(*BUTTONS)  # a button posted before this start answers too
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.tree.set_translator(CatalogTranslator())

@@ -1,10 +1,10 @@
 """`/pachisi puzzle`, `/pachisi puzzle-channel` and `/pachisi puzzle-ping`: the daily puzzle.
 
 The puzzle goes only to the member who asks (ephemeral): the board with the throw and the lettered
-choices, and a button per choice. A button's custom id, `pachisi:puzzle:<number>:<day>:<member>:
-<move>`, names the puzzle, its day (a date ordinal) and the member it was sent to, so a click is
-judged without anything kept in memory; the game router hands it here (`Router.add_button`). The
-answer replaces the question: the verdict, every choice's chance and reasons, the tactic.
+choices, and a button per choice (`bot.cogs.pachisi.buttons.PuzzleButton`), whose id names the
+puzzle, its day and the member it was sent to, so a click is judged without anything kept in
+memory (`bot.cogs.puzzle_answer`). The answer replaces the question: the verdict, every choice's
+chance and reasons, the tactic.
 
 A server's admins choose a channel for a short daily post at midnight UTC (`puzzle_channel`); it
 pings only the members who asked (`puzzle_ping`), and the first post of a month shows the season
@@ -27,71 +27,42 @@ from discord import app_commands
 import render
 from bot.cogs.answers import NO_MENTIONS, language_of, tell
 from bot.cogs.group import PachisiCommands
-from bot.cogs.pachisi.views import GameButton, buttons_view
+from bot.cogs.pachisi.buttons import PuzzleButton, face
+from bot.cogs.puzzle_answer import analysis
 from bot.core import ratings, records
 from bot.core.errors import GameError
-from bot.core.present import Button
 from bot.core.puzzles import Daily, Post, Puzzles, next_day
 from bot.core.texts import Language, board, puzzles, seasons
 from bot.core.texts.language import choose
-from engine.analysis import Analysis, analyse
-from engine.errors import NotationError
-from engine.state import Move, parse_move
 
 if TYPE_CHECKING:
     from bot.client import PachisiBot
-    from bot.cogs.pachisi.router import Router
 
 log = logging.getLogger(__name__)
 
-PUZZLE = "puzzle"
-"""The puzzle buttons' action (`pachisi:puzzle:...`)."""
-ROUTER_COG = "Pachisi"
 PODIUM = 3
 """A season's top three, shown in the first post of the next month."""
 
 
-def choice_buttons(lang: Language, daily: Daily, user_id: int) -> tuple[Button, ...]:
+def choice_view(lang: Language, daily: Daily, user_id: int) -> discord.ui.View:
     """One button per choice, lettered as on the board, carrying the puzzle, day and member."""
     position = daily.puzzle.position
-    return tuple(
-        Button(
-            PUZZLE,
-            daily.number,
-            daily.day.toordinal(),
-            board.choice_button(lang, index, position, move),
-            f"{user_id}:{move}",
-            "primary",
+    choices = discord.ui.View(timeout=None)
+    for index, move in enumerate(daily.puzzle.moves()):
+        label = board.choice_button(lang, index, position, move)
+        choices.add_item(
+            PuzzleButton(daily.number, daily.day.toordinal(), user_id, move, **face(label, "primary"))
         )
-        for index, move in enumerate(daily.puzzle.moves())
-    )
-
-
-def read_answer(button: GameButton) -> tuple[int, Move]:
-    """(the member the puzzle was sent to, the move) from a puzzle button's argument."""
-    owner, _, text = (button.arg or "").partition(":")
-    try:
-        move = parse_move(text)
-    except NotationError:
-        move = None
-    if not owner.isdigit() or move is None:
-        raise GameError("puzzle_forged")
-    return int(owner), move
+    return choices
 
 
 class PuzzleCog(PachisiCommands, name="Puzzle"):
     def __init__(self, bot: PachisiBot) -> None:
         super().__init__(bot)
         self.puzzles = Puzzles(bot.store, bot.clock.now)
-        self.analyses: dict[int, Analysis] = {}
-        """Each puzzle's analysis, by number: the same for every member who answers it."""
         self.poster: asyncio.Task[None] | None = None
 
     async def cog_load(self) -> None:
-        router: Router | None = self.bot.get_cog(ROUTER_COG)  # type: ignore[assignment]
-        if router is None:
-            raise RuntimeError("the puzzle needs the game router: load bot.cogs.pachisi first")
-        router.add_button(PUZZLE, self.on_answer)
         self.poster = asyncio.create_task(self.post_every_day(), name="puzzle-poster")
 
     async def cog_unload(self) -> None:
@@ -108,11 +79,11 @@ class PuzzleCog(PachisiCommands, name="Puzzle"):
         daily = await self.puzzles.daily(interaction.user.id)
         png = await self.board_png(lang, daily)
         if daily.answer is not None:
-            content = puzzles.verdict(lang, daily, await self.analysis(daily))
+            content = puzzles.verdict(lang, daily, await analysis(self.bot, daily))
             view = None
         else:
             content = puzzles.question(lang, daily)
-            view = buttons_view(choice_buttons(lang, daily, interaction.user.id))
+            view = choice_view(lang, daily, interaction.user.id)
         await interaction.followup.send(
             content,
             file=discord.File(io.BytesIO(png), "puzzle.png"),
@@ -120,24 +91,6 @@ class PuzzleCog(PachisiCommands, name="Puzzle"):
             ephemeral=True,
             allowed_mentions=NO_MENTIONS,
         )
-
-    async def on_answer(self, interaction: discord.Interaction[Any], button: GameButton) -> None:
-        """A choice clicked: counted once, then the question becomes the verdict."""
-        owner, move = read_answer(button)
-        daily = await self.puzzles.answer(interaction.user.id, owner, button.game_id, button.turn, move)
-        await interaction.response.defer()
-        content = puzzles.verdict(language_of(interaction), daily, await self.analysis(daily))
-        await interaction.edit_original_response(content=content, view=None, allowed_mentions=NO_MENTIONS)
-
-    async def analysis(self, daily: Daily) -> Analysis:
-        """The puzzle's analysis (a `hard` search), made off the event loop once per puzzle."""
-        found = self.analyses.get(daily.number)
-        if found is None:
-            puzzle = daily.puzzle
-            work = functools.partial(analyse, puzzle.position, puzzle.throw)
-            found = await asyncio.get_running_loop().run_in_executor(self.bot.render_pool, work)
-            self.analyses = {daily.number: found}  # only today's (and yesterday's, briefly) is asked for
-        return found
 
     async def board_png(self, lang: Language, daily: Daily) -> bytes:
         puzzle = daily.puzzle

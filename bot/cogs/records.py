@@ -105,9 +105,7 @@ class RecordsCog(PachisiCommands, name="Records"):
         user = member or self.bot.get_user(user_id)
         if user is not None:
             return user.display_name
-        tables = getattr(self.bot.get_cog("Pachisi"), "table", None)  # the table remembers who played
-        known: dict[int, str] = getattr(tables, "names", {})
-        return known.get(user_id)
+        return self.bot.flow.names.get(user_id)  # the game flow remembers who played
 
 
 async def setup(bot: PachisiBot) -> None:

@@ -32,21 +32,18 @@ SEAT_ROW = 4
 
 @dataclass(frozen=True)
 class Button:
-    """A game button: its custom id `pachisi:<action>:<game>:<turn>[:<arg>]` outlives restarts."""
+    """A game button: what it does (the action, on the game's turn, with the move of a choice) and
+    how it looks. Its custom id is the Discord side's (`bot/cogs/pachisi/buttons.py`)."""
 
     action: str
     game_id: int
     turn: int
     label: str
-    arg: str | None = None
+    move: Move | None = None
+    """The choice a MOVE button plays."""
     style: str = "secondary"
     """primary, secondary, success or danger."""
     row: int | None = None
-
-    @property
-    def custom_id(self) -> str:
-        tail = f":{self.arg}" if self.arg is not None else ""
-        return f"pachisi:{self.action}:{self.game_id}:{self.turn}{tail}"
 
 
 @dataclass(frozen=True)
@@ -143,7 +140,7 @@ def turn_buttons(lang: Language, view: GameSnapshot) -> tuple[Button, ...]:
                 view.id,
                 view.turn_number,
                 board.choice_button(lang, i, view.position, m),
-                str(m),
+                m,
                 "primary",
             )
             for i, m in enumerate(moves)

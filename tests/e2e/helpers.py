@@ -342,12 +342,11 @@ async def time_passes(
 ) -> StoredGame:
     """Once the bot's turn timer for the game waits, move its clock on by `seconds`, and wait
     until the game shows it (`then`): a turn timer fired without the test sleeping through it."""
-    tables: Any = getattr(table.bot.get_cog("Pachisi"), "table", None)
-    assert tables is not None, "the table cog (an in-process bot) runs the timers"
+    flow = table.bot.flow  # the game flow of the in-process bot runs the timers
     [game] = await stored_games(table.database_url)
 
     def armed() -> bool:
-        task = tables.timers.tasks.get(game.view.id)
+        task = flow.timers.tasks.get(game.view.id)
         return task is not None and not task.done()
 
     await table.fake.wait_until(armed, what="the turn timer")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from sqlalchemy import select
 
@@ -243,23 +242,16 @@ async def test_killed_after_the_last_move_is_stored_before_the_result_is_posted(
     check_move_log(game)
 
 
-def pachisi_cog(table: Table) -> Any:
-    """The bot's cog (loaded as an extension, so its class is not the one this module imports)."""
-    cog = table.bot.get_cog("Pachisi")
-    assert cog is not None
-    return cog
-
-
 async def test_a_second_copy_of_the_turn_message_left_by_a_crash_still_plays(table: Table) -> None:
     """A crash between posting a turn and storing its id leaves two live copies; either works."""
     await table.alice.slash(table.channel, "pachisi start", players=2, level="easy")
     first = await wait_for_turn_or_end(table)
-    tables = pachisi_cog(table).table
+    flow = table.bot.flow
     (game,) = await stored_games(table.database_url)
-    view = await tables.service.get(game.view.id)
-    turn = present.turn_message(ENGLISH, view, [], tables.names)
-    await tables.writer.post(tables.channel(view), turn, view)  # the copy a restart re-posts...
-    await tables.service.shown(game.view.id, first.id)  # ...whose id the crash never stored
+    snapshot = await flow.service.get(game.view.id)
+    turn = present.turn_message(ENGLISH, snapshot, [], flow.names)
+    await flow.writer.post(flow.channel(snapshot), turn, snapshot)  # the copy a restart re-posts...
+    await flow.service.shown(game.view.id, first.id)  # ...whose id the crash never stored
     copy = table.channel.last_message()
     assert copy is not None and copy.id != first.id and live_buttons(copy)[0].label == "Throw"
     await table.alice.click(copy, "Throw")
@@ -275,11 +267,11 @@ async def test_throw_clicked_again_after_the_throw_was_stored_shows_its_choices(
     await table.alice.slash(table.channel, "pachisi start", players=2, level="easy")
     message = await wait_for_turn_or_end(table)
     (game,) = await stored_games(table.database_url)
-    store = pachisi_cog(table).service.store
+    store = table.bot.service.store
     async with store.transaction() as session:  # a throw stored, then a crash before it was shown
         values: GameValues = {"pending_throw": 10, "pending_cowries": "100000"}
         assert await store.update_game(session, game.view.id, game.view.version, **values)
-    thrown = await pachisi_cog(table).service.get(game.view.id)
+    thrown = await table.bot.service.get(game.view.id)
     await table.alice.click(message, "Throw", wait=False)
     shown = await table.fake.wait_until(lambda: choices_shown(table.channel), what="the choices")
     (after,) = await stored_games(table.database_url)

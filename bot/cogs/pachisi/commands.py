@@ -17,12 +17,11 @@ from discord import app_commands
 import render
 from bot.cogs.answers import language_of, refuse, tell
 from bot.cogs.group import PachisiCommands
+from bot.cogs.pachisi.acts import Act
 from bot.cogs.pachisi.hints import chances_line
-from bot.cogs.pachisi.seats import Seats
-from bot.cogs.pachisi.table import Table
 from bot.core.errors import GameError, NoGame
 from bot.core.present import board_of
-from bot.core.snapshot import GameSnapshot, Played
+from bot.core.snapshot import GameSnapshot
 from bot.core.texts import ENGLISH, Language, answers, board, turns
 from bot.core.texts.language import SHIPPED, choose, native_name, speaks
 from bot.core.texts.rules import RULES
@@ -70,10 +69,10 @@ def seat_index(name: str | None) -> int | None:
 
 
 class PlayCommands(PachisiCommands):
-    def __init__(self, bot: PachisiBot, tables: Table, seats: Seats) -> None:
+    def __init__(self, bot: PachisiBot) -> None:
         super().__init__(bot)
-        self.table = tables
-        self.seats = seats
+        self.flow = bot.flow
+        self.seats = bot.seats
         self.service = bot.service
 
     @app_commands.command(name="start", description="Start a game here; computers fill the empty seats")
@@ -187,37 +186,32 @@ class PlayCommands(PachisiCommands):
     @app_commands.command(name="move", description="Play one of the legal moves of your throw")
     @app_commands.describe(choice="the move: its letter on the board, or pick from the list")
     async def move(self, interaction: discord.Interaction[Any], choice: str) -> None:
-        view = await self.channel_game(interaction)
-        await self.typed(interaction, view, read_choice(view, choice))
+        game = await self.channel_game(interaction)
+        await self.typed(interaction, game, read_choice(game, choice))
 
     @move.autocomplete("choice")
     async def move_choices(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
         assert interaction.channel_id is not None
-        view = await self.service.get_active(interaction.channel_id)
-        if view is None or view.pending_throw is None:
+        game = await self.service.get_active(interaction.channel_id)
+        if game is None or game.pending_throw is None:
             return []
         lang, wanted = language_of(interaction), current.strip().lower()
         choices = [
-            app_commands.Choice(name=board.choice_option(lang, i, view.position, m)[:100], value=str(m))
-            for i, m in enumerate(view.legal_moves())
+            app_commands.Choice(name=board.choice_option(lang, i, game.position, m)[:100], value=str(m))
+            for i, m in enumerate(game.legal_moves())
         ]
         return [c for c in choices if wanted in c.name.lower() or wanted in c.value][:25]
 
     async def typed(
-        self, interaction: discord.Interaction[Any], view: GameSnapshot, move: Move | None
+        self, interaction: discord.Interaction[Any], game: GameSnapshot, move: Move | None
     ) -> None:
         """`/pachisi throw` or `/pachisi move`: played and shown in the game's channel; the member is
         told what happened."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        self.table.remember(interaction.user)
-        user = interaction.user.id
-
-        async def act() -> Played:
-            return await self.service.act(view.id, user, view.turn_number, move)
-
-        played = await self.table.run(view.id, act)
+        self.flow.remember(interaction.user)
+        played = await self.flow.play(Act(game.id, interaction.user.id, game.turn_number, move))
         lang = language_of(interaction)
         after = played.game
         if move is None and after.pending_throw is not None and not played.events:
@@ -230,17 +224,15 @@ class PlayCommands(PachisiCommands):
 
     @app_commands.command(name="board", description="Show the current board (only to you)")
     async def board(self, interaction: discord.Interaction[Any]) -> None:
-        view = await self.channel_game(interaction)
+        game = await self.channel_game(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        png = await self.table.writer.board_png(
-            board_of(self.table.language(view), view, [], self.table.names)
-        )
+        png = await self.flow.writer.board_png(board_of(self.flow.language(game), game, [], self.flow.names))
         picture = discord.Embed(colour=discord.Colour.dark_gold()).set_image(url="attachment://board.png")
         lang = language_of(interaction)
-        if view.hints:
-            picture.set_footer(text=chances_line(lang, view))  # under the picture
+        if game.hints:
+            picture.set_footer(text=chances_line(lang, game))  # under the picture
         await interaction.followup.send(
-            turns.status_line(lang, view),
+            turns.status_line(lang, game),
             file=discord.File(io.BytesIO(png), "board.png"),
             embed=picture,
             ephemeral=True,
@@ -280,16 +272,16 @@ class PlayCommands(PachisiCommands):
 
     async def channel_game(self, interaction: discord.Interaction[Any]) -> GameSnapshot:
         assert interaction.channel_id is not None
-        view = await self.service.get_active(interaction.channel_id)
-        if view is None:
+        game = await self.service.get_active(interaction.channel_id)
+        if game is None:
             raise NoGame()
-        return view
+        return game
 
 
-def read_choice(view: GameSnapshot, choice: str) -> Move:
+def read_choice(game: GameSnapshot, choice: str) -> Move:
     """A typed choice: a board letter (A, B...) or a move like `black:12-16`; checked by the service."""
     text = choice.strip()
-    moves = view.legal_moves()
+    moves = game.legal_moves()
     letters = {board.choice_letter(i).lower(): m for i, m in enumerate(moves)}
     if text.lower() in letters:
         return letters[text.lower()]

@@ -1,7 +1,7 @@
 """Opening a table and its seats: start and rematch, take a seat, leave or resign, end the game.
 
-Each is one service call; what it shows goes through the table (`Table.show`) and, for the table
-card in the channel, `Table.update_card`. News for the table is the member's interaction answer
+Each is one service call; what it shows goes through the game flow (`GameFlow.show`) and, for the
+table card in the channel, `GameFlow.update_card`. News for the table is the member's interaction answer
 when they are in the game's channel, else a post there.
 """
 
@@ -13,8 +13,8 @@ from typing import Any, Final
 import discord
 
 from bot.cogs.answers import language_of, tell
-from bot.cogs.pachisi.table import Table
-from bot.cogs.pachisi.views import Confirm
+from bot.cogs.pachisi.flow import GameFlow
+from bot.cogs.pachisi.views import ConfirmEnd
 from bot.core import present, records
 from bot.core.errors import NotAllowed
 from bot.core.present import Message
@@ -31,10 +31,12 @@ THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads")
 
 
 class Seats:
-    def __init__(self, tables: Table) -> None:
-        self.table = tables
-        self.bot = tables.bot
-        self.service = tables.service
+    """Who sits where: the bot sets up one (`bot.seats`) beside the game flow it shows through."""
+
+    def __init__(self, flow: GameFlow) -> None:
+        self.flow = flow
+        self.bot = flow.bot
+        self.service = flow.service
 
     async def open(
         self,
@@ -51,7 +53,7 @@ class Seats:
         """Start a game where the member asked: in a new thread with a table card in the channel,
         in the thread they are in, or in the channel itself. The interaction is deferred."""
         assert interaction.guild_id is not None and interaction.channel_id is not None
-        self.table.remember(interaction.user)
+        self.flow.remember(interaction.user)
         here = interaction.channel
         missing = [p for p in THREAD_PERMISSIONS if not getattr(interaction.app_permissions, p)]
         channel_id, card_channel = interaction.channel_id, None
@@ -79,25 +81,25 @@ class Seats:
             hints=hints,
             language=language,
         )
-        view = played.game
-        lang = self.table.language(view)
+        game = played.game
+        lang = self.flow.language(game)
         if card_channel is not None:
-            await self.post_card(view)
-        elif (channel := self.table.channel(view)) is not None:
-            await self.table.writer.post(
-                channel, Message(table.started(lang, interaction.user.id, view)), view
+            await self.post_card(game)
+        elif (channel := self.flow.channel(game)) is not None:
+            await self.flow.writer.post(
+                channel, Message(table.started(lang, interaction.user.id, game)), game
             )
         note = missing if wants_thread else []
-        await tell(interaction, table.your_game(language_of(interaction), view, interaction.user.id, note))
-        await self.table.changed(played)
+        await tell(interaction, table.your_game(language_of(interaction), game, interaction.user.id, note))
+        await self.flow.changed(played)
 
-    async def post_card(self, view: GameSnapshot) -> None:
-        channel = self.bot.get_channel(view.card_channel_id or 0)
+    async def post_card(self, game: GameSnapshot) -> None:
+        channel = self.bot.get_channel(game.card_channel_id or 0)
         if not isinstance(channel, discord.TextChannel):
             return
-        card = present.card(self.table.language(view), view, self.table.starter(view))
-        posted = await self.table.writer.post(channel, card, view)
-        await self.service.set_card(view.id, posted.id)
+        card = present.card(self.flow.language(game), game, self.flow.starter(game))
+        posted = await self.flow.writer.post(channel, card, game)
+        await self.service.set_card(game.id, posted.id)
 
     async def rematch(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """The same seats and options at a new table (a new thread of the card's channel)."""
@@ -125,79 +127,75 @@ class Seats:
             language=old.language,
         )
 
-    async def take(self, interaction: discord.Interaction[Any], view: GameSnapshot, seat: int | None) -> None:
+    async def take(self, interaction: discord.Interaction[Any], game: GameSnapshot, seat: int | None) -> None:
         """A member takes a computer's seat; if it is their turn now, the turn is shown to them."""
-        self.table.remember(interaction.user)
-        async with self.table.locks[view.id]:
-            played = await self.service.join(view.id, interaction.user.id, seat)
+        self.flow.remember(interaction.user)
+        async with self.flow.locks[game.id]:
+            played = await self.service.join(game.id, interaction.user.id, seat)
             joined = played.game
             taken = joined.seat_of(interaction.user.id)
             assert taken is not None
-            text = table.seat_taken(self.table.language(joined), interaction.user.id, joined, taken)
+            text = table.seat_taken(self.flow.language(joined), interaction.user.id, joined, taken)
             await self.announce(interaction, joined, text)
-            await self.table.update_card(joined)
+            await self.flow.update_card(joined)
             if played.events or joined.user_to_move() == interaction.user.id:
-                await self.table.show(played)
+                await self.flow.show(played)
 
     async def give_up(
-        self, interaction: discord.Interaction[Any], view: GameSnapshot, *, resign: bool
+        self, interaction: discord.Interaction[Any], game: GameSnapshot, *, resign: bool
     ) -> None:
         if not interaction.response.is_done():
             await interaction.response.defer(
-                ephemeral=interaction.channel_id != view.channel_id, thinking=True
+                ephemeral=interaction.channel_id != game.channel_id, thinking=True
             )
-        async with self.table.locks[view.id]:
-            seat = view.seat_of(interaction.user.id)
+        async with self.flow.locks[game.id]:
+            seat = game.seat_of(interaction.user.id)
             played = await (self.service.resign if resign else self.service.leave)(
-                view.id, interaction.user.id
+                game.id, interaction.user.id
             )
             after = played.game
-            lang = self.table.language(after)
+            lang = self.flow.language(after)
             if after.status == Status.FINISHED:
                 text = table.conceded(lang, interaction.user.id, after)
             else:
                 text = table.seat_given_up(lang, interaction.user.id, seat, resign=resign)
             await self.announce(interaction, after, text)
-            await self.table.update_card(after)
+            await self.flow.update_card(after)
             if played.events or after.status != Status.ACTIVE or not after.is_human_turn():
-                await self.table.show(played)
+                await self.flow.show(played)
 
-    async def announce(self, interaction: discord.Interaction[Any], view: GameSnapshot, text: str) -> None:
+    async def announce(self, interaction: discord.Interaction[Any], game: GameSnapshot, text: str) -> None:
         """News for the table: in the game's channel, and as the answer when the member is there."""
-        if interaction.channel_id == view.channel_id:
+        if interaction.channel_id == game.channel_id:
             await tell(interaction, text, ephemeral=False)
             return
-        channel = self.table.channel(view)
+        channel = self.flow.channel(game)
         if channel is not None:
-            await self.table.writer.post(channel, Message(text), view)
-        await tell(interaction, table.plays_in(language_of(interaction), text, view))
+            await self.flow.writer.post(channel, Message(text), game)
+        await tell(interaction, table.plays_in(language_of(interaction), text, game))
 
-    async def confirm_end(self, interaction: discord.Interaction[Any], view: GameSnapshot) -> None:
+    async def confirm_end(self, interaction: discord.Interaction[Any], game: GameSnapshot) -> None:
         """Ask before ending a game for everyone, once the member may end it at all."""
-        if not may_end(interaction, view):
+        if not may_end(interaction, game):
             raise NotAllowed("only_starter_ends")
-
-        async def end(answer: discord.Interaction[Any]) -> None:
-            await self.end(answer, view.id)
-
         lang = language_of(interaction)
         question, yes, no, kept = answers.confirm_end(lang)
-        confirm = Confirm(end, yes=yes, no=no, kept=kept, working=answers.working(lang))
+        confirm = ConfirmEnd(game.id, yes=yes, no=no, kept=kept, working=answers.working(lang))
         await interaction.response.send_message(question, view=confirm, ephemeral=True)
 
     async def end(self, interaction: discord.Interaction[Any], game_id: int) -> None:
-        async with self.table.locks[game_id]:
-            view = await self.service.end(game_id, interaction.user.id, can_manage=may_end(interaction, None))
-            self.table.timers.cancel(game_id)
-            await self.table.show(Played(view))
-            channel = self.table.channel(view)
+        async with self.flow.locks[game_id]:
+            game = await self.service.end(game_id, interaction.user.id, can_manage=may_end(interaction, None))
+            self.flow.timers.cancel(game_id)
+            await self.flow.show(Played(game))
+            channel = self.flow.channel(game)
             if channel is not None:
-                text = table.ended(self.table.language(view), interaction.user.id, view)
-                await self.table.writer.post(channel, Message(text), view)
+                text = table.ended(self.flow.language(game), interaction.user.id, game)
+                await self.flow.writer.post(channel, Message(text), game)
 
 
-def may_end(interaction: discord.Interaction[Any], view: GameSnapshot | None) -> bool:
+def may_end(interaction: discord.Interaction[Any], game: GameSnapshot | None) -> bool:
     """The member manages channels, or started the game."""
     member = interaction.user
     can_manage = isinstance(member, discord.Member) and member.guild_permissions.manage_channels
-    return can_manage or (view is not None and member.id == view.started_by)
+    return can_manage or (game is not None and member.id == game.started_by)

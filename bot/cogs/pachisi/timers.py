@@ -30,11 +30,11 @@ class TurnTimers:
         self.remind = remind
         self.tasks: dict[int, asyncio.Task[None]] = {}
 
-    def schedule(self, view: GameSnapshot) -> None:
+    def schedule(self, game: GameSnapshot) -> None:
         """The game's one timer, for its current turn (none when no member is to act)."""
-        self.cancel(view.id)
-        if view.status == Status.ACTIVE and view.deadline is not None:
-            self.tasks[view.id] = asyncio.create_task(self._run(view.id, view.turn_number, view.deadline))
+        self.cancel(game.id)
+        if game.status == Status.ACTIVE and game.deadline is not None:
+            self.tasks[game.id] = asyncio.create_task(self._run(game.id, game.turn_number, game.deadline))
 
     def cancel(self, game_id: int) -> None:
         task = self.tasks.pop(game_id, None)

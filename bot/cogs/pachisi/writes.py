@@ -1,4 +1,4 @@
-"""The Discord writes of the table flow: a planned message (`bot.core.present.Message`) sent as the
+"""The Discord writes of the game flow: a planned message (`bot.core.present.Message`) sent as the
 answer to a click, or posted or edited in the game's channel.
 
 An interaction's own answers (its first response, edits of it, and followups: the next turn after
@@ -23,7 +23,7 @@ import discord
 
 import render
 import render.words
-from bot.cogs.pachisi.views import buttons_view
+from bot.cogs.pachisi.buttons import buttons_view
 from bot.core.present import Board, Message
 from bot.core.snapshot import GameSnapshot
 
@@ -99,12 +99,12 @@ class Writer:
         )
         return await asyncio.get_running_loop().run_in_executor(self.bot.render_pool, draw)
 
-    async def files(self, message: Message, view: GameSnapshot) -> list[discord.File]:
+    async def files(self, message: Message, game: GameSnapshot) -> list[discord.File]:
         found = []
         if message.board is not None:
             found.append(discord.File(io.BytesIO(await self.board_png(message.board)), "board.png"))
         if message.result:
-            found += [file for make in self.result_files if (file := await make(view)) is not None]
+            found += [file for make in self.result_files if (file := await make(game)) is not None]
         return found
 
     async def answer(
@@ -122,9 +122,9 @@ class Writer:
                 content=message.content, attachments=files, view=view, allowed_mentions=NO_MENTIONS
             )
 
-    async def post(self, channel: GameChannel, message: Message, view: GameSnapshot) -> discord.Message:
+    async def post(self, channel: GameChannel, message: Message, game: GameSnapshot) -> discord.Message:
         """A new message in the game's channel; it pings whoever `message` names."""
-        files = await self.files(message, view)
+        files = await self.files(message, game)
         await self.pacer.wait(channel.id, "post")
         return await channel.send(
             message.content,
@@ -134,11 +134,11 @@ class Writer:
         )
 
     async def follow(
-        self, interaction: discord.Interaction[Any], message: Message, view: GameSnapshot
+        self, interaction: discord.Interaction[Any], message: Message, game: GameSnapshot
     ) -> discord.Message:
         """A new message in the game's channel sent as a followup of a click: an interaction's
         answer, so it waits for no channel bucket; it pings whoever `message` names."""
-        files = await self.files(message, view)
+        files = await self.files(message, game)
         return await interaction.followup.send(
             message.content,
             files=files,
@@ -147,9 +147,9 @@ class Writer:
             wait=True,
         )
 
-    async def edit(self, channel: GameChannel, message_id: int, message: Message, view: GameSnapshot) -> None:
+    async def edit(self, channel: GameChannel, message_id: int, message: Message, game: GameSnapshot) -> None:
         """An earlier message of the game becomes `message` (its picture stays unless it has one)."""
-        files = await self.files(message, view)
+        files = await self.files(message, game)
         await self.pacer.wait(channel.id, "edit")
         extra: dict[str, Any] = {"attachments": files} if files else {}
         await channel.get_partial_message(message_id).edit(

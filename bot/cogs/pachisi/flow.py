@@ -1,0 +1,306 @@
+"""The game flow: a change to a game, made by the service, shown by the presenter's plan.
+
+A click walks down once: its button (`buttons`) hands `click` what the member did, as data
+(`Act`); under the game's lock the service plays it, the presenter plans the answer, and the
+click's own interaction carries it (the clicked message updated at once; after the computers'
+pace, updated again or followed by a new message that pings the next member). A change nobody
+clicked for (a timer, a restart, a typed command, a seat handed over) is shown through the channel
+by `show`. Rules live in the engine, state in the service, words in `bot.core.texts`; this module
+only decides where a message goes. The bot sets up one `GameFlow` (`bot.flow`) for all its games.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import defaultdict
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.cogs.pachisi.acts import Act
+from bot.cogs.pachisi.timers import TurnTimers
+from bot.cogs.pachisi.writes import GameChannel, Writer, too_old
+from bot.core import present, records
+from bot.core.errors import AlreadyThrown, GameError
+from bot.core.present import Message, Plan
+from bot.core.records import SeatTally
+from bot.core.snapshot import GameSnapshot, Played
+from bot.core.store import Status
+from bot.core.texts import Language, table, turns
+from bot.core.texts.language import choose
+from bot.core.texts.turns import log_lines
+
+if TYPE_CHECKING:
+    from bot.client import PachisiBot
+
+log = logging.getLogger(__name__)
+
+OLD_MESSAGE_EDITS = 30046
+"""Discord's error code for an edit of a message over an hour old once it took a few already."""
+ANSWER_WITHIN = 1.5
+"""Seconds a click's work may take before its answer is deferred (Discord allows 3 from the click,
+the gateway's delay included)."""
+
+
+class GameFlow:
+    """Every game of this process: locks, the names it has seen, turn timers and the writes."""
+
+    def __init__(self, bot: PachisiBot) -> None:
+        self.bot = bot
+        self.service = bot.service
+        self.writer = Writer(bot)
+        self.timers = TurnTimers(bot.clock, bot.settings.turn_timeout_seconds, self.timed_out, self.remind)
+        self.locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self.names: dict[int, str] = {}
+        """Display names of the members this process has seen, for the board's panels."""
+
+    def language(self, game: GameSnapshot) -> Language:
+        """The language of what the table shares (turn messages, the card, the result): the one it
+        was started in."""
+        return choose(game.language)
+
+    def remember(self, user: discord.abc.User) -> None:
+        self.names[user.id] = user.display_name
+
+    def starter(self, game: GameSnapshot) -> str:
+        return table.member_name(self.language(game), game.started_by, self.names)
+
+    # --- a click on a turn message ----------------------------------------------------------
+
+    async def click(self, interaction: discord.Interaction[Any], act: Act) -> None:
+        """Play `act` and answer with the clicked message, updated."""
+        self.remember(interaction.user)
+        clicked = interaction.message
+        assert clicked is not None
+        async with self.locks[act.game_id]:
+            work = asyncio.ensure_future(self._planned(clicked, act))
+            done, _ = await asyncio.wait({work}, timeout=ANSWER_WITHIN)
+            if not done:
+                try:
+                    await interaction.response.defer()  # a deferred update: the answer comes as an edit
+                except discord.HTTPException:
+                    log.warning(
+                        "game=%s click not acknowledged in time: shown through the channel", act.game_id
+                    )
+            played, plan, files = await work
+            game = played.game
+            await self._answer(interaction, plan.now or Message(clicked.content), game, files)
+            if played.replaced is not None:
+                await self.close(game, played.replaced)
+            await self._after_pace(played, plan, interaction)
+
+    async def _answer(
+        self,
+        interaction: discord.Interaction[Any],
+        message: Message,
+        game: GameSnapshot,
+        files: list[discord.File] | None = None,
+    ) -> None:
+        """The clicked message becomes `message` through the click's interaction; if Discord no
+        longer takes that answer (it came too late, or failed), through the channel instead."""
+        try:
+            await self.writer.answer(interaction, message, files or await self.writer.files(message, game))
+        except discord.HTTPException as exc:
+            log.warning("game=%s click answer refused (%s %s)", game.id, exc.status, exc.code)
+            clicked = interaction.message
+            if clicked is not None and exc.code != OLD_MESSAGE_EDITS:
+                await self._edit(game, clicked.id, message)
+            elif message.buttons:  # the message takes no more edits: the turn goes on in a new one
+                await self._post(game, message)
+
+    async def _planned(self, clicked: discord.Message, act: Act) -> tuple[Played, Plan, list[discord.File]]:
+        played = await self._clicked(act, clicked.id)
+        game = played.game
+        lang = self.language(game)
+        seat = game.seat_of(act.user_id)
+        earlier = log_lines(clicked.content)
+        tallies = await self._tallies(game)
+        if seat is None or too_old(clicked.id, self.bot.clock.now()):
+            plan = present.after_change(lang, played, earlier, self.names, tallies)
+        else:
+            plan = present.after_click(lang, played, seat, earlier, self.names, tallies)
+        files = await self.writer.files(plan.now, game) if plan.now is not None else []
+        return played, plan, files
+
+    async def _clicked(self, act: Act, shown_on: int) -> Played:
+        """The service plays a click on the message `shown_on`."""
+        try:
+            return await self.service.act(act.game_id, act.user_id, act.turn, act.move, shown_on=shown_on)
+        except AlreadyThrown:
+            if act.move is not None:
+                raise
+            # The throw is stored but this message still offers "Throw" (a restart between the
+            # two): show the stored throw's choices on it.
+            return Played(await self.service.get(act.game_id))
+
+    async def _after_pace(
+        self, played: Played, plan: Plan, interaction: discord.Interaction[Any] | None
+    ) -> None:
+        """What follows the first answer: the computers' turns after their pace, the next message;
+        through the click's `interaction`, or through the channel when nobody clicked."""
+        game = played.game
+        if plan.paced:
+            await asyncio.sleep(self.bot.settings.computer_pace_seconds)
+        if plan.later is not None:
+            if interaction is None:
+                await self._edit(game, game.message_id or 0, plan.later)
+            else:
+                await self._answer(interaction, plan.later, game)
+        if plan.post is not None:
+            if interaction is None:
+                await self._post(game, plan.post)
+            else:
+                await self._follow(interaction, game, plan.post)
+        if game.status != Status.ACTIVE or any(e.handed_back for e in played.events):
+            await self.update_card(game)
+        self.timers.schedule(game)
+        if played.more:
+            await self._play_on(game.id)
+
+    async def _follow(
+        self, interaction: discord.Interaction[Any], game: GameSnapshot, message: Message
+    ) -> None:
+        """The next turn as a new message sent through the click's interaction, outside the
+        channel's post bucket; through the channel when Discord no longer takes it."""
+        try:
+            posted = await self.writer.follow(interaction, message, game)
+        except discord.HTTPException as exc:
+            log.warning("game=%s followup refused (%s %s): posted instead", game.id, exc.status, exc.code)
+            await self._post(game, message)
+            return
+        await self.service.shown(game.id, posted.id if game.status == Status.ACTIVE else None)
+
+    async def _post(self, game: GameSnapshot, message: Message) -> None:
+        channel = self.channel(game)
+        if channel is None:
+            return
+        try:
+            posted = await self.writer.post(channel, message, game)
+        except discord.NotFound:
+            await self.abandon(game.id)
+            return
+        except discord.Forbidden as exc:
+            log.warning("game=%s channel=%s missing permissions to post", game.id, game.channel_id)
+            raise GameError("cannot_post") from exc
+        await self.service.shown(game.id, posted.id if game.status == Status.ACTIVE else None)
+
+    async def _tallies(self, game: GameSnapshot) -> dict[int, SeatTally] | None:
+        return await records.tallies(self.bot.store, game.id) if game.status == Status.FINISHED else None
+
+    # --- a change nobody clicked for --------------------------------------------------------
+
+    async def show(self, played: Played) -> None:
+        """Close the message that showed the turn and post the game as it stands (call locked)."""
+        game = played.game
+        channel = self.channel(game)
+        if channel is None:
+            return
+        stored = await self.stored_message(game, channel)
+        earlier = None if stored is None else log_lines(stored.content)
+        plan = present.after_change(
+            self.language(game), played, earlier, self.names, await self._tallies(game)
+        )
+        if plan.now is not None and stored is not None:
+            await self._edit(game, stored.id, plan.now)
+        await self._after_pace(played, plan, None)
+
+    async def _edit(self, game: GameSnapshot, message_id: int, message: Message) -> None:
+        """An earlier message of the game becomes `message`, if Discord still lets it be edited."""
+        channel = self.channel(game)
+        if channel is None:
+            return
+        try:
+            await self.writer.edit(channel, message_id, message, game)
+        except discord.HTTPException as exc:
+            log.warning("game=%s message=%s not edited (%s %s)", game.id, message_id, exc.status, exc.code)
+
+    async def close(self, game: GameSnapshot, message_id: int) -> None:
+        """An earlier turn message of the game is done with: its log stays, its buttons go."""
+        channel = self.channel(game)
+        if channel is None:
+            return
+        try:
+            message = await channel.fetch_message(message_id)
+            lang = self.language(game)
+            done = present.closed(lang, game, [], log_lines(message.content))
+            await self.writer.edit(channel, message_id, done, game)
+        except discord.HTTPException as exc:
+            log.warning("game=%s message=%s not closed (%s %s)", game.id, message_id, exc.status, exc.code)
+
+    async def changed(self, played: Played) -> None:
+        """Show a change already made outside a click (locked here)."""
+        async with self.locks[played.game.id]:
+            await self.show(played)
+
+    async def play(self, act: Act) -> Played:
+        """Play a turn nobody clicked for (a typed command) and show it, locked."""
+        async with self.locks[act.game_id]:
+            played = await self.service.act(act.game_id, act.user_id, act.turn, act.move)
+            await self.show(played)
+            return played
+
+    async def _play_on(self, game_id: int) -> None:
+        """Computers still had throws to play after a call's limit: play and show the next part."""
+        await asyncio.sleep(self.bot.settings.computer_pace_seconds)
+        await self.show(await self.service.play_on(game_id))
+
+    async def timed_out(self, game_id: int, turn: int) -> None:
+        async with self.locks[game_id]:
+            await self.show(await self.service.timeout(game_id, turn))
+
+    async def remind(self, game_id: int, turn: int) -> None:
+        game = await self.service.get(game_id)
+        channel = self.channel(game)
+        if game.turn_number != turn or not game.is_human_turn() or channel is None:
+            return
+        user = game.user_to_move()
+        text = Message(turns.reminder(self.language(game), game), pings=(user,) if user else ())
+        await self.writer.post(channel, text, game)
+
+    async def abandon(self, game_id: int) -> None:
+        self.timers.cancel(game_id)
+        await self.service.abandon(game_id)
+
+    # --- where a game is shown ----------------------------------------------------------------
+
+    def channel(self, game: GameSnapshot) -> GameChannel | None:
+        """Where the game plays. A thread just created may not be cached yet (its gateway event
+        comes later): a partial one posts there all the same."""
+        channel = self.bot.get_channel(game.channel_id)
+        if isinstance(channel, discord.TextChannel | discord.Thread):
+            return channel
+        if channel is None and game.card_channel_id is not None:
+            return self.bot.get_partial_messageable(
+                game.channel_id, guild_id=game.guild_id, type=discord.ChannelType.public_thread
+            )
+        return None
+
+    async def stored_message(self, game: GameSnapshot, channel: GameChannel) -> discord.Message | None:
+        if game.message_id is None:
+            return None
+        try:
+            return await channel.fetch_message(game.message_id)
+        except (discord.NotFound, discord.Forbidden):
+            return None
+
+    async def update_card(self, game: GameSnapshot) -> None:
+        """Show the seats as they are now, or the result at the end (an edit, never a new message)."""
+        if game.card_channel_id is None or game.card_message_id is None:
+            return
+        channel = self.bot.get_channel(game.card_channel_id)
+        if not isinstance(channel, discord.TextChannel):
+            return
+        finished = game.status == Status.FINISHED
+        card = present.card(
+            self.language(game),
+            game,
+            self.starter(game),
+            tallies=await self._tallies(game),
+            players=await records.game_players(self.bot.store, game.id) if finished else None,
+            ended_at=self.bot.clock.now(),
+        )
+        try:
+            await self.writer.edit(channel, game.card_message_id, card, game)
+        except discord.HTTPException as exc:
+            log.warning("game=%s table card not updated (%s %s)", game.id, exc.status, exc.code)
