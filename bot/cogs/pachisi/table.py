@@ -20,7 +20,7 @@ import discord
 
 from bot.cogs.pachisi.timers import TurnTimers
 from bot.cogs.pachisi.writes import GameChannel, Writer, too_old
-from bot.core import present, records
+from bot.core import metrics, present, records
 from bot.core.errors import GameError
 from bot.core.present import Message, Plan
 from bot.core.records import SeatTally
@@ -85,6 +85,7 @@ class Table:
             played, plan, files = await work
             view = played.game
             await self._answer(interaction, plan.now or Message(clicked.content), view, files)
+            metrics.answered(interaction.id)
             if played.replaced is not None:
                 await self.close(view, played.replaced)
             await self._after_pace(
