@@ -45,7 +45,10 @@ class Checked:
     moves: int
 
     def __str__(self) -> str:
-        return f"{self.path}: revision {self.revision}, {self.games} games, {self.moves} moves, all replayed"
+        return (
+            f"{self.path}: revision {self.revision}; games: {self.games}, moves: {self.moves}, "
+            "each replayed to its stored position"
+        )
 
 
 def sqlite_path(database_url: str) -> Path:
@@ -98,7 +101,7 @@ def check(path: Path) -> Checked:
                 raise BackupError(f"{path} is damaged (SQLite's integrity check: {'; '.join(problems)})")
             revision = connection.execute("SELECT version_num FROM alembic_version").fetchone()
     except sqlite3.DatabaseError as exc:
-        raise BackupError(f"{path} is not a readable Pachisi database ({exc})") from exc
+        raise BackupError(f"{path} is damaged or not a SQLite database ({exc})") from exc
     if revision is None:
         raise BackupError(f"{path} has no migration revision: not a Pachisi database")
     games, moves = replay_all(path)
@@ -121,8 +124,8 @@ def replay_all(path: Path) -> tuple[int, int]:
                 numbers = [move.turn_number for move in log]
                 if numbers != list(range(view.turn_number)):
                     raise BackupError(
-                        f"{path}: game {row.id}'s move log has turns {numbers[:5]}..., "
-                        f"not 0 to {view.turn_number - 1}"
+                        f"{path}: game {row.id}'s move log has a gap or a double: {len(numbers)} "
+                        f"throws stored, the game counts {view.turn_number}"
                     )
                 try:
                     throws = [(m.throw, None if m.move is None else parse_move(m.move)) for m in log]
