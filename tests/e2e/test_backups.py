@@ -119,7 +119,7 @@ async def test_a_backup_taken_during_play_restores_and_the_game_resumes(
     check_move_log(game)
     assert game.view.status == "finished"
     assert moves_of(game)[: len(backed_up.moves)] == moves_of(backed_up)
-    kept = make_url(database_url).database + ".before-restore"
+    kept = f"{make_url(database_url).database}.before-restore"
     [before] = await stored_games(sqlite_url(Path(kept)))  # what the restore replaced
     assert moves_of(before)[: len(backed_up.moves)] == moves_of(backed_up)
 

@@ -7,6 +7,8 @@ import asyncio
 import socket
 import subprocess
 import sys
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 import aiohttp
@@ -14,6 +16,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import make_url
 
+from bot import health as health_server
 from bot.core.store import StoreUnavailable
 from localdiscord.driver import TIMEOUT
 from tests.e2e.fakediscord import FakeDiscord
@@ -199,3 +202,13 @@ async def test_the_metrics_listen_where_told(fake: FakeDiscord, database_url: st
         )
         assert check.returncode == 0, check.stderr
         assert '"status": "ok"' in check.stdout
+
+
+async def test_healthz_says_when_the_gateway_is_closed(
+    start_table: Callable[..., AbstractAsyncContextManager[Table]],
+) -> None:
+    port = free_port()
+    async with start_table() as table, health_server.serving(table.bot, "127.0.0.1", port):
+        assert await health(port) == (200, {"status": "ok", "gateway": True, "database": True})
+        await table.bot.close()  # what a bot that lost Discord for good looks like
+        assert await health(port) == (503, {"status": "unhealthy", "gateway": False, "database": True})
