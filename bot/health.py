@@ -13,7 +13,7 @@ import asyncio
 import logging
 import sqlite3
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, closing
 from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
@@ -21,12 +21,12 @@ from typing import TYPE_CHECKING, Any
 import aiohttp
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
-from sqlalchemy import func, make_url, select
+from sqlalchemy import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 from sqlalchemy.pool import NullPool
 
 from bot.core import metrics
-from bot.core.store import GameRow, Status
+from bot.core.store import Status
 
 if TYPE_CHECKING:
     from bot.client import PachisiBot
@@ -57,56 +57,60 @@ def gateway_connected(bot: PachisiBot) -> bool:
     return all(not shard.is_closed() for shard in bot.shards.values())
 
 
+OPEN_GAMES = f"SELECT count(*) FROM games WHERE status = '{Status.ACTIVE}'"
+
+
 async def database_answers(url: str) -> bool:
     """Whether the database takes a write now (SQLite: the write lock within PROBE_SECONDS;
     PostgreSQL: a query on a new connection)."""
-    address = make_url(url)
+    sqlite = make_url(url).get_backend_name() == "sqlite"
     try:
-        if address.get_backend_name() == "sqlite":
-            return await asyncio.to_thread(_sqlite_writable, address.database or "")
-        return await asyncio.wait_for(_postgres_answers(url), PROBE_SECONDS)
-    except (TimeoutError, OSError, sqlite3.Error) as exc:
-        log.warning("health: database does not answer (%s)", type(exc).__name__)
-        return False
-    except Exception as exc:  # asyncpg's and SQLAlchemy's connection errors: unreachable all the same
+        await ask(url, ("BEGIN IMMEDIATE", "ROLLBACK") if sqlite else ("SELECT 1",))
+    except Exception as exc:  # the drivers' and SQLAlchemy's errors alike: it does not answer
         log.warning("health: database does not answer (%s: %s)", type(exc).__name__, exc)
         return False
+    return True
 
 
-def _sqlite_writable(path: str) -> bool:
-    if not Path(path).exists():
-        return False
-    connection = sqlite3.connect(path, timeout=PROBE_SECONDS, isolation_level=None)
+async def count_open_games(url: str) -> None:
+    """Set the open-games gauge from the database (left as it was when the database is down)."""
     try:
-        connection.execute("BEGIN IMMEDIATE")
-        connection.execute("ROLLBACK")
-        return True
-    finally:
-        connection.close()
+        metrics.games_open(int(await ask(url, (OPEN_GAMES,)) or 0))
+    except Exception as exc:
+        log.warning("metrics: open games not counted (%s: %s)", type(exc).__name__, exc)
 
 
-async def _postgres_answers(url: str) -> bool:
+async def ask(url: str, statements: tuple[str, ...]) -> Any:
+    """Run `statements` on a connection of their own and return the last one's first value; raises
+    when the database does not answer within PROBE_SECONDS. Never the game's pool: a probe given
+    up on cannot leave a pooled connection half-used."""
+    address = make_url(url)
+    if address.get_backend_name() == "sqlite":
+        return await asyncio.to_thread(_sqlite_ask, address.database or "", statements)
+    return await asyncio.wait_for(_postgres_ask(url, statements), PROBE_SECONDS)
+
+
+def _sqlite_ask(path: str, statements: tuple[str, ...]) -> Any:
+    if not Path(path).exists():
+        raise FileNotFoundError(path)  # connecting would create an empty database
+    with closing(sqlite3.connect(path, timeout=PROBE_SECONDS, isolation_level=None)) as connection:
+        value = None
+        for statement in statements:
+            row = connection.execute(statement).fetchone()
+            value = row[0] if row else None
+        return value
+
+
+async def _postgres_ask(url: str, statements: tuple[str, ...]) -> Any:
     engine = create_async_engine(url, poolclass=NullPool, connect_args={"timeout": PROBE_SECONDS})
     try:
         async with engine.connect() as connection:
-            await connection.exec_driver_sql("SELECT 1")
-        return True
+            value = None
+            for statement in statements:
+                value = (await connection.exec_driver_sql(statement)).scalar()
+            return value
     finally:
         await engine.dispose()
-
-
-async def count_open_games(bot: PachisiBot) -> None:
-    """Set the open-games gauge from the database (left as it was when the database is down)."""
-    store = getattr(bot, "store", None)
-    if store is None:
-        return
-    try:
-        async with asyncio.timeout(PROBE_SECONDS), store.transaction() as session:
-            count = await session.scalar(select(func.count()).where(GameRow.status == Status.ACTIVE))
-    except Exception as exc:
-        log.warning("metrics: open games not counted (%s)", type(exc).__name__)
-        return
-    metrics.games_open(int(count or 0))
 
 
 def application(bot: PachisiBot) -> web.Application:
@@ -118,7 +122,7 @@ def application(bot: PachisiBot) -> web.Application:
         return web.json_response(body, status=200 if healthy else 503)
 
     async def scrape(_request: web.Request) -> web.Response:
-        await count_open_games(bot)
+        await count_open_games(bot.settings.database_url)
         return web.Response(body=generate_latest(), headers={"Content-Type": CONTENT_TYPE_LATEST})
 
     app = web.Application()
