@@ -145,6 +145,11 @@ def backup(database_url: str, target: Path) -> Checked:
     source = sqlite_path(database_url)
     if not source.is_file():
         raise BackupError(f"{source} does not exist: nothing to back up (DATABASE_URL)")
+    own = {source.resolve().with_name(source.name + suffix) for suffix in ("", "-wal", "-shm", "-journal")}
+    if target.resolve() in own:
+        raise BackupError(f"{target} is the database itself: name another file")
+    if not target.parent.is_dir():
+        raise BackupError(f"{target.parent} is not a folder: create it first")
     partial = target.with_name(target.name + ".partial")
     partial.unlink(missing_ok=True)
     with closing(sqlite3.connect(source)) as live, closing(sqlite3.connect(partial)) as copy:
@@ -162,6 +167,8 @@ def backup(database_url: str, target: Path) -> Checked:
 def restore(backup_file: Path, database_url: str) -> Checked:
     """Write a checked backup of this bot's revision over the database, with no bot running on it."""
     target = sqlite_path(database_url)
+    if backup_file.resolve() == target.resolve():
+        raise BackupError(f"{backup_file} is the database itself: name a backup")
     checked = check(backup_file)
     head = head_revision()
     if checked.revision != head:

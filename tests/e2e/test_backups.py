@@ -201,6 +201,24 @@ async def test_a_damaged_database_is_not_backed_up(
     assert not copy.exists() and not list(tmp_path.glob("*.partial"))
 
 
+async def test_backup_and_restore_never_take_the_database_for_its_backup(
+    start_table: Callable[..., AbstractAsyncContextManager[Table]], database_url: str, tmp_path: Path
+) -> None:
+    await played_database(start_table, turns=1)
+    database = Path(make_url(database_url).database or "")
+    before = database.read_bytes()
+    for target, says in (
+        (database, "is the database itself"),
+        (tmp_path / ".." / tmp_path.name / database.name, "is the database itself"),
+        (tmp_path / "backups" / "pachisi.sqlite3", "backups is not a folder: create it first"),
+    ):
+        refused = cli("backup", str(target), database_url=database_url)
+        assert refused.returncode == 1 and says in refused.stderr, refused.stderr
+    refused = cli("restore", str(database), database_url=database_url)
+    assert refused.returncode == 1 and "is the database itself: name a backup" in refused.stderr
+    assert database.read_bytes() == before
+
+
 def test_postgres_is_sent_to_pg_dump() -> None:
     for command in ("backup", "restore"):
         refused = cli(command, "x.sqlite3", database_url="postgresql+asyncpg://pachisi@db/pachisi")
