@@ -4,20 +4,26 @@
 they changed since the last sync recorded in the database). `python -m bot ratings --rebuild`
 recomputes every member's rating, all time and per season, from the stored games (no Discord
 needed). `python -m bot play` runs the bot at a local table in the browser instead of Discord
-(localdiscord/table.py).
+(localdiscord/table.py). `python -m bot backup FILE` and `restore FILE` copy the SQLite database
+out and in (bot/backup.py); `python -m bot healthcheck` asks a running bot's /healthz (the
+container's HEALTHCHECK).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import signal
 import sys
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import discord
 
+from bot import backup, health
 from bot.client import PachisiBot, point_discord_at
 from bot.core.config import Settings, load_settings
 from engine import build
@@ -46,13 +52,20 @@ async def run(settings: Settings) -> None:
     stop = asyncio.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    async with bot:
+    async with bot, serving(bot, settings):
         running = asyncio.create_task(bot.start(settings.discord_token or ""))
         stopping = asyncio.create_task(stop.wait())
         await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
         stopping.cancel()
         await bot.close()
         await running  # raises what stopped the bot, if something did (a refused token)
+
+
+def serving(bot: PachisiBot, settings: Settings) -> contextlib.AbstractAsyncContextManager[None]:
+    """/healthz and /metrics while the bot runs, when METRICS_PORT is set."""
+    if settings.metrics_port is None:
+        return contextlib.nullcontext()
+    return health.serving(bot, settings.metrics_host, settings.metrics_port)
 
 
 async def sync(settings: Settings) -> None:
@@ -79,7 +92,7 @@ async def rebuild_ratings(settings: Settings) -> None:
 
 
 USAGE = (
-    "usage: python -m bot [sync | ratings --rebuild]\n"
+    "usage: python -m bot [sync | ratings --rebuild | backup FILE | restore FILE | healthcheck]\n"
     "       python -m bot play [--port N] [--host H] [--database FILE]   (a local table in the browser)"
 )
 
@@ -108,17 +121,51 @@ def play(args: list[str]) -> None:
     asyncio.run(table.play(options.database, options.host, options.port))
 
 
+def copy(command: str, file: str, settings: Settings) -> None:
+    """`backup FILE` or `restore FILE`: a refusal is one sentence and exit status 1."""
+    try:
+        if command == "backup":
+            print(f"backed up to {backup.backup(settings.database_url, Path(file))}")
+        else:
+            print(f"restored {backup.restore(Path(file), settings.database_url)}")
+    except backup.BackupError as exc:
+        print(f"{command} refused: {exc}", file=sys.stderr)
+        raise SystemExit(1) from None
+
+
+def healthcheck(settings: Settings) -> None:
+    """Exit 0 when the running bot's /healthz says healthy, 1 otherwise (what it said on stderr)."""
+    if settings.metrics_port is None:
+        print("METRICS_PORT is not set: the bot serves no /healthz", file=sys.stderr)
+        raise SystemExit(1)
+    host = "127.0.0.1" if settings.metrics_host in ("0.0.0.0", "::") else settings.metrics_host
+    try:
+        with urllib.request.urlopen(f"http://{host}:{settings.metrics_port}/healthz", timeout=5) as answer:
+            print(answer.read().decode())
+    except (urllib.error.URLError, OSError) as exc:
+        body = exc.read().decode() if isinstance(exc, urllib.error.HTTPError) else str(exc)
+        print(f"unhealthy: {body}", file=sys.stderr)
+        raise SystemExit(1) from None
+
+
 def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["play"]:
         play(args[1:])
         return
-    if args not in ([], ["sync"], ["ratings", "--rebuild"]):
+    known = args in ([], ["sync"], ["ratings", "--rebuild"], ["healthcheck"])
+    if not known and not (len(args) == 2 and args[0] in ("backup", "restore")):
         print(USAGE, file=sys.stderr)
         raise SystemExit(2)
     settings = load_settings()
     if args == ["ratings", "--rebuild"]:
         asyncio.run(rebuild_ratings(settings))
+        return
+    if args == ["healthcheck"]:
+        healthcheck(settings)
+        return
+    if args[:1] in (["backup"], ["restore"]):
+        copy(args[0], args[1], settings)
         return
     if not settings.discord_token:
         print(TOKEN_HELP, file=sys.stderr)
@@ -128,7 +175,8 @@ def main(argv: list[str] | None = None) -> None:
     logging.getLogger("bot").info("engine: %s", build.describe())
     point_discord_at(settings.discord_api_base, settings.discord_gateway_url)
     try:
-        asyncio.run(sync(settings) if args == ["sync"] else run(settings))
+        with backup.running_on(settings.database_url):  # `restore` refuses while this runs
+            asyncio.run(sync(settings) if args == ["sync"] else run(settings))
     except discord.LoginFailure as exc:
         print(f"Discord refused the token: {exc}. Check DISCORD_TOKEN in .env.", file=sys.stderr)
         raise SystemExit(2) from exc

@@ -16,11 +16,13 @@ import render
 from bot.cogs.pachisi.buttons import BUTTONS
 from bot.cogs.pachisi.flow import GameFlow
 from bot.cogs.pachisi.seats import Seats
+from bot.core import metrics
 from bot.core.clock import Clock
 from bot.core.config import Settings
 from bot.core.members import MemberSettings
 from bot.core.service import GameService
 from bot.core.store import Store, upgrade
+from bot.health import http_trace
 from bot.sync import sync_commands
 from bot.translator import CatalogTranslator
 from engine import Position
@@ -66,6 +68,7 @@ class PachisiBot(commands.AutoShardedBot):
             shard_count=settings.shard_count,
             shard_ids=settings.shard_ids,  # type: ignore[arg-type]  # None: every shard
             help_command=None,
+            http_trace=http_trace(),  # counts Discord's 429s by bucket (bot/core/metrics.py)
             **options,
         )
         self.settings = settings
@@ -104,6 +107,13 @@ class PachisiBot(commands.AutoShardedBot):
             await self.load_extension(extension)
         await self.tree.set_translator(CatalogTranslator())
         await sync_commands(self.tree, self.store, self.settings.dev_guild_id, force=self.force_sync)
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Count what members send (the handlers themselves are the cogs')."""
+        if interaction.type == discord.InteractionType.component:
+            metrics.clicked()
+        elif interaction.type == discord.InteractionType.application_command:
+            metrics.commanded()
 
     async def on_ready(self) -> None:
         log.info("ready user=%s guilds=%d shards=%s", self.user, len(self.guilds), self.shard_ids)

@@ -31,8 +31,17 @@ def compiled_modules() -> list[str]:
     return sorted(_extensions())
 
 
+def installed_from_a_wheel() -> bool:
+    """The package sits beside its dist-info (`pip install .`, the container image): pip unpacks
+    every file at install time in no set order, so file times tell nothing there, and the source
+    is not edited in place."""
+    return any(_PACKAGE.parent.glob("pachisi_discord-*.dist-info"))
+
+
 def stale_modules() -> list[str]:
-    """Compiled modules whose source changed after they were built."""
+    """Compiled modules whose source changed after they were built (in a checkout)."""
+    if installed_from_a_wheel():
+        return []
     return sorted(
         name
         for name, path in _extensions().items()

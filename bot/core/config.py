@@ -26,6 +26,10 @@ class Settings(BaseSettings):
     """`/pachisi start` opens a thread per table unless its `thread` option says otherwise."""
     default_auto_throw: bool = True
     """The bot throws for members who never chose with `/pachisi auto`."""
+    metrics_port: int | None = None
+    """Serve /healthz and Prometheus /metrics on this port (bot/health.py); unset: not served."""
+    metrics_host: str = "127.0.0.1"
+    """Where the metrics listen: this machine only unless told otherwise (0.0.0.0 in a container)."""
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None
 

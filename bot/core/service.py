@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.core import records
+from bot.core import metrics, records
 from bot.core.errors import (
     Conflict,
     GameEnded,
@@ -203,6 +203,7 @@ class GameService:
                         await self._close(session, view)
                 return
             except Conflict:
+                metrics.database_retry("abandon")
                 continue
         raise Conflict()
 

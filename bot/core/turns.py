@@ -1,4 +1,5 @@
-"""Playing a game on to the next decision: pure, no store and no clock (the service does the I/O).
+"""Playing a game on to the next decision: pure, no store and no clock (the service does the I/O;
+a computer's thinking time goes to the metrics, and nothing here reads it back).
 
 A service call resumes a stored game as `Turns` (the engine `Game` plus who holds each seat), lets
 the member act (`member_throws`, `member_plays`, or the clock's `time_ran_out`), then `play_on`
@@ -12,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from random import Random
 
+from bot.core import metrics
 from bot.core.errors import AlreadyThrown, IllegalMove, NotThrown
 from engine.errors import IllegalMoveError
 from engine.game import Game
@@ -136,7 +138,8 @@ class Turns:
         moves = self.game.legal_moves()
         if len(moves) <= 1:
             return moves[0] if moves else None
-        return get_player(level).choose(self.game.position, pending.value, moves, rng)
+        with metrics.computer_deciding(level):
+            return get_player(level).choose(self.game.position, pending.value, moves, rng)
 
     def _play(
         self,

@@ -13,7 +13,7 @@ import pytest
 from bot.client import PachisiBot
 from bot.core.clock import Clock
 from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.helpers import Table, bot_settings, check_records
+from tests.e2e.helpers import PostgresServer, Table, bot_settings, check_records
 from tests.e2e.pseudolanguage import pseudo_language  # noqa: F401  (a fixture of the language tests)
 
 
@@ -56,3 +56,15 @@ async def start_table(
 async def table(start_table: Callable[..., AbstractAsyncContextManager[Table]]) -> AsyncIterator[Table]:
     async with start_table() as table_:
         yield table_
+
+
+@pytest.fixture
+async def postgres_server(postgres_url: str) -> AsyncIterator[PostgresServer]:
+    server = PostgresServer(postgres_url)
+    if not server.available:
+        pytest.skip(
+            "PG_BIN and PACHISI_PG_DATA are not set: the server was not started by scripts/postgres-up"
+        )
+    yield server
+    if not Path(server.data, "postmaster.pid").exists():
+        await server.start()  # leave the server running for the tests after this one

@@ -41,6 +41,8 @@ class Fault:
     retry_after: float | None
     times: int
     body_contains: str | None = None
+    bucket: str = "fault"
+    """A 429's X-RateLimit-Bucket: Discord names the limit it hit."""
 
 
 @dataclass
@@ -119,15 +121,25 @@ class CheckedServer(FakeDiscordServer):
         retry_after: float | None = None,
         times: int = 1,
         body_contains: str | None = None,
+        bucket: str = "fault",
     ) -> None:
         """Answer the next `times` matching REST calls with an error; `{name}` in path is a wildcard.
-        With `body_contains`, only calls whose body holds that text match (one message of many)."""
+        With `body_contains`, only calls whose body holds that text match (one message of many);
+        a 429 names `bucket` as the limit hit."""
         regex = path_regex(path)
         default = {429: "You are being rate limited.", 403: "Missing Permissions", 404: "Unknown Channel"}
         text = message or default.get(status, "Error")
         self.faults.append(
             Fault(
-                method.upper(), re.compile(regex + "$"), status, code, text, retry_after, times, body_contains
+                method.upper(),
+                re.compile(regex + "$"),
+                status,
+                code,
+                text,
+                retry_after,
+                times,
+                body_contains,
+                bucket,
             )
         )
 
@@ -156,6 +168,7 @@ class CheckedServer(FakeDiscordServer):
             "X-RateLimit-Reset": f"{time.time() + retry:.3f}",
             "X-RateLimit-Reset-After": f"{retry:.3f}",
             "X-RateLimit-Scope": "user",
+            "X-RateLimit-Bucket": fault.bucket,
         }
         body = {"message": fault.message, "retry_after": retry, "global": False, "code": fault.code}
         return json_response(body, 429, headers)

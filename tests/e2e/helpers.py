@@ -6,7 +6,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime
+import os
 import random
+import subprocess
 import sys
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
@@ -14,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sqlalchemy import inspect, select
+from sqlalchemy import inspect, make_url, select
 
 from bot.client import PachisiBot
 from bot.core.clock import Clock
@@ -364,3 +366,30 @@ def check_move_log(game: StoredGame) -> None:
     )
     assert [t.seat for t in replayed.record] == [row.seat for row in game.moves]
     assert replayed.position == game.view.position, f"game {game.view.id}: replay differs"
+
+
+class PostgresServer:
+    """The test PostgreSQL that scripts/postgres-up started (PG_BIN, PACHISI_PG_DATA), stopped and
+    started again from the test."""
+
+    def __init__(self, url: str) -> None:
+        self.bin = os.environ.get("PG_BIN", "")
+        self.data = os.environ.get("PACHISI_PG_DATA", "")
+        self.port = make_url(url).port
+
+    @property
+    def available(self) -> bool:
+        return bool(self.bin and self.data and Path(self.data, "PG_VERSION").exists())
+
+    def _run(self, *args: str) -> None:
+        argv = [f"{self.bin}/pg_ctl", "-D", self.data, *args]
+        if os.getuid() == 0:
+            argv = ["runuser", "-u", "postgres", "--", *argv]
+        subprocess.run(argv, check=True, capture_output=True, timeout=TIMEOUT)
+
+    async def stop(self) -> None:
+        await asyncio.to_thread(self._run, "-m", "fast", "-w", "stop")
+
+    async def start(self) -> None:
+        options = f"-h 127.0.0.1 -p {self.port} -k {self.data} -c fsync=off -c max_connections=200"
+        await asyncio.to_thread(self._run, "-l", f"{self.data}/server.log", "-w", "-o", options, "start")

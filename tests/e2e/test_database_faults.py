@@ -5,19 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
-import subprocess
 import sys
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 from sqlalchemy import make_url
 
 from bot.client import PachisiBot
-from localdiscord.driver import TIMEOUT
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.helpers import (
+    PostgresServer,
     Table,
     bot_settings,
     check_move_log,
@@ -29,45 +25,6 @@ from tests.e2e.helpers import (
 )
 
 SAVED = "The database is not answering right now. The game is saved; try again in a moment."
-
-
-class PostgresServer:
-    """The test PostgreSQL that scripts/postgres-up started (PG_BIN, PACHISI_PG_DATA), stopped and
-    started again from the test."""
-
-    def __init__(self, url: str) -> None:
-        self.bin = os.environ.get("PG_BIN", "")
-        self.data = os.environ.get("PACHISI_PG_DATA", "")
-        self.port = make_url(url).port
-
-    @property
-    def available(self) -> bool:
-        return bool(self.bin and self.data and Path(self.data, "PG_VERSION").exists())
-
-    def _run(self, *args: str) -> None:
-        argv = [f"{self.bin}/pg_ctl", "-D", self.data, *args]
-        if os.getuid() == 0:
-            argv = ["runuser", "-u", "postgres", "--", *argv]
-        subprocess.run(argv, check=True, capture_output=True, timeout=TIMEOUT)
-
-    async def stop(self) -> None:
-        await asyncio.to_thread(self._run, "-m", "fast", "-w", "stop")
-
-    async def start(self) -> None:
-        options = f"-h 127.0.0.1 -p {self.port} -k {self.data} -c fsync=off -c max_connections=200"
-        await asyncio.to_thread(self._run, "-l", f"{self.data}/server.log", "-w", "-o", options, "start")
-
-
-@pytest.fixture
-async def postgres_server(postgres_url: str) -> AsyncIterator[PostgresServer]:
-    server = PostgresServer(postgres_url)
-    if not server.available:
-        pytest.skip(
-            "PG_BIN and PACHISI_PG_DATA are not set: the server was not started by scripts/postgres-up"
-        )
-    yield server
-    if not Path(server.data, "postmaster.pid").exists():
-        await server.start()  # leave the server running for the tests after this one
 
 
 async def refused_while_down(table: Table) -> None:

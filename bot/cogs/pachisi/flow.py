@@ -21,7 +21,7 @@ import discord
 from bot.cogs.pachisi.acts import Act
 from bot.cogs.pachisi.timers import TurnTimers
 from bot.cogs.pachisi.writes import GameChannel, Writer, too_old
-from bot.core import present, records
+from bot.core import metrics, present, records
 from bot.core.errors import AlreadyThrown, GameError
 from bot.core.present import Message, Plan
 from bot.core.records import SeatTally
@@ -86,6 +86,7 @@ class GameFlow:
             played, plan, files = await work
             game = played.game
             await self._answer(interaction, plan.now or Message(clicked.content), game, files)
+            metrics.answered(interaction.id)
             if played.replaced is not None:
                 await self.close(game, played.replaced)
             await self._after_pace(played, plan, interaction)

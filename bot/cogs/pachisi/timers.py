@@ -9,6 +9,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 
+from bot.core import metrics
 from bot.core.clock import Clock
 from bot.core.errors import GameError
 from bot.core.snapshot import GameSnapshot
@@ -58,6 +59,7 @@ class TurnTimers:
             pass  # the turn was played, or the game ended, before the deadline fired
         except StoreUnavailable:
             log.warning("game=%s turn timer: database unavailable, trying again", game_id)
+            metrics.database_retry("turn_timer")
             retry = self.clock.now() + timedelta(seconds=RETRY_SECONDS)
             self.tasks[game_id] = asyncio.create_task(self._run(game_id, turn, retry, reminded=True))
         except asyncio.CancelledError:

@@ -16,6 +16,8 @@ from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
+from bot.core import metrics
+
 ROOT = Path(__file__).resolve().parents[3]
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
@@ -100,6 +102,7 @@ class Database:
                 yield session
         except Exception as exc:
             if unavailable(exc):
+                metrics.database_error()
                 raise StoreUnavailable() from exc
             raise
 

@@ -1,0 +1,37 @@
+# The bot in a container, next to its database (compose.yaml). Built in two stages: the first
+# compiles the engine's hot modules (mypyc needs a C compiler) into wheels, the second installs
+# them into a slim image without a compiler. The image was never built on the project's machines
+# (no container runtime there can pull images): tests/test_container.py lints this file with
+# hadolint and runs its install and start steps in a fresh virtual environment instead.
+#
+#   docker build -t pachisi-bot .
+#   docker run -d --env-file .env -v pachisi-data:/data pachisi-bot
+#   docker run --rm -v pachisi-data:/data pachisi-bot backup /data/backup.sqlite3
+
+FROM python:3.11-bookworm AS build
+WORKDIR /src
+COPY pyproject.toml setup.py README.md ./
+COPY engine engine
+COPY render render
+COPY bot bot
+COPY migrations migrations
+COPY localdiscord localdiscord
+RUN python -m pip wheel --no-cache-dir --wheel-dir /wheels .
+
+FROM python:3.11-slim-bookworm
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    DATABASE_URL=sqlite+aiosqlite:////data/pachisi.sqlite3 \
+    METRICS_PORT=9464
+COPY --from=build /wheels /wheels
+RUN python -m pip install --no-cache-dir --no-index /wheels/*.whl \
+    && rm -rf /wheels \
+    && useradd --system --uid 10001 --home-dir /data --no-create-home pachisi \
+    && mkdir /data \
+    && chown pachisi /data
+USER 10001
+WORKDIR /data
+VOLUME /data
+EXPOSE 9464
+HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 CMD ["python", "-m", "bot", "healthcheck"]
+ENTRYPOINT ["python", "-m", "bot"]

@@ -1,0 +1,95 @@
+"""The bot's Prometheus metrics, all in one place: each event elsewhere is one call of a function here.
+
+They live in prometheus_client's default registry, so `python -m bot` with METRICS_PORT set serves
+them (bot/health.py) together with the process's own (CPU, memory, open files). Recording costs a
+lock and an addition whether or not anyone scrapes, so the hooks stay in the click path.
+No Discord import: the store and the game's turns record here too (bot/core may not import discord).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+
+from prometheus_client import Counter, Gauge, Histogram
+
+GAMES_OPEN = Gauge(
+    "pachisi_games_open", "Games being played (status active) in the database, read at scrape time"
+)
+CLICKS = Counter("pachisi_clicks_total", "Button clicks received (game, seat and puzzle buttons)")
+COMMANDS = Counter("pachisi_commands_total", "Slash commands received")
+CLICK_TO_ANSWER = Histogram(
+    "pachisi_click_to_answer_seconds",
+    "From a click (Discord's time in its id) to the clicked message's update sent by the bot",
+    buckets=(0.05, 0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 2.5, 3.0, 5.0, 10.0),
+)
+RATE_LIMITED = Counter(
+    "pachisi_discord_rate_limited_total",
+    "Discord REST answers 429, by Discord's bucket (X-RateLimit-Bucket) and scope",
+    ["bucket", "scope"],
+)
+DATABASE_ERRORS = Counter(
+    "pachisi_database_errors_total",
+    "Transactions refused because the database did not answer (PostgreSQL down, SQLite locked)",
+)
+DATABASE_RETRIES = Counter(
+    "pachisi_database_retries_total",
+    "Work tried again after the database did not answer or another writer won the race, by what",
+    ["what"],
+)
+COMPUTER_DECISION = Histogram(
+    "pachisi_computer_decision_seconds",
+    "Time a computer player took to choose among two or more moves, by level",
+    ["level"],
+    buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+)
+
+DISCORD_EPOCH_MS = 1_420_070_400_000
+
+
+def created_at(snowflake: int) -> datetime:
+    """When Discord made the object with this id (the time is in its upper bits)."""
+    return datetime.fromtimestamp(((snowflake >> 22) + DISCORD_EPOCH_MS) / 1000, UTC)
+
+
+def clicked() -> None:
+    CLICKS.inc()
+
+
+def commanded() -> None:
+    COMMANDS.inc()
+
+
+def answered(interaction_id: int) -> None:
+    """The clicked message was updated: observe the time since the click (never below zero, for a
+    clock a little behind Discord's)."""
+    elapsed = (datetime.now(UTC) - created_at(interaction_id)).total_seconds()
+    CLICK_TO_ANSWER.observe(max(0.0, elapsed))
+
+
+def rate_limited(bucket: str | None, scope: str | None) -> None:
+    RATE_LIMITED.labels(bucket=bucket or "unknown", scope=scope or "unknown").inc()
+
+
+def database_error() -> None:
+    DATABASE_ERRORS.inc()
+
+
+def database_retry(what: str) -> None:
+    DATABASE_RETRIES.labels(what=what).inc()
+
+
+def games_open(count: int) -> None:
+    GAMES_OPEN.set(count)
+
+
+@contextmanager
+def computer_deciding(level: str) -> Iterator[None]:
+    """Time the block: one computer decision at `level`."""
+    start = time.perf_counter()
+    try:
+        yield
+    finally:
+        COMPUTER_DECISION.labels(level=level).observe(time.perf_counter() - start)

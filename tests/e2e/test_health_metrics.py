@@ -1,0 +1,214 @@
+"""`python -m bot` with METRICS_PORT: /healthz follows the gateway and the database, and /metrics
+counts a played game (bot/health.py, bot/core/metrics.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import subprocess
+import sys
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
+from typing import Any
+
+import aiohttp
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+from sqlalchemy import make_url
+
+from bot import health as health_server
+from bot.core.store import StoreUnavailable
+from localdiscord.driver import TIMEOUT
+from tests.e2e.fakediscord import FakeDiscord
+from tests.e2e.helpers import (
+    REPO_ROOT,
+    PostgresServer,
+    Table,
+    bot_env,
+    live_buttons,
+    play_out,
+    running_bot,
+    subprocess_table,
+    turn_state,
+    wait_for,
+    wait_for_turn_or_end,
+)
+
+SAVED = str(StoreUnavailable())
+
+COMMAND, COMPONENT = 2, 3
+"""Discord's interaction types of a slash command and a button click."""
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+async def get(port: int, path: str) -> tuple[int, str]:
+    async with aiohttp.ClientSession() as session, session.get(f"http://127.0.0.1:{port}{path}") as answer:
+        return answer.status, await answer.text()
+
+
+async def health(port: int) -> tuple[int, dict[str, Any]]:
+    async with aiohttp.ClientSession() as session, session.get(f"http://127.0.0.1:{port}/healthz") as answer:
+        return answer.status, await answer.json()
+
+
+async def scrape(port: int) -> dict[tuple[str, frozenset[tuple[str, str]]], float]:
+    """Every sample of /metrics: (name, labels) -> value."""
+    status, text = await get(port, "/metrics")
+    assert status == 200, text
+    return {
+        (sample.name, frozenset(sample.labels.items())): sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+    }
+
+
+def total(samples: dict[tuple[str, frozenset[tuple[str, str]]], float], name: str, **labels: str) -> float:
+    """The sum of `name`'s samples whose labels include `labels`."""
+    wanted = set(labels.items())
+    return sum(value for (found, have), value in samples.items() if found == name and wanted <= have)
+
+
+async def health_becomes(port: int, status: int) -> dict[str, Any]:
+    async def answer() -> dict[str, Any] | None:
+        code, body = await health(port)
+        return body if code == status else None
+
+    found: dict[str, Any] = await wait_for(answer, what=f"/healthz to answer {status}")
+    return found
+
+
+async def test_metrics_after_a_played_game(fake: FakeDiscord, database_url: str) -> None:
+    table = subprocess_table(fake, database_url)
+    # Discord says 429 to two posts through the channel (discord.py waits and posts again).
+    fake.server.fail_next(
+        "POST", "/channels/{c}/messages", status=429, retry_after=0.2, times=2, bucket="f00d"
+    )
+    port = free_port()
+    async with running_bot(fake, bot_env(fake, database_url, METRICS_PORT=str(port))):
+        assert await health(port) == (200, {"status": "ok", "gateway": True, "database": True})
+        await table.alice.slash(table.channel, "pachisi start", players=2, pieces=2, level="easy")
+        await wait_for_turn_or_end(table)
+        playing = await scrape(port)
+        assert total(playing, "pachisi_games_open") == 1
+        await play_by_commands(table, 3)  # shown through the channel
+        final = await play_out(table, [table.alice], by="buttons")
+        assert "Throws:" in final.content
+        clicks = sum(i.type == COMPONENT for i in fake.interactions)
+        commands = sum(i.type == COMMAND for i in fake.interactions)
+        after = await scrape(port)
+    assert total(after, "pachisi_games_open") == 0
+    assert total(after, "pachisi_clicks_total") == clicks > 0
+    assert total(after, "pachisi_commands_total") == commands >= 4
+    answered = total(after, "pachisi_click_to_answer_seconds_count")
+    assert 0 < answered <= clicks
+    assert 0 < total(after, "pachisi_click_to_answer_seconds_sum") / answered < 3  # Discord's limit
+    assert total(after, "pachisi_click_to_answer_seconds_bucket", le="+Inf") == answered
+    decisions = total(after, "pachisi_computer_decision_seconds_count", level="easy")
+    assert decisions > 0 and total(after, "pachisi_computer_decision_seconds_sum") / decisions < 1
+    assert total(after, "pachisi_discord_rate_limited_total", bucket="f00d", scope="user") == 2
+    assert total(after, "pachisi_discord_rate_limited_total") == 2
+    assert total(after, "pachisi_database_errors_total") == 0
+
+
+async def play_by_commands(table: Table, turns: int) -> None:
+    """Alice plays `turns` turns with /pachisi throw and /pachisi move, shown through the channel."""
+    for _ in range(turns):
+        message = await wait_for_turn_or_end(table)
+        before = turn_state(table.channel)
+        if [b.label for b in live_buttons(message)] == ["Throw"]:
+            await table.alice.slash(table.channel, "pachisi throw")
+        else:
+            [(_, value), *_] = await table.alice.autocomplete(table.channel, "pachisi move", "choice", "")
+            await table.alice.slash(table.channel, "pachisi move", choice=value)
+        await wait_for_turn_or_end(table, after=before)
+
+
+async def test_healthz_follows_postgres_stopped_and_back(
+    fake: FakeDiscord,
+    postgres_url: str,
+    postgres_server: PostgresServer,
+) -> None:
+    table = subprocess_table(fake, postgres_url)
+    port = free_port()
+    async with running_bot(fake, bot_env(fake, postgres_url, METRICS_PORT=str(port))):
+        assert (await health(port))[0] == 200
+        await table.alice.slash(table.channel, "pachisi start", players=2, pieces=1, level="easy")
+        message = await wait_for_turn_or_end(table)
+        await postgres_server.stop()
+        try:
+            body = await health_becomes(port, 503)
+            assert body == {"status": "unhealthy", "gateway": True, "database": False}
+            await refused(table, message)
+            assert total(await scrape(port), "pachisi_database_errors_total") >= 1  # scrapes while down
+        finally:
+            await postgres_server.start()
+        assert await health_becomes(port, 200) == {"status": "ok", "gateway": True, "database": True}
+        await play_out(table, [table.alice], by="buttons")
+
+
+async def refused(table: Table, message: Any) -> None:
+    reply = await table.alice.click(message, live_buttons(message)[0].label, wait=False)
+    answer = await table.fake.wait_until(
+        lambda: reply.followups[-1] if reply.followups else reply.message, what="the answer to the click"
+    )
+    assert answer.ephemeral and answer.content == SAVED, answer.content
+
+
+async def test_healthz_unhealthy_while_sqlite_is_locked(fake: FakeDiscord, database_url: str) -> None:
+    port = free_port()
+    async with running_bot(fake, bot_env(fake, database_url, METRICS_PORT=str(port))):
+        assert (await health(port))[0] == 200
+        path = make_url(database_url).database
+        locker = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-c",
+            "import sqlite3, sys\n"
+            f"c = sqlite3.connect({path!r}, isolation_level=None)\n"
+            "c.execute('BEGIN EXCLUSIVE'); print('locked', flush=True); sys.stdin.read()\n",
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+        )
+        try:
+            assert locker.stdout is not None and await locker.stdout.readline() == b"locked\n"
+            assert await health(port) == (503, {"status": "unhealthy", "gateway": True, "database": False})
+        finally:
+            locker.kill()
+            await locker.wait()
+        assert await health_becomes(port, 200) == {"status": "ok", "gateway": True, "database": True}
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "0.0.0.0"])
+async def test_the_metrics_listen_where_told(fake: FakeDiscord, database_url: str, host: str) -> None:
+    """127.0.0.1 unless METRICS_HOST says otherwise; `python -m bot healthcheck` asks /healthz."""
+    port = free_port()
+    extra = {"METRICS_PORT": str(port)} | ({} if host == "127.0.0.1" else {"METRICS_HOST": host})
+    env = bot_env(fake, database_url, **extra)
+    async with running_bot(fake, env) as bot:
+        await bot.wait_for_output(f"health and metrics on http://{host}:{port}")
+        listening = subprocess.run(["ss", "-Hltn", f"sport = :{port}"], capture_output=True, text=True)
+        assert f"{host}:{port}" in listening.stdout, listening.stdout
+        check = subprocess.run(
+            [sys.executable, "-m", "bot", "healthcheck"],
+            env={**bot.env},
+            cwd=REPO_ROOT,
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+        )
+        assert check.returncode == 0, check.stderr
+        assert '"status": "ok"' in check.stdout
+
+
+async def test_healthz_says_when_the_gateway_is_closed(
+    start_table: Callable[..., AbstractAsyncContextManager[Table]],
+) -> None:
+    port = free_port()
+    async with start_table() as table, health_server.serving(table.bot, "127.0.0.1", port):
+        assert await health(port) == (200, {"status": "ok", "gateway": True, "database": True})
+        await table.bot.close()  # what a bot that lost Discord for good looks like
+        assert await health(port) == (503, {"status": "unhealthy", "gateway": False, "database": True})
