@@ -26,7 +26,7 @@ def drawn(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     """Every text drawn from here on, but a choice tile's letter; caches emptied so all is drawn."""
     _palette()  # the palette is built once from English pictures: not part of what is looked at
     texts: list[str] = []
-    in_tile = []
+    in_tile: list[str] = []
     centred, text, tile = sprites.centred_text, sprites.text, sprites.tile
 
     def record_centred(draw: object, centre: object, words: str, *args: object) -> None:
@@ -36,7 +36,7 @@ def drawn(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
 
     def record_text(words: str, *args: object) -> object:
         texts.append(words)
-        return text(words, *args)  # type: ignore[arg-type]
+        return text(words, *args)
 
     def untracked_tile(label: str, size: int) -> object:
         in_tile.append(label)
