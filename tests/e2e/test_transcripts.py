@@ -39,8 +39,9 @@ from tests.e2e.helpers import bot_settings, stored_games
 
 GOLDEN = Path(__file__).with_name("transcripts")
 UPDATE = os.environ.get("PACHISI_UPDATE_GOLDEN") == "1"
-QUIET = 0.8
-"""Seconds without a request to the fake Discord after which the bot is taken to have settled."""
+QUIET = 1.5
+"""Seconds without a request to the fake Discord after which the bot is taken to have settled
+(drawing a board takes a fraction of that on a busy machine)."""
 DAY = datetime.datetime(2026, 5, 14, 9, 30, tzinfo=datetime.UTC)
 """The bot's fixed today: the daily puzzle and the season are this day's on every run."""
 SEEDS = (41, 42)
@@ -48,13 +49,11 @@ SEEDS = (41, 42)
 
 
 class FixedClock(Clock):
-    """DAY, plus the time the test has run: a fixed date whose seconds still pass."""
-
-    def __init__(self) -> None:
-        self.started = datetime.datetime.now(datetime.UTC)
+    """Always DAY: the daily puzzle, the season, the records' dates and a game's duration are the
+    same however long a run takes (turn timers, 300 s ahead, never fire while the script runs)."""
 
     def now(self) -> datetime.datetime:
-        return DAY + (datetime.datetime.now(datetime.UTC) - self.started)
+        return DAY
 
 
 # --- writing down what members read --------------------------------------------------------------
@@ -165,21 +164,27 @@ class Transcript:
                 self.write(message, f"only {self.name(user_id)}")
 
     async def step(
-        self, who: Member | None, what: str, action: Callable[[], Awaitable[Reply | None]]
+        self,
+        who: Member | None,
+        what: str,
+        action: Callable[[], Awaitable[Reply | None]],
+        until: Callable[[], object] | None = None,
     ) -> Reply | None:
+        """Run `action`, wait for what it leads to (`until`, then quiet) and write down what changed."""
         self.steps += 1
         self.lines.append("")
         self.lines.append(f"== {self.steps}. {who.name + ': ' if who else ''}{what}")
         reply = await action()
+        if until is not None:
+            await self.fake.wait_until(until, what=what)
+        await settle(self.fake)
         if reply is not None:
-            await settle(self.fake)
             answers = [reply.message, *reply.followups] if reply.message else list(reply.followups)
             for message in answers:
                 if message is not None and message.ephemeral and who is not None:
                     kept = self.private.setdefault(who.id, [])
                     if all(m.id != message.id for m in kept):
                         kept.append(message)
-        await settle(self.fake)
         self.read()
         return reply
 
@@ -272,15 +277,25 @@ class Game:
                 return
         raise AssertionError("no choice in 12 turns")
 
-    async def say(self, member: Member, channel: Channel, command: str, /, **options: Any) -> Reply | None:
+    async def say(
+        self,
+        member: Member,
+        channel: Channel,
+        command: str,
+        /,
+        until: Callable[[], object] | None = None,
+        **options: Any,
+    ) -> Reply | None:
         shown = {k: f"@{v.name}" if isinstance(v, Member) else v for k, v in options.items()}
         typed = " ".join([f"/{command}", *(f"{k}:{v}" for k, v in shown.items())])
         where = "#" + self.transcript.channel_name(channel.id)
         return await self.transcript.step(
-            member, f"types {typed} in {where}", lambda: member.slash(channel, command, **options)
+            member, f"types {typed} in {where}", lambda: member.slash(channel, command, **options), until
         )
 
-    async def click(self, member: Member, message: Message, kind: str) -> Reply | None:
+    async def click(
+        self, member: Member, message: Message, kind: str, until: Callable[[], object] | None = None
+    ) -> Reply | None:
         button = buttons(message, kind)[0]
         what = f"clicks [{self.transcript.plain(button.label or '')}] on message {self.transcript.number(message)}"
         return await self.transcript.step(
@@ -294,7 +309,7 @@ async def play_the_script(game: Game, restart: Callable[[], Awaitable[None]]) ->
     await say(asha, channel, "pachisi help")
     await say(ravi, channel, "pachisi rules", section="throws")
     await say(asha, channel, "pachisi auto", mode="off")
-    await say(asha, channel, "pachisi start", players=4, pieces=2)
+    await say(asha, channel, "pachisi start", until=lambda: channel.threads, players=4, pieces=2)
     card = newest(channel, "pachisi:join:")
     assert card is not None
     await click(ravi, card, "pachisi:join:")
@@ -313,7 +328,8 @@ async def play_the_script(game: Game, restart: Callable[[], Awaitable[None]]) ->
     await say(asha, channel, "pachisi puzzle-channel", post="here")
     await say(ravi, channel, "pachisi puzzle-ping", ping="on")
     await say(ravi, game.thread, "pachisi resign")
-    await say(asha, game.thread, "pachisi leave")  # the computers play the game to its end
+    # the computers play the game to its end: the card offers a rematch
+    await say(asha, game.thread, "pachisi leave", until=lambda: newest(channel, "pachisi:rematch:"))
     await say(asha, channel, "pachisi stats")
     await say(ravi, game.thread, "pachisi stats")
     await say(ravi, channel, "pachisi leaderboard")
@@ -322,7 +338,7 @@ async def play_the_script(game: Game, restart: Callable[[], Awaitable[None]]) ->
     await say(ravi, game.thread, "pachisi replay")
     card = newest(channel, "pachisi:rematch:")
     assert card is not None
-    await click(asha, card, "pachisi:rematch:")
+    await click(asha, card, "pachisi:rematch:", until=lambda: len(channel.threads) == 2)
     threads = channel.threads
     rematch = threads[-1]
     await say(ravi, rematch, "pachisi end")  # refused: Asha started it
