@@ -17,7 +17,7 @@ from babel.messages.catalog import Message
 
 from bot.core.texts.language import SHIPPED, SOURCE
 from engine.rules import OVERRIDE_ORDER
-from tests.bot.test_catalog import forms, strings, template, translations
+from tests.bot.catalogs import forms, strings, template, translations
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATED = [code for code in SHIPPED if code != SOURCE]

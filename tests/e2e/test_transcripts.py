@@ -204,7 +204,7 @@ async def settle(fake: FakeDiscord) -> None:
             seen, since = count, loop.time()
         elif loop.time() - since >= QUIET:
             return
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0.05)  # nobody announces quiet: look again shortly
     raise TimeoutError("the bot did not settle")
 
 
