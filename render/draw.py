@@ -21,7 +21,10 @@ from render.board import base_board
 from render.canvas import Canvas, quantize
 from render.layout import Box, Point
 from render.moves import DrawnMove, choice_label
-from render.words import ENGLISH, Words
+from render.words import ENGLISH, Words, piece_marks
+
+Marks = tuple[str, ...]
+"""Each seat's piece mark in the picture's language (`words.piece_marks`)."""
 
 PIECE = 40
 """Piece diameter on a square holding one seat's pieces."""
@@ -49,28 +52,28 @@ def _stacks(position: Position) -> dict[int, list[tuple[int, int]]]:
     return {square: sorted(per_seat.items()) for square, per_seat in counts.items()}
 
 
-def _draw_stack(canvas: Canvas, centre: Point, groups: list[tuple[int, int]]) -> None:
+def _draw_stack(canvas: Canvas, centre: Point, groups: list[tuple[int, int]], marks: Marks) -> None:
     x, y = centre
     if len(groups) == 1:
         seat, count = groups[0]
-        canvas.paste(sprites.piece(seat, PIECE), centre)
+        canvas.paste(sprites.piece(seat, PIECE, marks[seat]), centre)
         if count > 1:
             canvas.paste(sprites.badge(str(count), 20), (x + 14, y + 14))
         return
     offsets = ((-11, -11), (11, -11), (-11, 11), (11, 11))
     for (seat, count), (dx, dy) in zip(groups, offsets, strict=False):
-        canvas.paste(sprites.piece(seat, SMALL_PIECE), (x + dx, y + dy))
+        canvas.paste(sprites.piece(seat, SMALL_PIECE, marks[seat]), (x + dx, y + dy))
         if count > 1:
             canvas.paste(sprites.badge(str(count), 14), (x + dx + 9, y + dy + 9))
 
 
-def _draw_waiting(canvas: Canvas, position: Position) -> None:
+def _draw_waiting(canvas: Canvas, position: Position, marks: Marks) -> None:
     """Pieces not yet out (or captured) stand in the Charkoni, beside their own arm."""
     for seat in position.rules.seats:
         count = position.charkoni_count(seat)
         if count:
             x, y = layout.charkoni_point(seat)
-            canvas.paste(sprites.piece(seat, WAITING_PIECE), (x, y))
+            canvas.paste(sprites.piece(seat, WAITING_PIECE, marks[seat]), (x, y))
             if count > 1:
                 canvas.paste(sprites.badge(str(count), 18), (x + 13, y + 13))
 
@@ -171,21 +174,22 @@ def _story_numbers(canvas: Canvas, story: Sequence[DrawnMove], occupied: set[Poi
         canvas.paste(number_disc(index, move.seat, last), (start[0] + 12 * shift, start[1] - 12 * shift))
 
 
-def _draw_captures(canvas: Canvas, story: Sequence[DrawnMove]) -> None:
+def _draw_captures(canvas: Canvas, story: Sequence[DrawnMove], marks: Marks) -> None:
     """Each captured seat's shape, struck out, at the square where the capture happened."""
     for drawn in story:
         victims = drawn.victims()
         if not victims:
             continue
-        capture_mark(canvas, layout.square_box(ROUTES[drawn.move.seat][drawn.move.dst]), victims)
+        capture_mark(canvas, layout.square_box(ROUTES[drawn.move.seat][drawn.move.dst]), victims, marks)
 
 
-def capture_mark(canvas: Canvas, box: Box, victims: Sequence[int]) -> None:
+def capture_mark(canvas: Canvas, box: Box, victims: Sequence[int], marks: Marks | None = None) -> None:
     """A frame in the capture colour, and each captured seat's shape struck out at its corner."""
     left, top, right, bottom = box
     canvas.rectangle((left, top, right - 1, bottom - 1), outline=theme.CAPTURE, width=5)
     for k, seat in enumerate(victims):
-        canvas.paste(sprites.struck_piece(seat, 32), (left + 7 + k * 24, top + 7))
+        mark = marks[seat] if marks else None
+        canvas.paste(sprites.struck_piece(seat, 32, mark), (left + 7 + k * 24, top + 7))
 
 
 STORY_OFFSET = -6
@@ -218,7 +222,7 @@ def choice_arrow(canvas: Canvas, points: list[Point], piece: Point, waiting: boo
     line_with_head(canvas, points, theme.CHOICE_EDGE, theme.WHITE, 4, TILE // 2 + 1)
 
 
-def _choice_tiles(canvas: Canvas, position: Position, choices: Sequence[Move]) -> None:
+def _choice_tiles(canvas: Canvas, position: Position, choices: Sequence[Move], marks: Marks) -> None:
     """Each legal move's letter, large, on its landing square.
 
     The tile covers the square, so pieces standing there are shown small on its corner: struck out
@@ -236,7 +240,8 @@ def _choice_tiles(canvas: Canvas, position: Position, choices: Sequence[Move]) -
         victims = {seat for seat, _ in position.captures(move)}
         standing = sorted({seat for seat, _ in position.pieces_on(ROUTES[move.seat][move.dst])})
         for k, seat in enumerate(standing):
-            mark = sprites.struck_piece(seat, 24) if seat in victims else sprites.piece(seat, 22)
+            drawn = sprites.struck_piece if seat in victims else sprites.piece
+            mark = drawn(seat, 24 if seat in victims else 22, marks[seat])
             canvas.paste(mark, (at[0] + TILE // 2 - 3 - 16 * k, at[1] - TILE // 2 + 3))
 
 
@@ -260,6 +265,7 @@ def render(
     if last_move is not None and not story:
         story = [DrawnMove(last_move, last_position)]
     story = list(story)[-MAX_STORY:]
+    marks = piece_marks(words)
     canvas = Canvas(base_board().copy())
     names = names or {}
     panels.draw_panels(canvas, words, position, names, throw, cowries, story, choices or ())
@@ -270,13 +276,13 @@ def render(
     if choices:
         _choice_arrows(canvas, choices)
     for square, groups in stacks.items():
-        _draw_stack(canvas, layout.square_centre(square), groups)
-    _draw_waiting(canvas, position)
+        _draw_stack(canvas, layout.square_centre(square), groups, marks)
+    _draw_waiting(canvas, position, marks)
     occupied = {layout.square_centre(square) for square in stacks}
     _story_numbers(canvas, story, occupied)
-    _draw_captures(canvas, story)
+    _draw_captures(canvas, story, marks)
     if choices:
-        _choice_tiles(canvas, position, choices)
+        _choice_tiles(canvas, position, choices, marks)
     if position.result is not None:
         panels.draw_banner(canvas, words, position, termination)
     return canvas

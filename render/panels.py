@@ -35,6 +35,7 @@ def seat_parts(
     and its picture can be cached by its arguments.
     """
     labels = w.panel_labels(words)
+    mark = w.piece_marks(words)[seat]
     result = position.result
     on_turn = result is None and position.turn == seat
     status = ""
@@ -51,10 +52,10 @@ def seat_parts(
         capture = labels.not_captured, theme.CAPTURED_NO
     parts: list[tuple[Part, tuple[Hashable, ...]]] = [(_frame, ())] if on_turn else []
     parts += [
-        (_name_line, (seat, name)),
+        (_name_line, (seat, mark, name)),
         (_seat_line, (w.seat_line(words, seat), status)),
-        (_count_row, (seat, 104, labels.waiting, position.charkoni_count(seat))),
-        (_count_row, (seat, 148, labels.home, position.home_count(seat))),
+        (_count_row, (seat, mark, 104, labels.waiting, position.charkoni_count(seat))),
+        (_count_row, (seat, mark, 148, labels.home, position.home_count(seat))),
         (_capture_line, capture),
     ]
     if position.rules.players == 4:
@@ -67,10 +68,10 @@ def _frame(canvas: Canvas, box: Box) -> None:
     canvas.rounded_rectangle(box, radius=14, outline=theme.TEXT, width=5)
 
 
-def _name_line(canvas: Canvas, box: Box, seat: int, name: str) -> None:
+def _name_line(canvas: Canvas, box: Box, seat: int, mark: str, name: str) -> None:
     left, top, right, _ = box
     x, y = left + 16, top + 16
-    canvas.paste(sprites.piece(seat, 40), (x + 20, y + 22))
+    canvas.paste(sprites.piece(seat, 40, mark), (x + 20, y + 22))
     canvas.write_within((x + 50, y + 22), name, _NAME_SIZES, right - x - 66, theme.TEXT)
 
 
@@ -87,13 +88,13 @@ def _seat_line(canvas: Canvas, box: Box, seat_arm: str, status: str) -> None:
     canvas.write_within((x, y), seat_arm, (20, 17), width, theme.TEXT_DIM)
 
 
-def _count_row(canvas: Canvas, box: Box, seat: int, dy: int, label: str, count: int) -> None:
+def _count_row(canvas: Canvas, box: Box, seat: int, mark: str, dy: int, label: str, count: int) -> None:
     """A label, `count` of the seat's pieces and the number, `dy` px below the panel's top."""
     x, y = box[0] + 16, box[1] + 16 + dy
     canvas.write_within((x, y), label, (22, 18), 112, theme.TEXT_DIM)
     x += 120
     for k in range(count):
-        canvas.paste(sprites.piece(seat, PANEL_PIECE), (x + 15 + k * 34, y))
+        canvas.paste(sprites.piece(seat, PANEL_PIECE, mark), (x + 15 + k * 34, y))
     canvas.write((x + 15 + count * 34 - 6, y), str(count), 24, theme.TEXT)
 
 

@@ -32,14 +32,16 @@ def centred_text(
     draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str, size: int, fill: tuple[int, ...]
 ) -> None:
     """Centred text (a sprite's letter, a replay's caption), holding the FreeType lock only while
-    the font is used."""
+    the font is used; a text in Devanagari (a Hindi piece's mark) in its own font."""
+    devanagari = any(theme.is_devanagari(char) for char in text)
     with _FREETYPE:
-        draw.text(centre, text, font=theme.font(size), fill=fill, anchor="mm")
+        draw.text(centre, text, font=_font(size, devanagari), fill=fill, anchor="mm")
 
 
 @cache
-def piece(seat: int, size: int) -> Image.Image:
-    """An RGBA piece: the seat's colour and shape with its letter, so colour is never the only cue."""
+def piece(seat: int, size: int, mark: str | None = None) -> Image.Image:
+    """An RGBA piece: the seat's colour and shape with its mark (the colour's first letter in the
+    table's language, `words.piece_marks`; English's by default), so colour is never the only cue."""
     big = size * SCALE
     image = Image.new("RGBA", (big, big), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)
@@ -57,19 +59,30 @@ def piece(seat: int, size: int) -> Image.Image:
         draw.regular_polygon(circle, sides, rotation=theme.SEAT_ROTATION[seat], fill=outline)
         inner = (centre, centre, reach - edge * 1.6)
         draw.regular_polygon(inner, sides, rotation=theme.SEAT_ROTATION[seat], fill=fill)
-    centred_text(draw, (centre, centre), theme.SEAT_LETTERS[seat], int(big * 0.55), theme.SEAT_INK[seat])
+    shown = theme.SEAT_LETTERS[seat] if mark is None else mark
+    # Devanagari's letters are smaller in their em than Latin capitals: a larger size matches them.
+    height = 0.55 if shown.isascii() else 0.62
+    centred_text(
+        draw,
+        (centre, centre + (0 if shown.isascii() else big * 0.04)),
+        shown,
+        int(big * height),
+        theme.SEAT_INK[seat],
+    )
     return smooth(image, (size, size))
 
 
 @cache
-def struck_piece(seat: int, size: int) -> Image.Image:
+def struck_piece(seat: int, size: int, mark: str | None = None) -> Image.Image:
     """A captured piece: its shape on a white disc, struck through by a ring and bar in the capture colour."""
     big = size * SCALE
     image = Image.new("RGBA", (big, big), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)
     width = max(2, size // 10) * SCALE
     draw.ellipse((1, 1, big - 2, big - 2), fill=theme.WHITE)
-    inner = piece(seat, size * 3 // 4).resize((big * 11 // 16, big * 11 // 16), Image.Resampling.LANCZOS)
+    inner = piece(seat, size * 3 // 4, mark).resize(
+        (big * 11 // 16, big * 11 // 16), Image.Resampling.LANCZOS
+    )
     offset = (big - inner.size[0]) // 2
     image.paste(inner, (offset, offset), inner)
     draw.ellipse(

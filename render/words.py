@@ -37,6 +37,10 @@ class Words:
         """The form for `count` (`{count}` in the sentence is the number)."""
         return self.catalog.ngettext(singular, plural, count).format(count=count, **params)
 
+    def pgettext(self, context: str, message: str, /) -> str:
+        """`message` where `context` tells it apart (a piece's one-letter mark)."""
+        return self.catalog.pgettext(context, message)
+
 
 ENGLISH = Words()
 
@@ -54,6 +58,17 @@ def seat_name(words: Words, seat: int) -> str:
     if name == "yellow":
         return words.gettext("Yellow")
     return words.gettext("Green")
+
+
+def piece_marks(words: Words) -> tuple[str, str, str, str]:
+    """The mark on each seat's pieces, the first letter of its colour in the table's language
+    (B, R, Y, G; Hindi का, ला, पी, ह), so the mark beside a seat's name reads as that name."""
+    return (
+        words.pgettext("piece mark", "B"),
+        words.pgettext("piece mark", "R"),
+        words.pgettext("piece mark", "Y"),
+        words.pgettext("piece mark", "G"),
+    )
 
 
 def seats_words(words: Words, seats: Sequence[int]) -> str:

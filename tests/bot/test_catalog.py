@@ -16,35 +16,15 @@ import sys
 from pathlib import Path
 
 import pytest
-from babel.messages.catalog import Catalog, Message
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
 from bot.core.texts.language import DOMAIN, LOCALE_DIR, SHIPPED, SOURCE, choose, language, native_name, spoken
 from bot.translator import NAME
+from tests.bot.catalogs import forms, strings, template, translations
 
 ROOT = Path(__file__).resolve().parents[2]
-POT = LOCALE_DIR / f"{DOMAIN}.pot"
 TRANSLATED = [code for code in SHIPPED if code != SOURCE]
-
-
-def template() -> Catalog:
-    with POT.open("rb") as source:
-        return read_po(source)
-
-
-def translations(code: str) -> Catalog:
-    with (LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.po").open("rb") as source:
-        return read_po(source, locale=code)
-
-
-def forms(message: Message) -> list[str]:
-    return list(message.id) if isinstance(message.id, tuple) else [message.id]
-
-
-def strings(message: Message) -> list[str]:
-    value = message.string
-    return list(value) if isinstance(value, tuple | list) else [value]
 
 
 def test_the_template_holds_what_the_code_says_now(tmp_path: Path) -> None:

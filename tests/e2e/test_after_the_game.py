@@ -50,9 +50,10 @@ async def test_after_a_game_members_list_export_replay_and_see_their_rating(tabl
     # A newcomer's rating on the scale members know, marked provisional: not "-1.6".
     assert re.search(r"Rating \*\*1[0-9]{3}\?\*\* ± [0-9]+ · ", stats.content), stats.content
     assert "1 game, " in stats.content and "1 games" not in stats.content
+    # each number with its own noun (issue 41): never "1 wins in 1 game"
     assert (
-        "against computers 1 wins in 1 game." in stats.content
-        or "against computers 0 wins in 1 game." in stats.content
+        "against computers: 1 game, 1 win." in stats.content
+        or "against computers: 1 game, 0 wins." in stats.content
     )
     board = await table.alice.slash(table.channel, "pachisi leaderboard")
     assert "Nobody has played 3 rated games" in board.content  # one game is not enough to rank

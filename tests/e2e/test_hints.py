@@ -66,7 +66,7 @@ async def test_the_hint_answers_the_member_to_move_alone_with_hards_letter(table
     assert text.startswith(f"**Hint**: play **{choice_label(moves.index(best))}**,"), text
     assert "chance to win" in text
     for index in range(len(moves)):
-        assert f"\n**{choice_label(index)}** {move_steps(ENGLISH, view.position, moves[index])}: " in text
+        assert f"\n**{choice_label(index)}** {move_steps(ENGLISH, view.position, moves[index])}, " in text
     assert len(table.channel.messages) == seen  # nothing posted for the channel to see
     [game] = await stored_games(table.database_url)
     assert game.view.seats[0].hints_used == 1 and game.view.seats[1].hints_used == 0  # Bob's not counted

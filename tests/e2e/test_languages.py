@@ -277,9 +277,9 @@ async def test_the_table_speaks_its_language_and_each_member_their_own(tables: T
     await table.bob.click(card, custom_id=card.buttons[0].custom_id)
     await table.fake.wait_until(lambda: f"पीली: <@{table.bob.id}>" in card.content, what="Bob's seat")
     taken = await table.fake.wait_until(
-        lambda: next((m for m in thread.messages if "जगह ली" in m.content), None), what="the news"
+        lambda: next((m for m in thread.messages if "से खेलते हैं" in m.content), None), what="the news"
     )
-    assert taken.content.startswith(f"<@{table.bob.id}> ने **पीली** जगह ली")
+    assert taken.content.startswith(f"<@{table.bob.id}> अब **पीली** से खेलते हैं")  # a seat is its colour
     unknown = await table.alice.slash(table.channel, "pachisi start", language="fr", **QUICK)
     assert unknown.content == "I don't speak `fr` yet: choose English and हिन्दी."
     [stored] = await stored_games(table.database_url)

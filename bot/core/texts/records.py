@@ -34,14 +34,17 @@ def stats(lang: Language, name: str, record: MemberStats, row: RatingRow | None)
             + "\n"
             + lang.gettext("Not rated yet: a finished game against people or computers gives a rating.")
         )
-    people = lang.ngettext(
-        "against people {wins} wins in {count} game", "against people {wins} wins in {count} games",
-        row.games_people, wins=row.wins_people,
-    )  # fmt: skip
-    computers = lang.ngettext(
-        "against computers {wins} wins in {count} game", "against computers {wins} wins in {count} games",
-        row.games_computers, wins=row.wins_computers,
-    )  # fmt: skip
+    # Each number takes its own plural form: "1 game, 1 win", never "1 wins in 2 games".
+    people = lang.gettext(
+        "against people: {games}, {wins}",
+        games=lang.ngettext("{count} game", "{count} games", row.games_people),
+        wins=lang.ngettext("{count} win", "{count} wins", row.wins_people),
+    )
+    computers = lang.gettext(
+        "against computers: {games}, {wins}",
+        games=lang.ngettext("{count} game", "{count} games", row.games_computers),
+        wins=lang.ngettext("{count} win", "{count} wins", row.wins_computers),
+    )
     line = lang.gettext(
         "Rating {rating} · {people} · {computers}.",
         rating=rating(lang, row),
@@ -62,20 +65,18 @@ def leaderboard(lang: Language, rows: list[RatingColumns]) -> str:
 
 
 def board_lines(lang: Language, rows: list[RatingColumns]) -> list[str]:
-    """`1. <@user>: **1560** ± 210, 3 wins in 4 games`, one line per member, best first."""
+    """`1. <@user>: **1560** ± 210, 4 games, 3 wins`, one line per member, best first."""
     lines = []
     for rank, row in enumerate(rows, start=1):
         wins = row.wins_people + row.wins_computers
-        games = lang.ngettext(
-            "{wins} wins in {count} game", "{wins} wins in {count} games", row.games, wins=wins
-        )
         lines.append(
             lang.gettext(
-                "{rank}. <@{user}>: {rating}, {games}",
+                "{rank}. <@{user}>: {rating}, {games}, {wins}",
                 rank=rank,
                 user=row.user_id,
                 rating=rating(lang, row),
-                games=games,
+                games=lang.ngettext("{count} game", "{count} games", row.games),
+                wins=lang.ngettext("{count} win", "{count} wins", wins),
             )
         )
     return lines
@@ -89,14 +90,10 @@ def _member(lang: Language, member: Member) -> str:
 
 def history_line(lang: Language, game: GameSummary) -> str:
     rules = game.rules
-    shape = lang.gettext("{players} players", players=rules.players)
+    shape = lang.ngettext("{count} player", "{count} players", rules.players)
     if rules.pieces != 4:
-        shape = lang.ngettext(
-            "{players} players, {count} piece",
-            "{players} players, {count} pieces",
-            rules.pieces,
-            players=rules.players,
-        )
+        pieces = lang.ngettext("{count} piece", "{count} pieces", rules.pieces)
+        shape = lang.gettext("{players}, {pieces}", players=shape, pieces=pieces)
     sides = lang.gettext(
         "{first} vs {second}",
         first=", ".join(_member(lang, m) for m in side_members(game, 0)) or lang.gettext("nobody"),
@@ -109,9 +106,7 @@ def history_line(lang: Language, game: GameSummary) -> str:
     elif game.result == "draw":
         result = lang.gettext("draw")
     else:
-        result = lang.gettext(
-            "{side} won", side=side(lang, 0 if game.result.startswith("black") else 1, rules.players)
-        )
+        result = won(lang, 0 if game.result.startswith("black") else 1, rules.players)
     when = lang.moment(game.created_at)
     throws = lang.ngettext("{count} throw", "{count} throws", game.throws)
     return f"`#{game.id}` " + lang.gettext(
@@ -144,11 +139,20 @@ def record_result(lang: Language, record: Record) -> str:
         if record.termination == "frozen":
             return lang.gettext("a draw (frozen)")
         return lang.gettext("a draw (throw limit)")
-    players = record.rules.players
-    winner = side(lang, 0 if record.result.startswith("black") else 1, players)
-    if record.termination == "resignation":
-        return lang.gettext("{side} won by resignation", side=winner)
-    return lang.gettext("{side} won", side=winner)
+    return won(
+        lang, 0 if record.result.startswith("black") else 1, record.rules.players,
+        resigned=record.termination == "resignation",
+    )  # fmt: skip
+
+
+def won(lang: Language, winner: int, players: int, *, resigned: bool = False) -> str:
+    """`Black won`, `Black + Yellow won`: the plural form follows the side's seats, so a language
+    whose verb agrees with a partnership (Hindi जीतीं) can say so."""
+    seats = 2 if players == 4 else 1
+    name = side(lang, winner, players)
+    if resigned:
+        return lang.ngettext("{side} won by resignation", "{side} won by resignation", seats, side=name)
+    return lang.ngettext("{side} won", "{side} won", seats, side=name)
 
 
 def export(lang: Language, game_id: int, record: Record) -> str:

@@ -25,12 +25,11 @@ def freezing_note(lang: Language) -> str:
 
 def rules_words(lang: Language, rules: Rules) -> str:
     """`classic, 4 players, 4 pieces each`."""
-    text = lang.ngettext(
-        "{rules}, {players} players, {count} piece each",
-        "{rules}, {players} players, {count} pieces each",
-        rules.pieces,
+    text = lang.gettext(
+        "{rules}, {players}, {pieces}",
         rules=rules.token(),
-        players=rules.players,
+        players=lang.ngettext("{count} player", "{count} players", rules.players),
+        pieces=lang.ngettext("{count} piece each", "{count} pieces each", rules.pieces),
     )
     if not rules.last_square:
         text = lang.gettext("{rules} ({note})", rules=text, note=freezing_note(lang))

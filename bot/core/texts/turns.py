@@ -167,11 +167,12 @@ def final_summary(lang: Language, view: GameSnapshot, tallies: Mapping[int, Seat
     )
     lines = [
         result_head(lang, view),
+        # the plural follows the turns, the one number with a noun: "Throws: 3 in 1 turn"
         lang.ngettext(
-            "Throws: {count} in {turns} turns. Captures: {captures}.",
-            "Throws: {count} in {turns} turns. Captures: {captures}.",
-            view.turn_number,
-            turns=turns,
+            "Throws: {throws} in {count} turn. Captures: {captures}.",
+            "Throws: {throws} in {count} turns. Captures: {captures}.",
+            turns,
+            throws=lang.number(view.turn_number),
             captures=captures,
         ),
     ]

@@ -1,0 +1,416 @@
+"""Golden transcripts: what each member reads, in English and in Hindi, committed for review.
+
+Two members, Asha and Ravi, play a scripted game through the fake Discord with every command a
+member can type (and the buttons: throw, moves, Hint, Take a seat, Rematch, the puzzle's answers,
+the end's confirmation), with a restart of the bot in the middle. Everything they read is written
+down step by step: each message posted or changed in the channel and the game's thread (text,
+embeds, attachments' names, buttons with their action), and each answer only one of them sees,
+under their name. The result must equal `tests/e2e/transcripts/<language>.txt`; a changed sentence
+shows in review as a diff of what members read. After an intended change:
+
+    PACHISI_UPDATE_GOLDEN=1 python -m pytest tests/e2e/test_transcripts.py
+
+The script finds turns by the buttons' custom ids (`pachisi:<action>:...`) and whose turn it is in
+the database, never by words, so it plays the same whatever the sentences say. Throws come from a
+seeded generator, the bot's clock is fixed (the daily puzzle is a given day's) and ids, timestamps
+and dates are written as names or left out, so the transcript is the same on every run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import os
+import random
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.client import PachisiBot
+from bot.core.clock import Clock
+from localdiscord.driver import TIMEOUT, Channel, Member, Reply
+from localdiscord.server import Button, Json, Message
+from tests.e2e.fakediscord import FakeDiscord
+from tests.e2e.helpers import bot_settings, stored_games
+
+GOLDEN = Path(__file__).with_name("transcripts")
+UPDATE = os.environ.get("PACHISI_UPDATE_GOLDEN") == "1"
+QUIET = 1.5
+"""Seconds without a request to the fake Discord after which the bot is taken to have settled
+(drawing a board takes a fraction of that on a busy machine)."""
+DAY = datetime.datetime(2026, 5, 14, 9, 30, tzinfo=datetime.UTC)
+"""The bot's fixed today: the daily puzzle and the season are this day's on every run."""
+SEEDS = (41, 42)
+"""The throws' seeds before and after the restart."""
+
+
+class FixedClock(Clock):
+    """Always DAY: the daily puzzle, the season, the records' dates and a game's duration are the
+    same however long a run takes (turn timers, 300 s ahead, never fire while the script runs)."""
+
+    def now(self) -> datetime.datetime:
+        return DAY
+
+
+# --- writing down what members read --------------------------------------------------------------
+
+
+def action_of(button: Button) -> str:
+    """A button's action from its custom id (`pachisi:move:17:42:...` -> move); a confirmation's
+    buttons, whose ids discord.py makes up, by their style."""
+    custom = button.custom_id or ""
+    if custom.startswith("pachisi:"):
+        return custom.split(":")[1]
+    return {1: "primary", 2: "secondary", 3: "success", 4: "danger", 5: "link"}.get(button.style, "button")
+
+
+@dataclass
+class Transcript:
+    """The script's steps and what each member read at each, as lines of text."""
+
+    fake: FakeDiscord
+    channel: Channel
+    members: dict[int, Member]
+    lines: list[str] = field(default_factory=list)
+    shown: dict[int, Json] = field(default_factory=dict)
+    """Each message as last written down, by id."""
+    numbers: dict[int, int] = field(default_factory=dict)
+    """Each message's number in the transcript, by id: ids differ from run to run."""
+    private: dict[int, list[Message]] = field(default_factory=dict)
+    """The answers only one member sees, by member id."""
+    steps: int = 0
+
+    def name(self, user_id: int) -> str:
+        member = self.members.get(user_id)
+        return member.name if member is not None else "someone"
+
+    def channel_name(self, channel_id: int) -> str:
+        record = self.fake.server.channels.get(channel_id)
+        return record.name if record is not None else "a channel"
+
+    def plain(self, text: str) -> str:
+        """`text` with ids as names and Discord's timestamps left out."""
+        text = re.sub(r"<@!?(\d+)>", lambda m: "@" + self.name(int(m.group(1))), text)
+        text = re.sub(r"<#(\d+)>", lambda m: "#" + self.channel_name(int(m.group(1))), text)
+        text = re.sub(r"<t:\d+(?::[a-zA-Z])?>", "<time>", text)
+        # a date the bot writes itself, from the database's real clock (the history's "when")
+        text = re.sub(r"\b[A-Z][a-z]{2} \d{1,2}, \d{4} \d{2}:\d{2}\b", "<date>", text)
+        return re.sub(r"\b\d{1,2} \S+ \d{4} \d{2}:\d{2}\b", "<date>", text)
+
+    def number(self, message: Message) -> int:
+        return self.numbers.setdefault(message.id, len(self.numbers) + 1)
+
+    def message_lines(self, message: Message) -> list[str]:
+        lines = [f"  | {line}" for line in self.plain(message.content).splitlines()]
+        for embed in message.embeds:
+            for key in ("title", "description"):
+                if embed.get(key):
+                    lines += [f"  [embed {key}] {line}" for line in self.plain(embed[key]).splitlines()]
+            for item in embed.get("fields", []):
+                lines.append(f"  [embed field] {self.plain(item['name'])}")
+                lines += [f"    {line}" for line in self.plain(item["value"]).splitlines()]
+            if embed.get("image"):
+                lines.append(f"  [embed image] {embed['image'].get('url', '').removeprefix('attachment://')}")
+            if embed.get("footer", {}).get("text"):
+                lines += [
+                    f"  [embed footer] {line}" for line in self.plain(embed["footer"]["text"]).splitlines()
+                ]
+        lines += [f"  [file] {attachment.filename}" for attachment in message.attachments]
+        buttons = [
+            f"[{self.plain(b.label or '')} -> {action_of(b)}{', disabled' if b.disabled else ''}]"
+            for b in message.buttons
+        ]
+        if buttons:
+            lines.append("  " + " ".join(buttons))
+        return lines
+
+    def write(self, message: Message, audience: str) -> None:
+        """A message, if it is new or changed since it was last written down."""
+        state = message.snapshot()
+        if message.deleted:
+            if message.id in self.shown:
+                self.lines.append(f"{audience}: message {self.number(message)} is deleted")
+                del self.shown[message.id]
+            return
+        if self.shown.get(message.id) == state:
+            return
+        how = "changes to" if message.id in self.shown else "new in #" + self.channel_name(message.channel_id)
+        self.shown[message.id] = state
+        self.lines.append(f"{audience}: message {self.number(message)}, {how}:")
+        self.lines += self.message_lines(message)
+
+    def public(self) -> list[Message]:
+        found = list(self.channel.messages)
+        for thread in self.channel.threads:
+            found += thread.messages
+        deleted = [
+            m
+            for channel_id in (self.channel.id, *(t.id for t in self.channel.threads))
+            for m in self.fake.server.channel_messages.get(channel_id, [])
+            if m.deleted and m.id in self.shown
+        ]
+        return sorted([*found, *deleted], key=lambda m: m.id)
+
+    def read(self) -> None:
+        """Write down what changed: for everyone, then for each member alone."""
+        for message in self.public():
+            self.write(message, "everyone")
+        for user_id, messages in self.private.items():
+            for message in messages:
+                self.write(message, f"only {self.name(user_id)}")
+
+    async def step(
+        self,
+        who: Member | None,
+        what: str,
+        action: Callable[[], Awaitable[Reply | None]],
+        until: Callable[[], object] | None = None,
+    ) -> Reply | None:
+        """Run `action`, wait for what it leads to (`until`, then quiet) and write down what changed."""
+        self.steps += 1
+        self.lines.append("")
+        self.lines.append(f"== {self.steps}. {who.name + ': ' if who else ''}{what}")
+        reply = await action()
+        if until is not None:
+            await self.fake.wait_until(until, what=what)
+        await settle(self.fake)
+        if reply is not None:
+            answers = [reply.message, *reply.followups] if reply.message else list(reply.followups)
+            for message in answers:
+                if message is not None and message.ephemeral and who is not None:
+                    kept = self.private.setdefault(who.id, [])
+                    if all(m.id != message.id for m in kept):
+                        kept.append(message)
+        self.read()
+        return reply
+
+    def text(self) -> str:
+        return "\n".join(self.lines).strip() + "\n"
+
+
+async def settle(fake: FakeDiscord) -> None:
+    """Until every interaction is answered and the bot has sent nothing for QUIET seconds."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + TIMEOUT
+    seen, since = -1, loop.time()
+    while loop.time() < deadline:
+        count = len(fake.server.requests)
+        busy = any(not i.done.is_set() for i in fake.server.interactions.values() if i.type != 4)
+        if count != seen or busy:
+            seen, since = count, loop.time()
+        elif loop.time() - since >= QUIET:
+            return
+        await asyncio.sleep(0.05)  # nobody announces quiet: look again shortly
+    raise TimeoutError("the bot did not settle")
+
+
+# --- the script ----------------------------------------------------------------------------------
+
+
+PLAYING = ("pachisi:throw:", "pachisi:move:")
+
+
+def buttons(message: Message, *kinds: str) -> list[Button]:
+    return [b for b in message.buttons if not b.disabled and (b.custom_id or "").startswith(kinds)]
+
+
+def newest(channel: Channel, *kinds: str) -> Message | None:
+    return next((m for m in reversed(channel.messages) if buttons(m, *kinds)), None)
+
+
+@dataclass
+class Game:
+    """The script's table: the transcript, the members, the bot's database."""
+
+    transcript: Transcript
+    asha: Member
+    ravi: Member
+    database_url: str
+
+    @property
+    def thread(self) -> Channel:
+        [thread] = self.transcript.channel.threads
+        return thread
+
+    async def to_move(self) -> Member | None:
+        """The member whose turn it is, from the database (None: a computer's, or no game)."""
+        games = await stored_games(self.database_url)
+        if not games or games[-1].view.position.result is not None:
+            return None
+        view = games[-1].view
+        user = view.seats[view.position.turn].user_id
+        return self.transcript.members.get(user) if user else None
+
+    async def turn(self, *, typed: bool = False, hint: bool = False) -> bool:
+        """The member to move plays their turn: a throw, then the first choice, by buttons or typed
+        (and asks for a Hint first, with `hint`). Whether they had a choice to make."""
+        member = await self.to_move()
+        assert member is not None, "no member's turn"
+        message = newest(self.thread, *PLAYING)
+        assert message is not None, "no turn message"
+        say, click = self.say, self.click
+        if buttons(message, "pachisi:throw:"):
+            if typed:
+                await say(member, self.thread, "pachisi throw")
+            else:
+                await click(member, message, "pachisi:throw:")
+            message = newest(self.thread, *PLAYING)
+            if message is None or await self.to_move() is not member or not buttons(message, "pachisi:move:"):
+                return False
+        if hint and buttons(message, "pachisi:hint:"):
+            await click(member, message, "pachisi:hint:")
+        if typed:
+            choices = await member.autocomplete(self.thread, "pachisi move", "choice", "")
+            await say(member, self.thread, "pachisi move", choice=choices[0][1])
+        else:
+            await click(member, message, "pachisi:move:")
+        return True
+
+    async def until_a_choice(self, **how: bool) -> None:
+        """Turns until one offers a member a choice (made as `turn` makes it)."""
+        for _ in range(12):
+            if await self.turn(**how):
+                return
+        raise AssertionError("no choice in 12 turns")
+
+    async def say(
+        self,
+        member: Member,
+        channel: Channel,
+        command: str,
+        /,
+        until: Callable[[], object] | None = None,
+        **options: Any,
+    ) -> Reply | None:
+        shown = {k: f"@{v.name}" if isinstance(v, Member) else v for k, v in options.items()}
+        typed = " ".join([f"/{command}", *(f"{k}:{v}" for k, v in shown.items())])
+        where = "#" + self.transcript.channel_name(channel.id)
+        return await self.transcript.step(
+            member, f"types {typed} in {where}", lambda: member.slash(channel, command, **options), until
+        )
+
+    async def click(
+        self, member: Member, message: Message, kind: str, until: Callable[[], object] | None = None
+    ) -> Reply | None:
+        button = buttons(message, kind)[0]
+        what = f"clicks [{self.transcript.plain(button.label or '')}] on message {self.transcript.number(message)}"
+        return await self.transcript.step(
+            member, what, lambda: member.click(message, custom_id=button.custom_id)
+        )
+
+
+async def play_the_script(game: Game, restart: Callable[[], Awaitable[None]]) -> None:
+    asha, ravi, channel = game.asha, game.ravi, game.transcript.channel
+    say, click = game.say, game.click
+    await say(asha, channel, "pachisi help")
+    await say(ravi, channel, "pachisi rules", section="throws")
+    await say(asha, channel, "pachisi auto", mode="off")
+    await say(asha, channel, "pachisi start", until=lambda: channel.threads, players=4, pieces=2)
+    card = newest(channel, "pachisi:join:")
+    assert card is not None
+    await click(ravi, card, "pachisi:join:")
+    await game.until_a_choice(hint=True)
+    await game.until_a_choice(typed=True)
+    await game.turn()
+    await say(ravi, game.thread, "pachisi board")
+    await game.transcript.step(None, "the bot restarts", restart)
+    await game.turn()
+    await game.until_a_choice()
+    await say(ravi, game.thread, "pachisi leave")
+    await say(ravi, game.thread, "pachisi join", seat="yellow")
+    await say(asha, channel, "pachisi puzzle")
+    puzzle = game.transcript.private[asha.id][-1]
+    await click(asha, puzzle, "pachisi:puzzle:")
+    await say(asha, channel, "pachisi puzzle-channel", post="here")
+    await say(ravi, channel, "pachisi puzzle-ping", ping="on")
+    await say(ravi, game.thread, "pachisi resign")
+    # the computers play the game to its end: the card offers a rematch
+    await say(asha, game.thread, "pachisi leave", until=lambda: newest(channel, "pachisi:rematch:"))
+    await say(asha, channel, "pachisi stats")
+    await say(ravi, game.thread, "pachisi stats")
+    await say(ravi, channel, "pachisi leaderboard")
+    await say(asha, channel, "pachisi history")
+    await say(asha, game.thread, "pachisi export")
+    await say(ravi, game.thread, "pachisi replay")
+    card = newest(channel, "pachisi:rematch:")
+    assert card is not None
+    await click(asha, card, "pachisi:rematch:", until=lambda: len(channel.threads) == 2)
+    threads = channel.threads
+    rematch = threads[-1]
+    await say(ravi, rematch, "pachisi end")  # refused: Asha started it
+    confirm = await say(asha, rematch, "pachisi end")
+    assert confirm is not None and confirm.message is not None
+    question = confirm.message
+    yes = next(b for b in question.buttons if b.style == 4)
+    await game.transcript.step(
+        asha,
+        f"clicks [{yes.label}] on message {game.transcript.number(question)}",
+        lambda: asha.click(question, custom_id=yes.custom_id),
+    )
+
+
+MESSAGE_TEXT = re.compile(r"^  (?:\| |\[embed (?:title|description|field|footer)\] |  )(.*)$")
+"""A transcript line a member reads as text (not a step, a file's name or the buttons)."""
+
+
+def sentences(text: str) -> int:
+    """The sentences members read in a transcript: its text lines cut after . ! ? and ।."""
+    count = 0
+    for line in text.splitlines():
+        found = MESSAGE_TEXT.match(line)
+        if found and found.group(1).strip():
+            count += len([part for part in re.split(r"(?<=[.!?।])\s+", found.group(1)) if part.strip()])
+    return count
+
+
+@pytest.mark.parametrize("locale", ["en-US", "hi"])
+async def test_members_read_the_golden_transcript(fake: FakeDiscord, database_url: str, locale: str) -> None:
+    guild = fake.add_guild("Pachisi club")
+    channel = guild.add_text_channel("games")
+    asha, ravi = guild.add_member("Asha"), guild.add_member("Ravi")
+    for member in (asha, ravi):
+        member.record.locale = locale
+    fake.server.set_moderator(guild.record, asha.record, True)  # Asha may manage channels
+    transcript = Transcript(fake, channel, {asha.id: asha, ravi.id: ravi})
+    game = Game(transcript, asha, ravi, database_url)
+    settings = bot_settings(fake, database_url, default_thread=True, default_auto_throw=True)
+    clock = FixedClock()
+
+    def new_bot(seed: int) -> PachisiBot:
+        return PachisiBot(settings, clock=clock, guild_ready_timeout=0.1)
+
+    first = new_bot(SEEDS[0])
+    async with fake.running(first):
+        first.service.rng = random.Random(SEEDS[0])
+
+        async def restart() -> None:
+            await first.close()
+            second = new_bot(SEEDS[1])
+            runner = fake.running(second)
+            await runner.__aenter__()
+            second.service.rng = random.Random(SEEDS[1])
+            stack.append(runner)
+
+        stack: list[Any] = []
+        try:
+            await play_the_script(game, restart)
+        except BaseException:
+            print(transcript.text())  # what the members read up to the failure, in pytest's report
+            raise
+        finally:
+            for runner in stack:
+                await runner.__aexit__(None, None, None)
+
+    text = transcript.text()
+    path = GOLDEN / f"{locale.split('-')[0]}.txt"
+    if UPDATE or not path.exists():
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        pytest.skip(f"wrote {path.name} ({sentences(text)} sentences): read it before committing")
+    assert text == path.read_text(encoding="utf-8"), (
+        f"members now read otherwise than {path.name}: if intended, PACHISI_UPDATE_GOLDEN=1 and review the diff"
+    )
