@@ -65,9 +65,11 @@ async def play_turns(table: Table, members: list[Member], rng: random.Random, bo
     """Play this channel's human turns by buttons until the game ends. A click Discord gave up on, or
     one made to a process killed since, is made again on the turn as it then stands."""
     while not is_final(message := await wait_for_turn_or_end(table)):
-        member = player_to_move(message, members)
         before = turn_state(table.channel)
         labels = [b.label or "" for b in live_buttons(message)]
+        member = await player_to_move(table, message, members)
+        if turn_state(table.channel) != before:
+            continue  # the turn moved on (a restarted bot) while the stored game was read
         reply = await member.click(
             message, "Throw" if labels == ["Throw"] else rng.choice(labels), wait=False
         )

@@ -11,7 +11,7 @@ from contextlib import AbstractAsyncContextManager
 import pytest
 
 from localdiscord.driver import Channel
-from localdiscord.server import Message
+from localdiscord.records import Message
 from tests.e2e.helpers import (
     MovableClock,
     Table,
