@@ -1,6 +1,8 @@
 """Where every benchmark keeps its figures: `bench/results/<name>.json`, one file per benchmark,
 holding the figures of its latest run with the commit and the date they were taken at, the command
-that made them and a note (say, that the machine was busy). docs/PERFORMANCE.md quotes these files.
+that made them and a note (say, that the machine was busy). docs/PERFORMANCE.md quotes these files
+whole; `python bench/figures.py` copies them into it again, between its `<!-- bench/results/... -->`
+markers.
 """
 
 from __future__ import annotations
@@ -8,6 +10,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +18,8 @@ from typing import Any
 
 RESULTS = Path(__file__).resolve().parent / "results"
 ROOT = RESULTS.parents[1]
+DOC = ROOT / "docs" / "PERFORMANCE.md"
+QUOTED = re.compile(r"(<!-- (bench/results/[\w.-]+\.json) -->\n).*?(<!-- end -->)", re.S)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -63,3 +68,21 @@ def show(figures: dict[str, Any], args: argparse.Namespace, width: int = 22) -> 
     else:
         for key, value in figures.items():
             print(f"{key:>{width}}: {value}")
+
+
+def quote(match: re.Match[str]) -> str:
+    """A results file as the doc quotes it: whole, or a line saying it is not there yet."""
+    path = ROOT / match[2]
+    body = f"```json\n{path.read_text()}```\n" if path.exists() else "(not measured yet)\n"
+    return match[1] + body + match[3]
+
+
+def main() -> None:
+    """Copy every results file docs/PERFORMANCE.md names into it, whole."""
+    text = DOC.read_text()
+    DOC.write_text(QUOTED.sub(quote, text))
+    print(f"{DOC.relative_to(ROOT)}: {len(QUOTED.findall(text))} results files quoted")
+
+
+if __name__ == "__main__":
+    main()
