@@ -40,13 +40,14 @@ import re
 import statistics
 import sys
 import tempfile
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import figures
 
-from localdiscord import FakeDiscord, child, play
+from localdiscord import BotProcess, FakeDiscord, child, play
 from localdiscord.driver import Channel, Guild, Member
 from localdiscord.records import Message
 
@@ -76,7 +77,8 @@ def bot_env(fake: FakeDiscord, database_url: str, **settings: str) -> dict[str, 
     return child.bot_env(fake.server, database_url, **{**SETTINGS, **settings})
 
 
-def bot_process(fake: FakeDiscord, env: dict[str, str]) -> Any:
+def bot_process(fake: FakeDiscord, env: dict[str, str]) -> AbstractAsyncContextManager[BotProcess]:
+    """`python -m bot` on the stand-in, started on entry, killed on exit."""
     return fake.process(child.bot_argv(), env=env, cwd=str(child.REPO_ROOT))
 
 

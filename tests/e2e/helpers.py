@@ -176,8 +176,11 @@ async def play_out(
         if is_final(message):
             return message
         before = turn_state(table.channel)
-        member = await player_to_move(table, message, members)
-        if turn_state(table.channel) != before:  # moved on while the stored game was read
+        member = await to_move(table, message, members)
+        if member is None or turn_state(table.channel) != before:
+            # The stored game is past this message (the bot will show it), or the turn moved on
+            # while it was read: look again shortly.
+            await asyncio.sleep(POLL_SECONDS)
             message = await wait_for_turn_or_end(table)
             continue
         if by == "buttons":
