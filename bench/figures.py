@@ -11,6 +11,7 @@ import argparse
 import datetime
 import json
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -43,6 +44,20 @@ def commit() -> str:
     return head + ("+changes" if changed else "")
 
 
+def command(argv: list[str]) -> str:
+    """The command that made the figures, its --note left out (the note is kept beside it)."""
+    kept: list[str] = []
+    skip = False
+    for arg in argv[1:]:
+        if skip or arg.startswith("--note="):
+            skip = False
+        elif arg == "--note":
+            skip = True
+        else:
+            kept.append(arg)
+    return shlex.join(["python", f"bench/{Path(argv[0]).name}", *kept])
+
+
 def save(name: str, figures: dict[str, Any], args: argparse.Namespace) -> Path | None:
     """Write `figures` to bench/results/<name>.json (unless --no-save); returns the file."""
     if not args.save:
@@ -52,7 +67,7 @@ def save(name: str, figures: dict[str, Any], args: argparse.Namespace) -> Path |
         "benchmark": name,
         "commit": commit(),
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        "command": " ".join(["python", f"bench/{Path(sys.argv[0]).name}", *sys.argv[1:]]),
+        "command": command(sys.argv),
         "note": args.note,
         "figures": figures,
     }
