@@ -6,6 +6,7 @@ The turn is found by its buttons' custom ids and the end of the game by the stor
 
 from __future__ import annotations
 
+import contextlib
 import re
 from pathlib import Path
 from typing import Any
@@ -81,6 +82,13 @@ class Tab:
         """The newest message's first enabled button that plays (Throw, or a move)."""
         found: dict[str, str] | None = await self.page.evaluate(NEWEST_TURN, PLAYING)
         return found
+
+    async def no_turn(self) -> bool:
+        """Waits until no message offers a button that plays (the bot closes the turn message after
+        it answers whoever ended the game), or TIMEOUT_MS; whether none does."""
+        with contextlib.suppress(Exception):
+            await self.page.wait_for_function(f"(a) => ({NEWEST_TURN})(a) === null", arg=PLAYING)
+        return await self.newest_turn() is None
 
     async def click(self, custom_id: str) -> None:
         await self.page.click(f'#messages button[data-custom-id="{custom_id}"]:not([disabled])')

@@ -123,7 +123,7 @@ async def test_a_moderator_ends_someone_elses_game(browser: Any, table: LocalTab
     await bala.command("/pachisi end")
     await bala.page.locator("button:has-text('खेल ख़त्म करें')").click()  # Bala's answers: Hindi
     await asha.page.wait_for_selector("#messages li.message:has-text('ended')")
-    assert await asha.newest_turn() is None  # no button left to play
+    assert await asha.no_turn()  # no button left to play
     sent = [i.payload for i in table.server.interactions.values() if i.user.name == "Bala" and i.type == 2]
     assert [p["locale"] for p in sent] == ["en-US", "hi"]
     assert [int(p["member"]["permissions"]) & MANAGE_CHANNELS for p in sent] == [0, MANAGE_CHANNELS]
