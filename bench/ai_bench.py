@@ -18,10 +18,9 @@ import json
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 from random import Random
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import figures
 
 from engine import build
 from engine.analysis import analyse
@@ -150,7 +149,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--positions", type=int, default=2000)
     parser.add_argument("--players", type=int, choices=(2, 4), default=4)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--json", action="store_true")
+    figures.add_arguments(parser)
     args = parser.parse_args(argv)
     build.exit_if_stale()
     rules = Rules().with_options(players=args.players)
@@ -166,6 +165,7 @@ def main(argv: list[str]) -> int:
         "network_us": network_us(decisions),
         **{f"expert_{key}_ms": levels["expert"][key] for key in ("mean", "p50", "p99")},
     }
+    figures.save(f"ai_bench-{args.players}p", report, args)
     if args.json:
         print(json.dumps(report))
         return 0
@@ -173,12 +173,12 @@ def main(argv: list[str]) -> int:
     print(f"engine: {report['engine']}")
     print(f"static evaluation: {report['evaluations_per_s']:,} positions/s")
     for spec, ms in report["decision_ms"].items():
-        figures = "  ".join(f"{key} {ms[key]:.3f}" for key in ("mean", "p50", "p99", "max"))
-        print(f"{spec:>16}: {figures} ms")
-    figures = "  ".join(f"{key} {report['hint_ms'][key]:.3f}" for key in ("mean", "p50", "p99", "max"))
-    print(f"{'hint':>16}: {figures} ms")
-    figures = "  ".join(f"{key} {us:.1f}" for key, us in report["network_us"].items())
-    print(f"{'network':>16}: {figures} us per position")
+        shown = "  ".join(f"{key} {ms[key]:.3f}" for key in ("mean", "p50", "p99", "max"))
+        print(f"{spec:>16}: {shown} ms")
+    shown = "  ".join(f"{key} {report['hint_ms'][key]:.3f}" for key in ("mean", "p50", "p99", "max"))
+    print(f"{'hint':>16}: {shown} ms")
+    shown = "  ".join(f"{key} {us:.1f}" for key, us in report["network_us"].items())
+    print(f"{'network':>16}: {shown} us per position")
     return 0
 
 

@@ -2,6 +2,8 @@
 
     python bench/bot_bench.py [--moves 200] [--autocompletes 100] [--games 100] [--rounds 10] [--json]
 
+Writes its figures to bench/results/bot_bench.json (figures.py; --no-save does not).
+
 One game: Alice (Black) and Bob (Yellow) play a two-player game by buttons, so every click is a
 human's and nothing but the bot's own work sits between a click and its answer. A move's latency is
 from the click to the next turn message in the channel: the move committed, the old buttons
@@ -33,33 +35,71 @@ from __future__ import annotations
 import argparse
 import asyncio
 import functools
-import json
 import random
 import re
 import statistics
 import sys
 import tempfile
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+import figures
 
-from localdiscord.driver import Channel, Guild, Member  # noqa: E402
-from localdiscord.server import Message  # noqa: E402
-from tests.e2e.fakediscord import FakeDiscord  # noqa: E402
-from tests.e2e.helpers import (  # noqa: E402
-    Table,
-    bot_argv,
-    bot_env,
-    check_move_log,
-    is_final,
-    live_buttons,
-    player_to_move,
-    stored_games,
-    turn_state,
-    wait_for_turn_or_end,
-)
+from localdiscord import BotProcess, FakeDiscord, child, play
+from localdiscord.driver import Channel, Guild, Member
+from localdiscord.records import Message
+
+SETTINGS = {
+    "COMPUTER_PACE_SECONDS": "0",
+    "DEFAULT_LEVEL": "easy",
+    "DEFAULT_THREAD": "false",
+    "DEFAULT_AUTO_THROW": "false",
+    "LOG_LEVEL": "INFO",
+}
+"""The bot as the latency phases run it: computers without a pace, games in the channel, members
+throwing for themselves."""
+
+
+@dataclass
+class Table:
+    """A channel with a game between two members."""
+
+    fake: FakeDiscord
+    channel: Channel
+    alice: Member
+    bob: Member
+    games: play.StoredGames
+
+
+def bot_env(fake: FakeDiscord, database_url: str, **settings: str) -> dict[str, str]:
+    return child.bot_env(fake.server, database_url, **{**SETTINGS, **settings})
+
+
+def bot_process(fake: FakeDiscord, env: dict[str, str]) -> AbstractAsyncContextManager[BotProcess]:
+    """`python -m bot` on the stand-in, started on entry, killed on exit."""
+    return fake.process(child.bot_argv(), env=env, cwd=str(child.REPO_ROOT))
+
+
+async def wait_for_turn_or_end(table: Table, after: object = None) -> Message:
+    """The next turn message (a different one from `after`), or the result once the stored game
+    is over."""
+    refused: set[int] = set()
+
+    def found() -> Message | None:
+        final = play.result_after(table.channel.messages)
+        if final is not None and final.id not in refused:
+            return final
+        state = play.turn_state(table.channel.messages)
+        return play.turn_message(table.channel.messages) if state is not None and state != after else None
+
+    while True:
+        message: Message = await table.fake.wait_until(found, what="the next turn or the end")
+        if not play.is_result(message) or await table.games.over_in(table.channel.id):
+            return message
+        refused.add(message.id)
+
 
 START: dict[str, Any] = {"players": 2, "pieces": 4, "level": "easy"}
 
@@ -73,11 +113,20 @@ async def new_game(fake: FakeDiscord, guild: Guild, name: str, database_url: str
     """A channel with a game between two new members, Black to throw."""
     channel = guild.add_text_channel(name)
     alice, bob = guild.add_member(f"{name}-a"), guild.add_member(f"{name}-b")
-    table = Table(fake, None, guild, channel, alice, bob, database_url)  # type: ignore[arg-type]
+    table = Table(fake, channel, alice, bob, play.StoredGames(database_url))
     await alice.slash(channel, "pachisi start", timeout=30, **START)
     await wait_for_turn_or_end(table)
     await bob.slash(channel, "pachisi join", seat="yellow", timeout=30)
     return table
+
+
+async def player_to_move(table: Table, message: Message) -> Member:
+    """Who the stored game says is to play the turn `message` shows."""
+    user_id = await table.games.to_move(message)
+    member = next((m for m in (table.alice, table.bob) if m.id == user_id), None)
+    if member is None:
+        raise AssertionError(f"no member of #{table.channel.name} is to move in {message.content!r}")
+    return member
 
 
 async def turn(
@@ -88,21 +137,21 @@ async def turn(
 
     Returns (game over, throws the click ended: 1 for a move or a throw that offered none)."""
     message = await wait_for_turn_or_end(table)
-    if is_final(message):
+    if play.is_result(message):
         return True, 0
-    member = player_to_move(message, [table.alice, table.bob])
-    before = turn_state(table.channel)
-    labels = [b.label or "" for b in live_buttons(message)]
+    before = play.turn_state(table.channel.messages)
+    buttons = play.play_buttons(message)
+    member = await player_to_move(table, message)
     loop = asyncio.get_running_loop()
     started = loop.time()
-    if labels == ["Throw"]:
-        reply = await member.click(message, "Throw", wait=False)
+    if not play.offers_moves(message):
+        reply = await member.click(message, custom_id=buttons[0].custom_id, wait=False)
         after = await wait_for_turn_or_end(table, after=before)
-        passed = is_final(after) or [b.label for b in live_buttons(after)] == ["Throw"]
+        passed = play.is_result(after) or not play.offers_moves(after)
         if acks is not None and reply.latency is not None:
             acks.append(reply.latency * 1000)
         return False, int(passed)
-    reply = await member.click(message, rng.choice(labels), wait=False)
+    reply = await member.click(message, custom_id=rng.choice(buttons).custom_id, wait=False)
     await wait_for_turn_or_end(table, after=before)
     moves.append((loop.time() - started) * 1000)
     if acks is not None and reply.latency is not None:
@@ -121,12 +170,12 @@ async def one_game(
     games = 1
     while len(moves) < count or len(typed) < autocompletes:
         message = await wait_for_turn_or_end(table)
-        if is_final(message):
+        if play.is_result(message):
             games += 1
             table = await new_game(fake, guild, f"solo-{games}", database_url)
             continue
-        if len(typed) < autocompletes and [b.label for b in live_buttons(message)] != ["Throw"]:
-            member = player_to_move(message, [table.alice, table.bob])
+        if len(typed) < autocompletes and play.offers_moves(message):
+            member = await player_to_move(table, message)
             started = loop.time()
             await member.autocomplete(table.channel, "pachisi move", "choice", "")
             typed.append((loop.time() - started) * 1000)
@@ -143,7 +192,7 @@ async def many_games(
     played = [0] * games
     clicks = [0] * games
 
-    async def play(n: int) -> None:
+    async def play_one(n: int) -> None:
         rng = random.Random(n)
         for _ in range(rounds * 2):  # a round: a throw and, usually, a move
             over, done = await turn(tables[n], rng, moves, acks)
@@ -154,21 +203,14 @@ async def many_games(
 
     loop = asyncio.get_running_loop()
     started = loop.time()
-    await asyncio.gather(*(play(n) for n in range(games)))
+    await asyncio.gather(*(play_one(n) for n in range(games)))
     elapsed = loop.time() - started
     return moves, acks, elapsed, sum(played), sum(clicks), tables
 
 
-def asking(channel: Channel, member: Member) -> Message | None:
-    """The message that waits for the member (a choice or a Throw), if any."""
-    for message in reversed(channel.messages):
-        if live_buttons(message) and f"<@{member.id}> (" in "\n".join(message.content.splitlines()[-2:]):
-            return message
-    return None
-
-
-def board_state(channel: Channel, member: Member) -> tuple[int, int] | None:
-    message = asking(channel, member)
+def board_state(thread: Channel) -> tuple[int, int] | None:
+    """The message that asks the table's one member (a choice or a Throw), and its edits."""
+    message = play.turn_message(thread.messages)
     return None if message is None else (message.id, len(message.edits))
 
 
@@ -186,29 +228,35 @@ async def table_game(
     loop = asyncio.get_running_loop()
     clicks = 0
     waits: list[float] = []
+    games = play.StoredGames(database_url)
+    refused: set[int] = set()  # messages shaped as the result that the stored game says are not
 
     def over() -> bool:
-        return any(is_final(m) for m in thread.messages)
+        final = play.result_after(thread.messages)
+        return final is not None and final.id not in refused
 
     def moved_on(state: tuple[int, int] | None) -> bool:
         """The result is up, or a new board asks the member (a new message or the same one edited)."""
-        return over() or board_state(thread, member) not in (None, state)
+        return over() or board_state(thread) not in (None, state)
 
     state = None
     while True:
         await fake.wait_until(functools.partial(moved_on, state), timeout=120, what="a board")
         if over():
-            break
-        message = asking(thread, member)
+            if await games.over_in(thread.id):
+                break
+            refused.add(play.result_after(thread.messages).id)  # type: ignore[union-attr]
+            continue
+        message = play.turn_message(thread.messages)
         assert message is not None
-        state = board_state(thread, member)
-        labels = [b.label or "" for b in live_buttons(message)]
+        state = board_state(thread)
+        buttons = play.play_buttons(message)
         started = loop.time()
-        await member.click(message, rng.choice(labels), wait=False, timeout=30)
+        await member.click(message, custom_id=rng.choice(buttons).custom_id, wait=False, timeout=30)
         clicks += 1
         await fake.wait_until(functools.partial(moved_on, state), timeout=120, what="the next board")
         waits.append((loop.time() - started) * 1000)
-    [game] = [g for g in await stored_games(database_url) if g.view.channel_id == thread.id]
+    [game] = [g for g in await games.all() if g.view.channel_id == thread.id]
     seat = next(s for s, info in game.view.seats.items() if info.user_id == member.id)
     throws = sum(1 for row in game.moves if row.seat == seat)
     pings = sum(m.pinged.count(member.id) for m in [*thread.messages, *channel.messages])
@@ -234,7 +282,7 @@ async def tables_bench(
         fake, database_url, DEFAULT_THREAD="true", DEFAULT_AUTO_THROW="true", DEFAULT_LEVEL="normal"
     )
     fake.enforce_message_limit(5, 5.0)
-    async with fake.process(bot_argv(), env=env, cwd=str(ROOT)) as bot:
+    async with bot_process(fake, env) as bot:
         try:
             auto = [
                 await table_game(fake, guild, database_url, f"table-auto-{n}", auto=True)
@@ -275,13 +323,13 @@ async def measure(args: argparse.Namespace) -> dict[str, float | int]:
             )
             if args.tables_only:
                 return table_figures
-            async with fake.process(bot_argv(), env=bot_env(fake, database_url), cwd=str(ROOT)) as bot:
+            async with bot_process(fake, bot_env(fake, database_url)) as bot:
                 try:
                     moves, typed = await one_game(fake, guild, database_url, args.moves, args.autocompletes)
                 except Exception:
                     print(bot.output()[-5000:], file=sys.stderr)  # what the bot said about it
                     raise
-            async with fake.process(bot_argv(), env=bot_env(fake, database_url), cwd=str(ROOT)) as bot:
+            async with bot_process(fake, bot_env(fake, database_url)) as bot:
                 try:
                     busy, acks, elapsed, clicked, clicks, tables = await many_games(
                         fake, guild, database_url, args.games, args.rounds
@@ -293,18 +341,9 @@ async def measure(args: argparse.Namespace) -> dict[str, float | int]:
                     print(bot.output()[-5000:], file=sys.stderr)
                     raise RuntimeError("the bot did not report its transactions")
             channels = {t.channel.id for t in tables}
-            lost = 0
-            for game in await stored_games(database_url):
-                if game.view.channel_id not in channels:
-                    continue
-                try:
-                    check_move_log(game)
-                except AssertionError:
-                    lost += 1
-            stored = sum(
-                len(g.moves) for g in await stored_games(database_url) if g.view.channel_id in channels
-            )
-            lost += abs(clicked - stored)
+            played = [g for g in await play.StoredGames(database_url).all() if g.view.channel_id in channels]
+            lost = sum(not play.replays(game) for game in played)
+            lost += abs(clicked - sum(len(g.moves) for g in played))
     return {
         "move_p50_ms": round(statistics.median(moves), 2),
         "move_p99_ms": round(percentile(moves, 0.99), 2),
@@ -328,14 +367,11 @@ def main() -> None:
     parser.add_argument("--no-tables", dest="tables", action="store_false", help="skip the table game")
     parser.add_argument("--tables-only", action="store_true", help="only the table games' figures")
     parser.add_argument("--table-games", type=int, default=5, help="table games per auto mode")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    figures.add_arguments(parser)
     args = parser.parse_args()
     result = asyncio.run(measure(args))
-    if args.json:
-        print(json.dumps(result))
-    else:
-        for key, value in result.items():
-            print(f"{key:>22}: {value}")
+    figures.save("bot_bench", result, args)
+    figures.show(result, args)
 
 
 if __name__ == "__main__":

@@ -9,13 +9,11 @@ a few runs (the figure is one core's).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
-from pathlib import Path
 from random import Random
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import figures
 
 from engine import Game, Move, Position, Rules, build, play_out
 
@@ -63,7 +61,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--json", action="store_true")
+    figures.add_arguments(parser)
     args = parser.parse_args()
     build.exit_if_stale()
     results: dict[str, int | float | str] = {}
@@ -73,11 +71,8 @@ def main() -> None:
     results["movegen_us"] = round(movegen_us(sample_positions(20_000, args.seed)), 2)
     results["python"] = sys.version.split()[0]
     results["engine"] = build.describe()
-    if args.json:
-        print(json.dumps(results))
-    else:
-        for key, value in results.items():
-            print(f"{key:<24}{value}")
+    figures.save("engine_bench", results, args)
+    figures.show(results, args)
 
 
 if __name__ == "__main__":

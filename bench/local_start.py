@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import signal
 import socket
@@ -28,6 +27,8 @@ import time
 import urllib.request
 from pathlib import Path
 from typing import Any
+
+import figures
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = os.environ.get("PACHISI_CHROMIUM") or "/usr/bin/chromium"
@@ -100,7 +101,7 @@ async def timed(browser: Any, folder: Path) -> dict[str, float]:
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--json", action="store_true", help="one JSON object instead of lines")
+    figures.add_arguments(parser)
     options = parser.parse_args()
     from playwright.async_api import async_playwright
 
@@ -108,16 +109,13 @@ async def main() -> None:
         browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         runs = [await one_run(browser) for _ in range(options.runs)]
         await browser.close()
-    figures: dict[str, float] = {"runs": len(runs)}
+    found: dict[str, float] = {"runs": len(runs)}
     for key in ("page_s", "online_s", "board_s"):
         values = [run[key] for run in runs]
-        figures[key + "_median"] = round(statistics.median(values), 2)
-        figures[key + "_max"] = round(max(values), 2)
-    if options.json:
-        print(json.dumps(figures))
-    else:
-        for key, value in figures.items():
-            print(f"{key:>16}: {value}")
+        found[key + "_median"] = round(statistics.median(values), 2)
+        found[key + "_max"] = round(max(values), 2)
+    figures.save("local_start", found, options)
+    figures.show(found, options)
 
 
 if __name__ == "__main__":

@@ -15,16 +15,14 @@ languages (its catalog, and display names in its script); English by default.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import statistics
 import sys
 import time
-from pathlib import Path
 from random import Random
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import figures
 
 from engine import Position
 from engine.throws import throw_cowries
@@ -101,7 +99,7 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--every", type=int, default=7, help="sample a position every N throws")
     parser.add_argument("--locale", default="en", choices=sorted(NAMES), help="the words' language")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    figures.add_arguments(parser)
     args = parser.parse_args()
     from bot.core.texts.language import language
 
@@ -151,11 +149,8 @@ def main() -> int:
         "python": platform.python_version(),
         "load_avg_1m": round(os.getloadavg()[0], 2),
     }
-    if args.json:
-        print(json.dumps(result))
-    else:
-        for key, value in result.items():
-            print(f"{key:>10}: {value}")
+    figures.save(f"render_bench-{args.locale}", result, args)
+    figures.show(result, args)
     return 0
 
 

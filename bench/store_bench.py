@@ -16,16 +16,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import random
 import statistics
-import sys
 import tempfile
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import figures
 
 from bot.core.members import MemberSettings
 from bot.core.service import GameService
@@ -124,7 +121,7 @@ async def main() -> None:
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--samples", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    figures.add_arguments(parser)
     args = parser.parse_args()
 
     results: dict[str, float] = {}
@@ -136,11 +133,8 @@ async def main() -> None:
         postgres = await run(postgres_url, args.games, args.samples, args.seed)
         results.update({f"postgres_{key}": value for key, value in postgres.items()})
 
-    if args.json:
-        print(json.dumps(results))
-    else:
-        for key, value in results.items():
-            print(f"{key:>20}  {value}")
+    figures.save("store_bench", results, args)
+    figures.show(results, args)
 
 
 if __name__ == "__main__":

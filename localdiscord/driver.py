@@ -20,8 +20,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import signal
-import subprocess
 import tempfile
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -32,17 +30,20 @@ import discord.gateway
 import discord.http
 
 from bot.client import point_discord_at
-from localdiscord.server import (
+from localdiscord.child import Child, stand_in_env
+from localdiscord.records import (
     Attachment,
     Button,
+    CallbackType,
     ChannelRecord,
-    FakeDiscordServer,
     GuildRecord,
     Interaction,
+    InteractionType,
     Json,
     MemberRecord,
     Message,
 )
+from localdiscord.server import FakeDiscordServer
 
 TIMEOUT = 60.0
 """The deadline of every wait unless its caller gives one. A wait ends as soon as its condition
@@ -72,12 +73,13 @@ class Reply:
         return self.interaction.answered_by
 
     @property
-    def callback_type(self) -> int | None:
+    def callback_type(self) -> CallbackType | None:
         return self.interaction.callback_type
 
     @property
     def deferred(self) -> bool:
-        return self.interaction.callback_type in (5, 6)
+        deferred = (CallbackType.DEFERRED_CHANNEL_MESSAGE, CallbackType.DEFERRED_UPDATE_MESSAGE)
+        return self.interaction.callback_type in deferred
 
     @property
     def content(self) -> str:
@@ -193,7 +195,9 @@ class Member:
     ) -> Reply:
         """Run `/command sub option=value ...` and wait for the bot's answer (unless `wait=False`)."""
         data = await self._command_data(channel, command, options, timeout=timeout)
-        interaction = await self._server.send_interaction(2, self.record, channel.record, data)
+        interaction = await self._server.send_interaction(
+            InteractionType.APPLICATION_COMMAND, self.record, channel.record, data
+        )
         return await _answered(interaction, f"/{command}", timeout) if wait else Reply(interaction)
 
     async def autocomplete(
@@ -210,7 +214,9 @@ class Member:
         data = await self._command_data(
             channel, command, {**options, option: typed}, focused=option, timeout=timeout
         )
-        interaction = await self._server.send_interaction(4, self.record, channel.record, data)
+        interaction = await self._server.send_interaction(
+            InteractionType.AUTOCOMPLETE, self.record, channel.record, data
+        )
         return (await _answered(interaction, f"autocomplete /{command} {option}", timeout)).choices
 
     async def click(
@@ -233,7 +239,9 @@ class Member:
             raise ValueError(f"button {button.label!r} is disabled")
         channel = self._server.channels[message.channel_id]
         data = {"custom_id": button.custom_id, "component_type": 2}
-        interaction = await self._server.send_interaction(3, self.record, channel, data, message)
+        interaction = await self._server.send_interaction(
+            InteractionType.MESSAGE_COMPONENT, self.record, channel, data, message
+        )
         what = f"click {button.label!r}"
         return await _answered(interaction, what, timeout) if wait else Reply(interaction)
 
@@ -242,7 +250,9 @@ class Member:
         and wait for the answer."""
         channel = self._server.channels[message.channel_id]
         data = {"custom_id": custom_id, "component_type": 2}
-        interaction = await self._server.send_interaction(3, self.record, channel, data, message, forged=True)
+        interaction = await self._server.send_interaction(
+            InteractionType.MESSAGE_COMPONENT, self.record, channel, data, message, forged=True
+        )
         return await _answered(interaction, f"press {custom_id[:60]!r}", timeout)
 
     async def _command_data(
@@ -343,11 +353,7 @@ class FakeDiscord:
 
     def env(self) -> dict[str, str]:
         """Environment for a bot subprocess: where Discord is, and the token to use."""
-        return {
-            "DISCORD_API_BASE": self.url,
-            "DISCORD_GATEWAY_URL": self.gateway_url,
-            "DISCORD_TOKEN": self.token,
-        }
+        return stand_in_env(self.server)
 
     def add_guild(self, name: str = "Test guild", *, shard: tuple[int, int] | None = None) -> Guild:
         """A new guild; with `shard=(shard_id, shard_count)`, one whose id puts it on that shard."""
@@ -472,7 +478,8 @@ class FakeDiscord:
 
 
 class BotProcess:
-    """A bot subprocess that can be SIGKILLed and started again; its output goes to `output()`.
+    """A bot subprocess (child.py) that can be SIGKILLed and started again; its output goes to
+    `output()`.
 
     With `ready_line`, the process is ready once its output (since this start) has a line holding
     that text: what the bot says when it has finished starting, read then and not at a guess.
@@ -487,31 +494,28 @@ class BotProcess:
         cwd: str | None = None,
         ready_line: str | None = None,
     ) -> None:
-        self.fake, self.argv, self.cwd, self.ready_line = fake, list(argv), cwd, ready_line
-        self.env = {**os.environ, **fake.env(), **(env or {})}
+        self.fake, self.ready_line = fake, ready_line
         self.log = tempfile.TemporaryFile()  # noqa: SIM115 (closed by FakeDiscord.process)
-        self.popen: subprocess.Popen[bytes] | None = None
-        self.starts = 0
+        self.child = Child(argv, {**os.environ, **stand_in_env(fake.server), **(env or {})}, self.log, cwd)
         self.started_at = 0  # where this start's output begins in the log
         self.ready_report: str | None = None
         """The process's `ready_line` from its latest start."""
 
     @property
     def pid(self) -> int | None:
-        return self.popen.pid if self.popen else None
+        return self.child.pid
+
+    @property
+    def starts(self) -> int:
+        return self.child.starts
 
     async def start(self, *, ready: bool = True, timeout: float = TIMEOUT) -> None:
         """Start a new process and wait until it has IDENTIFYed and received READY, and (unless
         `ready=False`) until it wrote its `ready_line`."""
-        if self.popen is not None and self.popen.poll() is None:
-            raise RuntimeError("the bot process is still running")
         identifies = self.fake.server.identifies + 1
         self.started_at = os.fstat(self.log.fileno()).st_size
         self.ready_report = None
-        self.popen = subprocess.Popen(
-            self.argv, env=self.env, cwd=self.cwd, stdout=self.log, stderr=subprocess.STDOUT
-        )
-        self.starts += 1
+        self.child.spawn()
         server = self.fake.server
         await self.fake.wait_until(
             lambda: self._running() and server.ready() and server.identifies >= identifies,
@@ -534,25 +538,18 @@ class BotProcess:
 
     def _running(self) -> bool:
         """True while the process runs; a process that exited raises, with what it printed."""
-        assert self.popen is not None, "the bot was never started"
-        if self.popen.poll() is not None:
-            raise RuntimeError(f"the bot exited with {self.popen.returncode}:\n{self.output()}")
+        assert self.child.popen is not None, "the bot was never started"
+        if not self.child.running:
+            raise RuntimeError(f"the bot exited with {self.child.popen.returncode}:\n{self.output()}")
         return True
 
     async def kill(self) -> int | None:
         """SIGKILL the process (no clean shutdown) and reap it; returns its exit status."""
-        if self.popen is None:
-            return None
-        if self.popen.poll() is None:
-            self.popen.send_signal(signal.SIGKILL)
-        return await asyncio.to_thread(self.popen.wait, TIMEOUT)
+        return await self.child.kill()
 
     async def terminate(self, timeout: float = TIMEOUT) -> int:
         """SIGTERM the process (a clean shutdown, as a service manager asks) and reap it."""
-        assert self.popen is not None, "the bot was never started"
-        if self.popen.poll() is None:
-            self.popen.send_signal(signal.SIGTERM)
-        return await asyncio.to_thread(self.popen.wait, timeout)
+        return await self.child.terminate(timeout)
 
     def output(self, *, since_start: bool = False) -> str:
         """Everything the process(es) printed so far (with `since_start`, the latest one only)."""

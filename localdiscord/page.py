@@ -23,10 +23,16 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from localdiscord import commandline, views
-from localdiscord.server import ChannelRecord, FakeDiscordServer, GuildRecord, Interaction, MemberRecord
+from localdiscord.records import ChannelRecord, GuildRecord, Interaction, InteractionType, MemberRecord
+from localdiscord.server import FakeDiscordServer
 
 Json = dict[str, Any]
 log = logging.getLogger(__name__)
+COMMAND, CLICK, AUTOCOMPLETE = (
+    InteractionType.APPLICATION_COMMAND,
+    InteractionType.MESSAGE_COMPONENT,
+    InteractionType.AUTOCOMPLETE,
+)
 
 STATIC = {
     "index.html": "text/html",
@@ -279,7 +285,7 @@ class Page:
     ) -> list[Json]:
         """The bot's choices for the option being typed (none if it does not answer in time)."""
         focused = _focused(request)
-        interaction = await self.server.send_interaction(4, member, channel, request)
+        interaction = await self.server.send_interaction(AUTOCOMPLETE, member, channel, request)
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(AUTOCOMPLETE_WAIT):
                 await interaction.done.wait()
@@ -310,7 +316,7 @@ class Page:
             raise Refused(str(refused)) from None
         if not self.server.ready():
             raise Refused("Pachisi is not connected right now; try again in a moment.")
-        interaction = await self.server.send_interaction(2, member, channel, data)
+        interaction = await self.server.send_interaction(COMMAND, member, channel, data)
         self._spawn(self._expect_answer(client, interaction, "/" + " ".join(commandline.leaf(data)[0])))
 
     async def _click(self, client: Client, member: MemberRecord, data: Json) -> None:
@@ -325,7 +331,7 @@ class Page:
             raise Refused("Pachisi is not connected right now; try again in a moment.")
         channel = self._channel(message.channel_id)
         payload = {"custom_id": custom_id, "component_type": 2}
-        interaction = await self.server.send_interaction(3, member, channel, payload, message)
+        interaction = await self.server.send_interaction(CLICK, member, channel, payload, message)
         self._spawn(self._expect_answer(client, interaction, f"the {button.label or ''} button"))
 
     async def _expect_answer(self, client: Client, interaction: Interaction, what: str) -> None:

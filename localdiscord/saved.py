@@ -14,16 +14,16 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from localdiscord.server import (
+from localdiscord.records import (
     PUBLIC_THREAD,
     Attachment,
     ChannelRecord,
-    FakeDiscordServer,
     GuildRecord,
     MemberRecord,
     Message,
     User,
 )
+from localdiscord.state import State
 
 Json = dict[str, Any]
 SCHEMA = """
@@ -47,7 +47,7 @@ class Saved:
     def close(self) -> None:
         self.db.close()
 
-    def load(self, server: FakeDiscordServer) -> bool:
+    def load(self, server: State) -> bool:
         """Fill `server` (new, not started) from the file; False when the file holds nothing yet."""
         row = self.db.execute("SELECT value FROM state WHERE key = 'discord'").fetchone()
         if row is None:
@@ -62,7 +62,7 @@ class Saved:
         restore(server, state, attachments)
         return True
 
-    def save(self, server: FakeDiscordServer) -> None:
+    def save(self, server: State) -> None:
         state = dump(server)
         kept = {a.id: a for m in live_messages(server) for a in m.attachments}
         with self.db:
@@ -82,7 +82,7 @@ class Saved:
         self.written = set(kept)
 
 
-def forget_unused(server: FakeDiscordServer, keep_requests: int = 1000) -> None:
+def forget_unused(server: State, keep_requests: int = 1000) -> None:
     """Drop from memory what a long evening would pile up and nothing shows any more: pictures of
     earlier versions of messages (a turn's board is replaced at every move) and old request
     records."""
@@ -92,12 +92,12 @@ def forget_unused(server: FakeDiscordServer, keep_requests: int = 1000) -> None:
     del server.requests[:-keep_requests]
 
 
-def live_messages(server: FakeDiscordServer) -> list[Message]:
+def live_messages(server: State) -> list[Message]:
     """The messages a restart keeps: not deleted, not ephemeral."""
     return [m for m in server.messages.values() if not m.deleted and not m.ephemeral]
 
 
-def dump(server: FakeDiscordServer) -> Json:
+def dump(server: State) -> Json:
     return {
         "version": VERSION,
         "token": server.token,
@@ -151,7 +151,7 @@ def dump(server: FakeDiscordServer) -> Json:
     }
 
 
-def restore(server: FakeDiscordServer, state: Json, attachments: dict[int, Attachment]) -> None:
+def restore(server: State, state: Json, attachments: dict[int, Attachment]) -> None:
     """Put a dumped state into a new server: same application, token, ids and history."""
     server.token = state["token"]
     server.application_id = state["application_id"]

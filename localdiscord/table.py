@@ -1,29 +1,29 @@
 """`python -m bot play`: the Discord stand-in, the unmodified bot connected to it, and the page.
 
-The bot runs as its own process, `python -m bot`, exactly as it runs against Discord: only its
-settings point it at the stand-in (DISCORD_API_BASE, DISCORD_GATEWAY_URL and the stand-in's
-token), so nothing in it knows it is local, a bot that crashes is restarted without taking the
-page down, and its CPU work (computer players, board pictures) never holds up the page. The
-stand-in listens on 127.0.0.1 only (the bot is its one client); the page listens where `--host`
-says. Beside the database: `<name>.discord.sqlite3` (the stand-in's state, see saved.py) and
-`<name>.log` (the bot's log).
+The bot runs as its own process, `python -m bot`, exactly as it runs against Discord (child.py):
+only its settings point it at the stand-in, so nothing in it knows it is local, a bot that
+crashes is restarted without taking the page down, and its CPU work (computer players, board
+pictures) never holds up the page. The stand-in listens on 127.0.0.1 only (the bot is its one
+client); the page listens where `--host` says. Beside the database: `<name>.discord.sqlite3`
+(the stand-in's state, see saved.py) and `<name>.log` (the bot's log).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import signal
-import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO
 
+from localdiscord import child
+from localdiscord.child import Child
 from localdiscord.page import Page
+from localdiscord.records import GuildRecord
 from localdiscord.saved import Saved, forget_unused
-from localdiscord.server import FakeDiscordServer, GuildRecord
+from localdiscord.server import FakeDiscordServer
 
 DEFAULT_DATABASE = "pachisi-local.sqlite3"
 DEFAULT_PORT = 8150
@@ -45,25 +45,25 @@ def local_paths(database: Path) -> tuple[Path, Path]:
 
 
 class BotChild:
-    """`python -m bot` as a child process: started, restarted when it dies, stopped on request."""
+    """`python -m bot` as a child process (child.py): started, restarted when it dies, stopped on
+    request."""
 
     def __init__(self, argv: Sequence[str], env: dict[str, str], log: IO[bytes], say: Callable[[str], None]):
-        self.argv, self.env, self.log, self.say = list(argv), env, log, say
-        self.process: asyncio.subprocess.Process | None = None
+        self.child, self.log, self.say = Child(argv, env, log), log, say
         self.stopping = asyncio.Event()
-        self.runs = 0
+
+    @property
+    def runs(self) -> int:
+        return self.child.starts
 
     async def run(self) -> None:
         """Keep the bot running until `stop`; a bot that dies is started again after a pause,
         unless it keeps dying at once (then its log says why)."""
         quick_deaths = 0
         while not self.stopping.is_set() and quick_deaths < GIVE_UP_AFTER:
-            self.runs += 1
             began = time.monotonic()
-            self.process = await asyncio.create_subprocess_exec(
-                *self.argv, env=self.env, stdout=self.log, stderr=self.log, stdin=asyncio.subprocess.DEVNULL
-            )
-            code = await self.process.wait()
+            self.child.spawn()
+            code = await self.child.wait()
             with contextlib.suppress(TimeoutError):  # a Ctrl-C reaches the bot and us at once
                 await asyncio.wait_for(self.stopping.wait(), RESTART_AFTER)
             if self.stopping.is_set():
@@ -79,16 +79,7 @@ class BotChild:
     async def stop(self) -> None:
         """Ask the bot to shut down in order (SIGTERM); kill it if it takes too long."""
         self.stopping.set()
-        process = self.process
-        if process is None or process.returncode is not None:
-            return
-        with contextlib.suppress(ProcessLookupError):
-            process.send_signal(signal.SIGTERM)
-        try:
-            await asyncio.wait_for(process.wait(), STOP_WITHIN)
-        except TimeoutError:
-            process.kill()
-            await process.wait()
+        await self.child.stop(STOP_WITHIN)
 
 
 class LocalTable:
@@ -100,7 +91,7 @@ class LocalTable:
         *,
         host: str = "127.0.0.1",
         port: int = DEFAULT_PORT,
-        bot_argv: Sequence[str] = (sys.executable, "-m", "bot"),
+        bot_argv: Sequence[str] = tuple(child.bot_argv()),
         say: Callable[[str], None] = print,
     ) -> None:
         self.database, self.host, self.port, self.bot_argv, self.say = database, host, port, bot_argv, say
@@ -139,15 +130,8 @@ class LocalTable:
         """The bot's settings: the user's (environment, .env), pointed at the stand-in and the
         local database; its commands go to the table's guild, where they appear at once."""
         assert self.guild is not None
-        return {
-            **os.environ,
-            "DISCORD_TOKEN": self.server.token,
-            "DISCORD_API_BASE": self.server.url,
-            "DISCORD_GATEWAY_URL": self.server.gateway_url,
-            "DATABASE_URL": f"sqlite+aiosqlite:///{self.database.resolve()}",
-            "DEV_GUILD_ID": str(self.guild.id),
-            "PYTHONUNBUFFERED": "1",
-        }
+        database_url = f"sqlite+aiosqlite:///{self.database.resolve()}"
+        return child.bot_env(self.server, database_url, DEV_GUILD_ID=str(self.guild.id))
 
     async def wait_ready(self, timeout: float = 60.0) -> None:
         """Until the bot is connected and its commands are synced to the guild."""

@@ -10,16 +10,16 @@ from __future__ import annotations
 import urllib.parse
 from typing import Any
 
-from localdiscord.server import (
+from localdiscord.records import (
     LOADING,
     PUBLIC_THREAD,
     Attachment,
     ChannelRecord,
-    FakeDiscordServer,
     GuildRecord,
     MemberRecord,
     Message,
 )
+from localdiscord.state import State
 
 Json = dict[str, Any]
 HISTORY = 200
@@ -41,17 +41,17 @@ def attachment_url(attachment: Attachment) -> str:
     return f"/attachments/{attachment.id}/{urllib.parse.quote(attachment.filename)}"
 
 
-def recipient(server: FakeDiscordServer, message: Message) -> int | None:
+def recipient(server: State, message: Message) -> int | None:
     """The member an ephemeral message is for (None: nobody, once its interaction is forgotten)."""
     interaction = server.interactions.get(message.interaction_id or 0)
     return interaction.user.id if interaction is not None else None
 
 
-def visible(server: FakeDiscordServer, message: Message, member_id: int) -> bool:
+def visible(server: State, message: Message, member_id: int) -> bool:
     return not message.deleted and (not message.ephemeral or recipient(server, message) == member_id)
 
 
-def message_view(server: FakeDiscordServer, message: Message, member_id: int) -> Json:
+def message_view(server: State, message: Message, member_id: int) -> Json:
     """The message as `member_id` sees it; a gone one (deleted, or not theirs) has only its ids."""
     ids = {"id": str(message.id), "channel_id": str(message.channel_id)}
     if not visible(server, message, member_id):
@@ -119,7 +119,7 @@ def member_view(guild: GuildRecord, member: MemberRecord) -> Json:
     }
 
 
-def snapshot(server: FakeDiscordServer, guild: GuildRecord, member: MemberRecord) -> Json:
+def snapshot(server: State, guild: GuildRecord, member: MemberRecord) -> Json:
     """Everything a page shows when it connects, for `member`."""
     channels = [c for c in guild.channels.values() if not c.deleted]
     messages = []

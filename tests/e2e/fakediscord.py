@@ -1,40 +1,45 @@
-"""The fake Discord as the tests run it: the product's stand-in (`localdiscord`) plus what only
-tests need, installed through its REST hooks:
+"""The fake Discord as the tests run it: the product's stand-in (`localdiscord`) with three aiohttp
+middlewares that only tests need:
 
-- every REST request is checked against Discord's OpenAPI spec (openapi.py); one it rejects is
-  answered 400, as Discord would, and fails the `FakeDiscord.start()` block when it ends;
-- `fail_next` answers matching calls with an error, `hold_next` carries one out and never answers.
+- `SpecCheck`: every REST request is checked against Discord's OpenAPI spec (openapi.py); one it
+  rejects is answered 400, as Discord would, and fails the `FakeDiscord.start()` block when it ends;
+- `Faults`: `fail_next` answers matching calls with an error;
+- `Holds`: `hold_next` carries one out and never answers.
+
+A call matches a path such as `/channels/{c}/messages` segment by segment, `{name}` matching any.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
-import re
-import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Any, Self
+from typing import Self
 
 from aiohttp import web
+from aiohttp.typedefs import Handler
 
 import localdiscord
-from localdiscord.server import ApiError, FakeDiscordServer, header_param, json_response, parse_multipart
+from localdiscord.limits import bucket_headers, too_many
+from localdiscord.multipart import split_body
+from localdiscord.records import ApiError, json_response
+from localdiscord.rest.common import path_of
+from localdiscord.server import FakeDiscordServer
 from tests.e2e import openapi
 
 
-def path_regex(path: str) -> str:
-    """`/channels/{c}/messages` as a regex: `{name}` is any one segment."""
-    return "".join(
-        "[^/]+" if part.startswith("{") else re.escape(part) for part in re.split(r"(\{[^}]*\})", path)
-    )
+def matches(method: str, path: str, request: web.Request) -> bool:
+    """`request` is a `method` call to `path` (after /api/v10), where `{name}` is any one segment."""
+    wanted, called = path.split("/"), path_of(request).split("/")
+    same = all(w.startswith("{") or w == c for w, c in zip(wanted, called, strict=False))
+    return method == request.method and len(wanted) == len(called) and same
 
 
 @dataclass
 class Fault:
     method: str
-    pattern: re.Pattern[str]
+    path: str
     status: int
     code: int
     message: str
@@ -44,6 +49,14 @@ class Fault:
     bucket: str = "fault"
     """A 429's X-RateLimit-Bucket: Discord names the limit it hit."""
 
+    def response(self) -> web.Response:
+        """The error; a 429 as Discord's, with its headers and how long to wait."""
+        if self.status != 429:
+            return json_response({"message": self.message, "code": self.code}, self.status)
+        retry = self.retry_after if self.retry_after is not None else 0.1
+        headers = {"Via": "1.1 google", **bucket_headers(5, 0, retry, scope="user", bucket=self.bucket)}
+        return too_many(retry, headers, message=self.message, code=self.code)
+
 
 @dataclass
 class Hold:
@@ -51,127 +64,96 @@ class Hold:
     come (and can be killed exactly between Discord acting on a request and the bot hearing of it)."""
 
     method: str
-    pattern: re.Pattern[str]
+    path: str
     reached: asyncio.Event = field(default_factory=asyncio.Event)
     release: asyncio.Event = field(default_factory=asyncio.Event)
 
 
-class CheckedServer(FakeDiscordServer):
-    """The stand-in with the spec check, faults and holds."""
+class Faults:
+    """Errors answered instead of carrying calls out."""
 
-    def __init__(self, **options: Any) -> None:
-        super().__init__(**options)
-        self.faults: list[Fault] = []
-        self.holds: list[Hold] = []
-        self.spec = openapi.load()
-        self.spec_violations: list[str] = []
-        """What Discord's OpenAPI spec rejected in requests sent to us (answered 400, as Discord would)."""
+    def __init__(self) -> None:
+        self.pending: list[Fault] = []
 
-    async def stop(self) -> None:
-        self.release_holds()
-        await super().stop()
+    @web.middleware
+    async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        for fault in self.pending:
+            if not matches(fault.method, fault.path, request):
+                continue
+            if fault.body_contains is not None and fault.body_contains.encode() not in await request.read():
+                continue
+            fault.times -= 1
+            if fault.times <= 0:
+                self.pending.remove(fault)
+            return fault.response()
+        return await handler(request)
 
-    async def before_rest(self, request: web.Request, path: str) -> web.StreamResponse | None:
-        await self._check_spec(request, path)
-        for fault in self.faults:
-            if fault.method == request.method and fault.pattern.match(path):
-                if (
-                    fault.body_contains is not None
-                    and fault.body_contains.encode() not in await request.read()
-                ):
-                    continue
-                fault.times -= 1
-                if fault.times <= 0:
-                    self.faults.remove(fault)
-                return self._fault_response(fault)
-        return None
+    def clear(self) -> None:
+        self.pending.clear()
 
-    async def after_rest(self, request: web.Request, path: str) -> None:
-        hold = next((h for h in self.holds if h.method == request.method and h.pattern.match(path)), None)
+
+class Holds:
+    """Calls carried out and not answered until released."""
+
+    def __init__(self, server: FakeDiscordServer) -> None:
+        self.server = server
+        self.pending: list[Hold] = []
+
+    @web.middleware
+    async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        response = await handler(request)
+        hold = next((h for h in self.pending if matches(h.method, h.path, request)), None)
         if hold is not None and not hold.reached.is_set():
             hold.reached.set()
-            await self._notify()
+            await self.server.notify()
             await hold.release.wait()
+        return response
 
-    async def _check_spec(self, request: web.Request, path: str) -> None:
-        """Refuse, as Discord would, what its OpenAPI spec does not allow (and keep it for the test)."""
+    def release(self) -> None:
+        """Forget every hold: unreached ones hold nothing more, reached ones end their wait."""
+        for hold in self.pending:
+            hold.release.set()
+        self.pending.clear()
+
+
+class SpecCheck:
+    """Refuse, as Discord would, what its OpenAPI spec does not allow (and keep it for the test)."""
+
+    def __init__(self) -> None:
+        self.spec = openapi.load()
+        self.violations: list[str] = []
+
+    @web.middleware
+    async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         content_type = request.headers.get("Content-Type", "")
-        raw = await request.read()  # aiohttp keeps it for the handler
-        body: Any = None
-        if content_type.startswith("multipart/"):
-            body = {}
-            for headers, data in parse_multipart(raw, content_type):
-                if header_param(headers.get("content-disposition", ""), "name") == "payload_json":
-                    body = json.loads(data)
-        elif raw:
-            body = json.loads(raw)
-        problems = self.spec.check(request.method, path, request.query, content_type, body)
+        body, _ = split_body(await request.read(), content_type)  # aiohttp keeps it for the handler
+        problems = self.spec.check(request.method, path_of(request), request.query, content_type, body)
         if problems:
-            self.spec_violations.extend(problems)
+            self.violations.extend(problems)
             raise ApiError(400, 50035, "Invalid Form Body (Discord's OpenAPI spec): " + "; ".join(problems))
+        return await handler(request)
 
-    def fail_next(
-        self,
-        method: str,
-        path: str,
-        *,
-        status: int,
-        code: int = 0,
-        message: str | None = None,
-        retry_after: float | None = None,
-        times: int = 1,
-        body_contains: str | None = None,
-        bucket: str = "fault",
-    ) -> None:
-        """Answer the next `times` matching REST calls with an error; `{name}` in path is a wildcard.
-        With `body_contains`, only calls whose body holds that text match (one message of many);
-        a 429 names `bucket` as the limit hit."""
-        regex = path_regex(path)
-        default = {429: "You are being rate limited.", 403: "Missing Permissions", 404: "Unknown Channel"}
-        text = message or default.get(status, "Error")
-        self.faults.append(
-            Fault(
-                method.upper(),
-                re.compile(regex + "$"),
-                status,
-                code,
-                text,
-                retry_after,
-                times,
-                body_contains,
-                bucket,
-            )
-        )
+
+class CheckedServer(FakeDiscordServer):
+    """The stand-in with the spec check, faults and holds installed."""
+
+    def __init__(self, **options: object) -> None:
+        self.faults, self.spec = Faults(), SpecCheck()
+        self.holds = Holds(self)
+        middlewares = [self.holds.middleware, self.spec.middleware, self.faults.middleware]
+        super().__init__(middlewares=middlewares, **options)  # type: ignore[arg-type]
+
+    @property
+    def spec_violations(self) -> list[str]:
+        """What Discord's OpenAPI spec rejected in requests sent to us (answered 400, as Discord would)."""
+        return self.spec.violations
+
+    async def stop(self) -> None:
+        self.holds.release()
+        await super().stop()
 
     def release_holds(self) -> None:
-        """Forget every hold: unreached ones hold nothing more, reached ones end their wait."""
-        for hold in self.holds:
-            hold.release.set()
-        self.holds.clear()
-
-    def hold_next(self, method: str, path: str) -> Hold:
-        """Carry out the next REST call matching `path` but never answer it; `reached` is set once
-        it was carried out."""
-        hold = Hold(method.upper(), re.compile(path_regex(path) + "$"))
-        self.holds.append(hold)
-        return hold
-
-    @staticmethod
-    def _fault_response(fault: Fault) -> web.Response:
-        if fault.status != 429:
-            return json_response({"message": fault.message, "code": fault.code}, fault.status)
-        retry = fault.retry_after if fault.retry_after is not None else 0.1
-        headers = {
-            "Via": "1.1 google",
-            "X-RateLimit-Limit": "5",
-            "X-RateLimit-Remaining": "0",
-            "X-RateLimit-Reset": f"{time.time() + retry:.3f}",
-            "X-RateLimit-Reset-After": f"{retry:.3f}",
-            "X-RateLimit-Scope": "user",
-            "X-RateLimit-Bucket": fault.bucket,
-        }
-        body = {"message": fault.message, "retry_after": retry, "global": False, "code": fault.code}
-        return json_response(body, 429, headers)
+        self.holds.release()
 
 
 class FakeDiscord(localdiscord.FakeDiscord):
@@ -203,22 +185,20 @@ class FakeDiscord(localdiscord.FakeDiscord):
         retry_after: float | None = None,
         times: int = 1,
         body_contains: str | None = None,
+        bucket: str = "fault",
     ) -> None:
-        """Fail the next REST call(s) matching `path` (after /api/v10; `{x}` = any segment), and
-        with `body_contains` only those whose body holds that text."""
-        self.server.fail_next(
-            method,
-            path,
-            status=status,
-            code=code,
-            message=message,
-            retry_after=retry_after,
-            times=times,
-            body_contains=body_contains,
-        )
+        """Fail the next REST call(s) to the route `path` (after /api/v10; `{x}` = any segment), and
+        with `body_contains` only those whose body holds that text; a 429 names `bucket` as the
+        limit hit."""
+        default = {429: "You are being rate limited.", 403: "Missing Permissions", 404: "Unknown Channel"}
+        text = message or default.get(status, "Error")
+        fault = Fault(method.upper(), path, status, code, text, retry_after, times, body_contains, bucket)
+        self.server.faults.pending.append(fault)
 
     def hold_next(self, method: str, path: str) -> Hold:
-        """Carry out the next REST call matching `path` (as fail_next) and never answer it: kill
+        """Carry out the next REST call to the route `path` (as fail_next) and never answer it: kill
         the bot once `hold.reached` is set, and Discord has acted on a request the bot never heard
         back from."""
-        return self.server.hold_next(method, path)
+        hold = Hold(method.upper(), path)
+        self.server.holds.pending.append(hold)
+        return hold

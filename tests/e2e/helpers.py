@@ -9,8 +9,7 @@ import datetime
 import os
 import random
 import subprocess
-import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,13 +21,13 @@ from bot.client import PachisiBot
 from bot.core.clock import Clock
 from bot.core.config import Settings, load_settings
 from bot.core.records import game_record
-from bot.core.snapshot import GameSnapshot, game_snapshot
-from bot.core.store import GameRow, MoveRow, Store
-from engine import Position, parse_move
-from engine.game import Game
+from bot.core.store import GameRow, Store
+from engine import Position
 from engine.record import read_record
+from localdiscord import child, play
 from localdiscord.driver import TIMEOUT, BotProcess, Channel, Guild, Member, Reply
-from localdiscord.server import Button, Message
+from localdiscord.play import StoredGame
+from localdiscord.records import Button, Message
 from tests.e2e.fakediscord import FakeDiscord
 
 T = TypeVar("T")
@@ -64,47 +63,43 @@ def bot_settings(fake: FakeDiscord, database_url: str, **overrides: Any) -> Sett
     return load_settings(**values)
 
 
-# --- driving a game as its players would ------------------------------------------------------
+# --- driving a game as its players would (localdiscord/play.py reads it, in any language) ------------
 
 SEAT_BUTTON = "Take a seat"
 HINT_BUTTON = "Hint"
-"""Asks about the turn without playing it: not a move, so the playing helpers leave it alone."""
+"""English labels, for the tests that click these buttons by what a member reads."""
 
 
 def is_final(message: Message) -> bool:
-    """The message that announces a game's result."""
-    content = message.content
-    return any(
-        mark in content for mark in (" win!**", " wins!**", " win** by", " wins** by", "The game is a draw")
-    )
+    """The message has the shape of a game's result (posted as is, nothing to click, the board)."""
+    return play.is_result(message)
 
 
 def final_message(channel: Channel) -> Message | None:
-    return next((m for m in reversed(channel.messages) if is_final(m)), None)
+    """The newest message shaped as the result, posted after the last turn message."""
+    return play.result_after(channel.messages)
 
 
 def live_buttons(message: Message) -> list[Button]:
-    return [b for b in message.buttons if not b.disabled and b.label not in (SEAT_BUTTON, HINT_BUTTON)]
+    """The buttons that play the turn (Throw, or the moves), by their custom ids."""
+    return play.play_buttons(message)
 
 
 def turn_message(channel: Channel) -> Message | None:
     """The newest message with buttons a player can use for the turn (throw or moves)."""
-    return next((m for m in reversed(channel.messages) if live_buttons(m)), None)
+    return play.turn_message(channel.messages)
 
 
 def choices_shown(channel: Channel) -> Message | None:
     """The turn message once it offers moves (a throw is pending), else None."""
     message = turn_message(channel)
-    return message if message is not None and live_buttons(message)[0].label != "Throw" else None
+    return message if message is not None and play.offers_moves(message) else None
 
 
 def turn_state(channel: Channel) -> tuple[int, int, tuple[str | None, ...]] | None:
     """The turn message, how often it was edited (a member's next throw updates it in place), and
     what it offers."""
-    message = turn_message(channel)
-    if message is None:
-        return None
-    return (message.id, len(message.edits), tuple(b.label for b in live_buttons(message)))
+    return play.turn_state(channel.messages)
 
 
 class MovableClock(Clock):
@@ -130,33 +125,43 @@ class MovableClock(Clock):
                 await asyncio.wait_for(moved.wait(), timeout=left)
 
 
-def named_to_move(message: Message, members: list[Member]) -> Member | None:
-    """The member of `members` a turn message asks to play, if any."""
-    last_lines = message.content.splitlines()[-2:]
-    return next((m for m in members if any(line.startswith(f"<@{m.id}>") for line in last_lines)), None)
+async def to_move(table: Table, message: Message, members: list[Member]) -> Member | None:
+    """The member of `members` whose turn `message` shows, by the stored game (None: none of them)."""
+    user_id = await play.StoredGames(table.database_url).to_move(message)
+    return next((m for m in members if m.id == user_id), None)
 
 
-def player_to_move(message: Message, members: list[Member]) -> Member:
-    member = named_to_move(message, members)
+async def player_to_move(table: Table, message: Message, members: list[Member]) -> Member:
+    member = await to_move(table, message, members)
     if member is None:
-        raise AssertionError(f"no player is named to move in {message.content!r}")
+        raise AssertionError(f"no player of {[m.name for m in members]} is to move in {message.content!r}")
     return member
 
 
-def turn_or_end(channel: Channel, after: object = None) -> Message | None:
-    """The final message, or the actionable turn message if its state differs from `after`."""
+def turn_or_end(channel: Channel, after: object = None, refused: Collection[int] = ()) -> Message | None:
+    """The result, or the actionable turn message if its state differs from `after`. `refused`:
+    messages shaped as a result that the stored game says are not."""
     final = final_message(channel)
-    if final is not None:
+    if final is not None and final.id not in refused:
         return final
     state = turn_state(channel)
     return turn_message(channel) if state is not None and state != after else None
 
 
-async def wait_for_turn_or_end(table: Table, after: object = None) -> Message:
-    """The next actionable turn message (a different one from `after`), or the final message."""
-    return await table.fake.wait_until(
-        lambda: turn_or_end(table.channel, after), what="the next turn or the end"
-    )
+async def wait_for_turn_or_end(table: Table, after: object = None, *, timeout: float = TIMEOUT) -> Message:
+    """The next actionable turn message (a different one from `after`), or the result, once the
+    stored game is over."""
+    refused: set[int] = set()
+    games = play.StoredGames(table.database_url)
+    while True:
+        found: Message = await table.fake.wait_until(
+            lambda: turn_or_end(table.channel, after, refused),
+            timeout=timeout,
+            what="the next turn or the end",
+        )
+        if not play.is_result(found) or await games.over_in(table.channel.id):
+            return found
+        refused.add(found.id)
 
 
 async def play_out(
@@ -167,23 +172,31 @@ async def play_out(
     rng: random.Random | None = None,
     limit: int = 5000,
 ) -> Message:
-    """Play every human turn until the game ends, choosing moves at random; returns the final message."""
+    """Play every human turn until the game ends, choosing moves at random; returns the result."""
     rng = rng or random.Random(1)
     message = await wait_for_turn_or_end(table)
     for _ in range(limit):
         if is_final(message):
             return message
-        member = player_to_move(message, members)
         before = turn_state(table.channel)
-        labels = [b.label or "" for b in live_buttons(message)]
-        if by == "buttons":
-            label = "Throw" if labels == ["Throw"] else rng.choice(labels)
-            message = await click_until_acknowledged(table, member, message, label, before)
+        member = await to_move(table, message, members)
+        if member is None or turn_state(table.channel) != before:
+            # The stored game is past this message (the bot will show it), or the turn moved on
+            # while it was read: look again shortly.
+            await asyncio.sleep(POLL_SECONDS)  # the bot will show the game as it stands: look again shortly
+            message = await wait_for_turn_or_end(table)
             continue
-        if labels == ["Throw"]:
+        if by == "buttons":
+            choice = rng.choice(live_buttons(message))
+            message = await click_until_acknowledged(
+                table, member, message, None, before, custom_id=choice.custom_id
+            )
+            continue
+        if not play.offers_moves(message):
             reply = await member.slash(table.channel, "pachisi throw")
             assert reply.ephemeral
         else:
+            labels = [b.label or "" for b in live_buttons(message)]
             choices = await member.autocomplete(table.channel, "pachisi move", "choice", "")
             assert [name.split(" · ")[0] for name, _ in choices] == labels  # the same moves, same letters
             _, value = rng.choice(choices)
@@ -201,32 +214,50 @@ CLICKS = 3
 
 
 async def click_until_acknowledged(
-    table: Table, member: Member, message: Message, label: str, before: object
+    table: Table,
+    member: Member,
+    message: Message,
+    label: str | None,
+    before: object,
+    *,
+    custom_id: str | None = None,
 ) -> Message:
-    """Click and wait for the next turn; click again when Discord gave up on the click.
+    """Click (the button with `label`, or with `custom_id`) and wait for the next turn; click again
+    when Discord gave up on the click.
 
     A click the bot does not acknowledge within Discord's 3 s fails (the member sees "This
     interaction failed" and clicks again), which a bot busy starting on a loaded machine can cause.
     The click is made again only while the turn is still the one clicked (`before`).
     """
+    what = label or custom_id
     for _ in range(CLICKS):
-        reply = await member.click(message, label=label, wait=False)
+        reply = await member.click(message, label, custom_id=custom_id, wait=False)
 
         def settled(reply: Reply = reply) -> Message | bool | None:
             return turn_or_end(table.channel, before) or table.fake.expired(reply)
 
-        turn = await table.fake.wait_until(settled, what=f"the turn after {label!r}, or the click failed")
+        turn = await table.fake.wait_until(settled, what=f"the turn after {what!r}, or the click failed")
         if isinstance(turn, Message):
+            if play.is_result(turn) and not await play.StoredGames(table.database_url).over_in(
+                table.channel.id
+            ):
+                return await wait_for_turn_or_end(table, before)
             return turn
-    raise AssertionError(f"Discord gave up on {CLICKS} clicks of {label!r}: the bot never acknowledged one")
+    raise AssertionError(f"Discord gave up on {CLICKS} clicks of {what!r}: the bot never acknowledged one")
 
 
-# --- the bot as a subprocess, and what it stored ------------------------------------------------
+# --- the bot as a subprocess (localdiscord/child.py), and what it stored ------------------------
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-BOT_READY = "msg=ready "
-"""The line the bot logs once it is connected with its guilds loaded (`PachisiBot.on_ready`), just
-before it resumes their games: a bot process is ready, and its state may be read, after it."""
+REPO_ROOT = child.REPO_ROOT
+BOT_READY = child.READY_LINE
+TEST_SETTINGS = {
+    "COMPUTER_PACE_SECONDS": "0",
+    "DEFAULT_LEVEL": "easy",
+    "DEFAULT_THREAD": "false",
+    "DEFAULT_AUTO_THROW": "false",
+    "LOG_LEVEL": "INFO",
+}
+"""Fast computers, easy level, games in the channel with the members throwing (as `bot_settings`)."""
 
 
 def subprocess_table(fake: FakeDiscord, database_url: str) -> Table:
@@ -238,7 +269,7 @@ def subprocess_table(fake: FakeDiscord, database_url: str) -> Table:
 
 
 def bot_argv() -> list[str]:
-    return [sys.executable, "-m", "bot"]
+    return child.bot_argv()
 
 
 def bot_process(fake: FakeDiscord, env: dict[str, str]) -> BotProcess:
@@ -252,43 +283,13 @@ def running_bot(fake: FakeDiscord, env: dict[str, str]) -> AbstractAsyncContextM
 
 
 def bot_env(fake: FakeDiscord, database_url: str, **extra: str) -> dict[str, str]:
-    """Environment for `python -m bot` on the fake: fast computers, easy level, our database."""
-    return {
-        **fake.env(),
-        "DATABASE_URL": database_url,
-        "COMPUTER_PACE_SECONDS": "0",
-        "DEFAULT_LEVEL": "easy",
-        "DEFAULT_THREAD": "false",
-        "DEFAULT_AUTO_THROW": "false",
-        "LOG_LEVEL": "INFO",
-        **extra,
-    }
-
-
-@dataclass
-class StoredGame:
-    """One game as the database holds it, with its move log."""
-
-    view: GameSnapshot
-    moves: list[MoveRow]
+    """Environment for `python -m bot` on the fake: the test settings, our database, `extra`."""
+    return child.bot_env(fake.server, database_url, **{**TEST_SETTINGS, **extra})
 
 
 async def stored_games(database_url: str) -> list[StoredGame]:
-    """Every game in the database (read with our own store, as another process would)."""
-    store = Store(database_url)
-    try:
-        async with store.transaction() as session:
-            rows = (await session.execute(select(GameRow).order_by(GameRow.id))).scalars().all()
-            seats = await store.seats_of(session, [row.id for row in rows])
-            games = [
-                StoredGame(
-                    game_snapshot(row, seats.get(row.id, [])), list(await store.moves(session, row.id))
-                )
-                for row in rows
-            ]
-    finally:
-        await store.close()
-    return games
+    """Every game in the database (read as another process would)."""
+    return await play.StoredGames(database_url).all()
 
 
 async def check_records(database_url: str) -> None:
@@ -358,14 +359,7 @@ async def time_passes(
 
 def check_move_log(game: StoredGame) -> None:
     """The log has one row per throw, numbered 0..n-1, and replaying it gives the stored position."""
-    numbers = [row.turn_number for row in game.moves]
-    assert numbers == list(range(game.view.turn_number)), f"game {game.view.id}: turns {numbers}"
-    start = Position.initial(game.view.rules)
-    replayed = Game.replay(
-        start, [(row.throw, None if row.move is None else parse_move(row.move)) for row in game.moves]
-    )
-    assert [t.seat for t in replayed.record] == [row.seat for row in game.moves]
-    assert replayed.position == game.view.position, f"game {game.view.id}: replay differs"
+    assert play.replays(game), f"game {game.view.id}: the move log does not replay to the stored position"
 
 
 class PostgresServer:

@@ -6,7 +6,7 @@ import asyncio
 
 from bot.core.snapshot import GameSnapshot
 from localdiscord.driver import Reply
-from localdiscord.server import Message
+from localdiscord.records import Message
 from tests.e2e.helpers import Table, live_buttons, stored_games, turn_state, wait_for_turn_or_end
 
 

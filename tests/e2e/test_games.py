@@ -84,13 +84,13 @@ async def test_the_turn_handed_to_another_member_is_the_clicks_followup(table: T
     )
     handed = 0
     while handed < 3 and not is_final(message):
-        member = player_to_move(message, members)
+        member = await player_to_move(table, message, members)
         before = turn_state(table.channel)
         reply = await member.click(message, (live_buttons(message)[0].label or ""))
         turn = await wait_for_turn_or_end(table, after=before)
         if turn.id != message.id:
             handed += 1
-            other = player_to_move(turn, members)
+            other = await player_to_move(table, turn, members)
             assert turn in reply.interaction.followups and not turn.ephemeral
             assert other is not member and other.id in turn.pinged
         message = turn

@@ -85,7 +85,7 @@ async def health_becomes(port: int, status: int) -> dict[str, Any]:
 async def test_metrics_after_a_played_game(fake: FakeDiscord, database_url: str) -> None:
     table = subprocess_table(fake, database_url)
     # Discord says 429 to two posts through the channel (discord.py waits and posts again).
-    fake.server.fail_next(
+    fake.fail_next(
         "POST", "/channels/{c}/messages", status=429, retry_after=0.2, times=2, bucket="f00d"
     )
     port = free_port()
@@ -194,7 +194,7 @@ async def test_the_metrics_listen_where_told(fake: FakeDiscord, database_url: st
         assert f"{host}:{port}" in listening.stdout, listening.stdout
         check = subprocess.run(
             [sys.executable, "-m", "bot", "healthcheck"],
-            env={**bot.env},
+            env={**bot.child.env},
             cwd=REPO_ROOT,
             capture_output=True,
             text=True,

@@ -27,7 +27,7 @@ from bot.core.store import Status
 from bot.core.texts import language as languages
 from bot.core.texts import turns
 from localdiscord.driver import Channel, Member
-from localdiscord.server import Message
+from localdiscord.records import Message
 from tests.e2e.helpers import Table, stored_games
 from tests.e2e.pseudolanguage import PSEUDO, foreign, seen_texts
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from localdiscord.driver import Reply
-from localdiscord.server import Message
+from localdiscord.records import Message
 from tests.e2e.helpers import (
     Table,
     check_move_log,
@@ -49,7 +49,7 @@ async def test_a_refused_post_mid_game_is_explained_and_the_move_is_kept(table: 
     # Play on until Alice has a choice to make; then her move hands the turn to Bob, in a new post.
     while True:
         labels = [b.label or "" for b in live_buttons(message)]
-        member = player_to_move(message, [table.alice, table.bob])
+        member = await player_to_move(table, message, [table.alice, table.bob])
         if member is table.alice and labels != ["Throw"]:
             break
         before = turn_state(table.channel)

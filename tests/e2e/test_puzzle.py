@@ -14,7 +14,7 @@ from bot.core.texts import ENGLISH
 from bot.core.texts.board import choice_button
 from engine.puzzles import Puzzle
 from localdiscord.driver import Member, Reply
-from localdiscord.server import Message
+from localdiscord.records import Message
 from tests.e2e.helpers import MovableClock, Table
 from tests.e2e.pseudolanguage import PSEUDO, foreign, seen_texts
 

@@ -9,7 +9,7 @@ from sqlalchemy import select
 from bot.core import present
 from bot.core.store import GameRow, GameValues, Store
 from bot.core.texts import ENGLISH
-from localdiscord.server import Message
+from localdiscord.records import Message
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.helpers import (
     WHOLE_GAME,
@@ -129,7 +129,7 @@ async def two_members_to_a_choice(table: Table) -> tuple[Message, list[str]]:
         if labels != ["Throw"]:
             return message, labels
         before = turn_state(table.channel)
-        await player_to_move(message, members).click(message, "Throw")
+        await (await player_to_move(table, message, members)).click(message, "Throw")
         await wait_for_turn_or_end(table, after=before)
 
 
@@ -144,7 +144,8 @@ async def test_killed_after_a_move_is_stored_before_the_next_turn_is_shown(
         turn = game.view.turn_number
         # Discord holds the click's answer back (a long 429): the bot dies waiting.
         fake.fail_next("POST", "/interactions/{i}/{t}/callback", status=429, retry_after=60)
-        await player_to_move(message, [table.alice, table.bob]).click(message, labels[0], wait=False)
+        member = await player_to_move(table, message, [table.alice, table.bob])
+        await member.click(message, labels[0], wait=False)
         await fake.wait_until(lambda: any(r.status == 429 for r in fake.server.requests), what="the 429")
         await bot.kill()
         [game] = await stored_games(database_url)
@@ -174,7 +175,7 @@ async def test_killed_after_a_throw_is_stored_before_its_choices_are_shown(
             before = turn_state(table.channel)
             fake.fail_next("POST", "/interactions/{i}/{t}/callback", status=429, retry_after=3)
             limited = sum(r.status == 429 for r in fake.server.requests)
-            await player_to_move(message, members).click(message, "Throw", wait=False)
+            await (await player_to_move(table, message, members)).click(message, "Throw", wait=False)
             await fake.wait_until(
                 lambda: sum(r.status == 429 for r in fake.server.requests) > limited,  # noqa: B023
                 what="the 429",

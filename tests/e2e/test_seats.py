@@ -9,12 +9,13 @@ from tests.e2e.helpers import (
     Table,
     is_final,
     live_buttons,
-    named_to_move,
     play_out,
     player_to_move,
     stored_games,
+    to_move,
     turn_or_end,
     turn_state,
+    wait_for,
     wait_for_turn_or_end,
 )
 
@@ -51,7 +52,7 @@ async def test_a_second_member_takes_a_computer_seat_then_leaves(table: Table) -
     while bob_played < 3:
         message = await wait_for_turn_or_end(table)
         assert not is_final(message), "the game ended before Bob played"
-        member = player_to_move(message, members)
+        member = await player_to_move(table, message, members)
         before = turn_state(table.channel)
         labels = [b.label or "" for b in live_buttons(message)]
         await member.click(message, "Throw" if labels == ["Throw"] else rng.choice(labels))
@@ -67,13 +68,12 @@ async def test_a_second_member_takes_a_computer_seat_then_leaves(table: Table) -
     assert reply.content == f"<@{table.bob.id}> leaves; the computer plays Red."
     left_at = (await stored_games(table.database_url))[0].view.turn_number
     # The leave is answered before the turn message is updated: wait until it asks Bob no more.
-    await table.fake.wait_until(
-        lambda: (
-            (m := turn_or_end(table.channel)) is not None
-            and (is_final(m) or named_to_move(m, [table.bob]) is None)
-        ),
-        what="the turn message no longer Bob's",
-    )
+
+    async def bob_asked_no_more() -> bool:
+        m = turn_or_end(table.channel)
+        return m is not None and (is_final(m) or await to_move(table, m, [table.bob]) is None)
+
+    await wait_for(bob_asked_no_more, what="the turn message no longer Bob's")
     final = await play_out(table, [table.alice], by="buttons")  # a turn naming Bob would fail here
     assert is_final(final)
     [game] = await stored_games(table.database_url)

@@ -18,15 +18,16 @@ from localdiscord.driver import TIMEOUT, BotProcess, Member, Reply
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.helpers import (
     BOT_READY,
+    POLL_SECONDS,
     Table,
     bot_env,
     check_move_log,
     is_final,
     live_buttons,
     play_out,
-    player_to_move,
     running_bot,
     stored_games,
+    to_move,
     turn_or_end,
     turn_state,
     wait_for_turn_or_end,
@@ -65,9 +66,14 @@ async def play_turns(table: Table, members: list[Member], rng: random.Random, bo
     """Play this channel's human turns by buttons until the game ends. A click Discord gave up on, or
     one made to a process killed since, is made again on the turn as it then stands."""
     while not is_final(message := await wait_for_turn_or_end(table)):
-        member = player_to_move(message, members)
         before = turn_state(table.channel)
         labels = [b.label or "" for b in live_buttons(message)]
+        member = await to_move(table, message, members)
+        if member is None or turn_state(table.channel) != before:
+            # The stored game is past this message (a restarted bot plays on and will show it), or
+            # the turn moved on while it was read: look again shortly.
+            await asyncio.sleep(POLL_SECONDS)  # the bot will show the game as it stands
+            continue
         reply = await member.click(
             message, "Throw" if labels == ["Throw"] else rng.choice(labels), wait=False
         )

@@ -10,8 +10,9 @@ from contextlib import AbstractAsyncContextManager
 
 import pytest
 
+from localdiscord import play
 from localdiscord.driver import Channel
-from localdiscord.server import Message
+from localdiscord.records import Message
 from tests.e2e.helpers import (
     MovableClock,
     Table,
@@ -89,7 +90,7 @@ async def test_a_table_plays_in_its_thread_with_one_card_in_the_channel(tables: 
     assert "Take a seat" not in [b.label for b in card.buttons]  # no computer seat left
 
     final = await play_to_the_end(tables, thread, random.Random(3))
-    await tables.fake.wait_until(lambda: is_final(card), what="the result on the card")
+    await tables.fake.wait_until(lambda: play.buttons_for(card, play.REMATCH), what="the result on the card")
     assert tables.channel.messages == [card]  # one message in the channel for the whole game
     assert [b.label for b in card.buttons] == ["Rematch"]
     assert "Throws:" in card.content and "Captures:" in card.content and "Duration:" in card.content

@@ -1,27 +1,39 @@
-"""A member's browser tab on the local table, driven as a person would: typing and clicking."""
+"""A member's browser tab on the local table, driven as a person would: typing and clicking.
+
+The turn is found by its buttons' custom ids and the end of the game by the stored game
+(localdiscord/play.py), so the tabs play in any language.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import re
+from pathlib import Path
 from typing import Any
 
+from localdiscord import play
 from tests.local.conftest import DESKTOP
 
 TIMEOUT_MS = 15_000
-NOT_TURN_BUTTONS = ("Take a seat", "Hint", "Rematch")
-NEWEST_TURN = """(skip) => {
+LOOK_AGAIN_MS = 1_000
+"""How long a tab waits for a turn before it asks the stored game whether the game is over."""
+NEWEST_TURN = """([prefix, plays]) => {
+    const playing = (b) => {
+        const id = b.dataset.customId || '';
+        return !b.disabled && id.startsWith(prefix) && plays.includes(id.slice(prefix.length).split(':')[0]);
+    };
     const items = [...document.querySelectorAll('#messages > li.message')].reverse();
     for (const item of items) {
-        const live = [...item.querySelectorAll('button.button')].filter(
-            (b) => !b.disabled && !skip.includes(b.textContent.trim()));
+        const live = [...item.querySelectorAll('button.button')].filter(playing);
         if (live.length) return {message: item.dataset.id, id: live[0].dataset.customId,
                                  label: live[0].textContent.trim()};
     }
     return null;
 }"""
+PLAYING = [play.PREFIX, list(play.PLAYS)]
 
 WON = re.compile(r"wins?!")
-"""The result's headline: "Black wins!", "Black + Yellow win!"."""
+"""The result's headline in English: "Black wins!", "Black + Yellow win!"."""
 
 
 class Tab:
@@ -68,8 +80,15 @@ class Tab:
 
     async def newest_turn(self) -> dict[str, str] | None:
         """The newest message's first enabled button that plays (Throw, or a move)."""
-        found: dict[str, str] | None = await self.page.evaluate(NEWEST_TURN, list(NOT_TURN_BUTTONS))
+        found: dict[str, str] | None = await self.page.evaluate(NEWEST_TURN, PLAYING)
         return found
+
+    async def no_turn(self) -> bool:
+        """Waits until no message offers a button that plays (the bot closes the turn message after
+        it answers whoever ended the game), or TIMEOUT_MS; whether none does."""
+        with contextlib.suppress(Exception):
+            await self.page.wait_for_function(f"(a) => ({NEWEST_TURN})(a) === null", arg=PLAYING)
+        return await self.newest_turn() is None
 
     async def click(self, custom_id: str) -> None:
         await self.page.click(f'#messages button[data-custom-id="{custom_id}"]:not([disabled])')
@@ -86,21 +105,26 @@ class Tab:
 
     async def turn(self) -> dict[str, str]:
         """Waits for the newest message's first button that plays, and returns it."""
-        handle = await self.page.wait_for_function(NEWEST_TURN, arg=list(NOT_TURN_BUTTONS))
+        handle = await self.page.wait_for_function(NEWEST_TURN, arg=PLAYING)
         found: dict[str, str] = await handle.json_value()
         return found
 
-    async def play_to_the_end(self, limit: int = 400) -> int:
-        """Click Throw or the first move offered until the game is won; returns the clicks made."""
-        for clicks in range(limit):
-            handle = await self.page.wait_for_function(
-                f"(skip) => [...document.querySelectorAll('#messages strong')].some("
-                f"(s) => /wins?!/.test(s.textContent)) || ({NEWEST_TURN})(skip)",
-                arg=list(NOT_TURN_BUTTONS),
-            )
+    async def play_to_the_end(self, database: Path, limit: int = 400) -> int:
+        """Click Throw or the first move offered until the stored game (in `database`) is over;
+        returns the clicks made."""
+        from playwright.async_api import TimeoutError as PlaywrightTimeout
+
+        games = play.StoredGames(f"sqlite+aiosqlite:///{database}")
+        clicks = 0
+        while clicks < limit:
+            try:
+                handle = await self.page.wait_for_function(NEWEST_TURN, arg=PLAYING, timeout=LOOK_AGAIN_MS)
+            except PlaywrightTimeout:
+                if await games.all_over():
+                    return clicks
+                continue
             turn = await handle.json_value()
-            if turn is True:
-                return clicks
             await self.click(turn["id"])
             await self.wait_gone(turn["id"])
+            clicks += 1
         raise AssertionError(f"no end after {limit} clicks")

@@ -101,7 +101,7 @@ async def test_ctrl_c_and_play_again_resumes_the_game_and_the_page_reconnects(
         await asha.page.wait_for_selector("#bot-status.online")
         assert await asha.page.inner_text("#channel-name") == thread
         assert len(await asha.texts()) >= len(before)
-        assert await asha.play_to_the_end() > 0
+        assert await asha.play_to_the_end(tmp_path / "pachisi-local.sqlite3") > 0
         assert await second.ctrl_c() == 0
     assert asha.errors == []
 

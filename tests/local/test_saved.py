@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from localdiscord.messages import edit, new_message
+from localdiscord.records import EPHEMERAL, PUBLIC_THREAD, Attachment, ChannelRecord
 from localdiscord.saved import Saved, forget_unused
-from localdiscord.server import EPHEMERAL, PUBLIC_THREAD, Attachment, ChannelRecord, FakeDiscordServer
+from localdiscord.server import FakeDiscordServer
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"board"
 
@@ -20,11 +22,11 @@ async def test_a_saved_server_loads_as_it_was(tmp_path: Path) -> None:
     server.set_moderator(guild, asha, True)
     thread = ChannelRecord(2, guild.id, "Asha's table", 0, type=PUBLIC_THREAD, parent=channel, owner_id=1)
     guild.channels[thread.id] = server.channels[thread.id] = thread
-    posted = server._new_message(channel, {"content": "**card**", "components": []}, {})
+    posted = new_message(server, channel, {"content": "**card**", "components": []}, {})
     posted.thread_id = thread.id
-    board = server._new_message(thread, {"content": "turn"}, {9: png(9)})
+    board = new_message(server, thread, {"content": "turn"}, {9: png(9)})
     board.invoked = (asha.user.id, "pachisi start")
-    secret = server._new_message(thread, {"content": "only Asha", "flags": EPHEMERAL}, {})
+    secret = new_message(server, thread, {"content": "only Asha", "flags": EPHEMERAL}, {})
     server.commands[guild.id] = {"pachisi": {"id": "3", "name": "pachisi", "options": []}}
 
     saved = Saved(tmp_path / "state.sqlite3")
@@ -62,7 +64,7 @@ def png(ident: int) -> Attachment:
 async def test_attachments_no_message_uses_are_deleted_from_the_file(tmp_path: Path) -> None:
     server = FakeDiscordServer()
     channel = server.add_channel(server.add_guild("Home"), "pachisi")
-    message = server._new_message(channel, {"content": "turn"}, {})
+    message = new_message(server, channel, {"content": "turn"}, {})
     saved = Saved(tmp_path / "state.sqlite3")
     for ident in (1, 2):
         message.attachments = [png(ident)]
@@ -75,7 +77,7 @@ async def test_pictures_of_earlier_versions_are_forgotten_in_memory() -> None:
     server = FakeDiscordServer()
     channel = server.add_channel(server.add_guild("Home"), "pachisi")
     server.attachments.update({1: png(1), 2: png(2)})  # as the REST body's files are kept
-    message = server._new_message(channel, {"content": "turn"}, {0: png(1)})
-    await server._edit(message, {"attachments": [{"id": "0"}]}, {0: png(2)})
+    message = new_message(server, channel, {"content": "turn"}, {0: png(1)})
+    await edit(server, message, {"attachments": [{"id": "0"}]}, {0: png(2)})
     forget_unused(server)
     assert set(server.attachments) == {2} and message.attachments == [png(2)]

@@ -8,7 +8,7 @@ from typing import Any
 
 import aiohttp
 
-from localdiscord.server import API, MANAGE_CHANNELS
+from localdiscord.records import API, MANAGE_CHANNELS
 from localdiscord.table import LocalTable
 from tests.local.conftest import PHONE
 from tests.local.tabs import WON, Tab
@@ -31,9 +31,9 @@ async def test_a_game_started_in_the_command_box_and_played_to_the_end_by_clicki
     await asha.command(START)
     await asha.page.wait_for_selector("#channel-name:has-text('›')")  # her new table's thread opens
     await asha.page.wait_for_selector("#messages img.picture")  # the board
-    clicks = await asha.play_to_the_end()
+    clicks = await asha.play_to_the_end(table.database)
     assert clicks > 0
-    assert await asha.message_with(WON).count() >= 1
+    await asha.message_with(WON).first.wait_for()  # the result, in English
     await asha.open_channel("# pachisi")
     card = asha.message_with("Rematch")
     await card.first.wait_for()
@@ -123,7 +123,7 @@ async def test_a_moderator_ends_someone_elses_game(browser: Any, table: LocalTab
     await bala.command("/pachisi end")
     await bala.page.locator("button:has-text('खेल ख़त्म करें')").click()  # Bala's answers: Hindi
     await asha.page.wait_for_selector("#messages li.message:has-text('ended')")
-    assert await asha.newest_turn() is None  # no button left to play
+    assert await asha.no_turn()  # no button left to play
     sent = [i.payload for i in table.server.interactions.values() if i.user.name == "Bala" and i.type == 2]
     assert [p["locale"] for p in sent] == ["en-US", "hi"]
     assert [int(p["member"]["permissions"]) & MANAGE_CHANNELS for p in sent] == [0, MANAGE_CHANNELS]
@@ -186,12 +186,12 @@ async def test_a_bot_that_dies_is_started_again_and_the_game_goes_on(browser: An
     await asha.command("/pachisi auto mode:off")
     await asha.command(START)
     await asha.turn()
-    assert table.bot is not None and table.bot.process is not None
-    table.bot.process.kill()  # SIGKILL: no clean shutdown
+    assert table.bot is not None and table.bot.child.running
+    await table.bot.child.kill()  # SIGKILL: no clean shutdown
     await asha.page.wait_for_selector("#bot-status.offline")
     await asha.page.wait_for_selector("#bot-status.online", timeout=30_000)
     assert table.bot.runs == 2
     turn = await asha.turn()
     await asha.click(turn["id"])
     await asha.wait_gone(turn["id"])
-    assert await asha.play_to_the_end() >= 0
+    assert await asha.play_to_the_end(table.database) >= 0
