@@ -44,7 +44,7 @@ class RecordsCog(PachisiCommands, name="Records"):
         record = await self.record(interaction, stored)
         name = records.record_filename(stored.game)
         await interaction.followup.send(
-            words.export(language_of(interaction), stored.game.id, record),
+            words.export(language_of(interaction), stored.game.id, record, self.bot.settings.project_url),
             file=discord.File(io.BytesIO(record.text().encode()), name),
             ephemeral=True,
         )

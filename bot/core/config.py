@@ -26,6 +26,8 @@ class Settings(BaseSettings):
     """`/pachisi start` opens a thread per table unless its `thread` option says otherwise."""
     default_auto_throw: bool = True
     """The bot throws for members who never chose with `/pachisi auto`."""
+    project_url: str | None = None
+    """The project's page (its rules and records in full), linked from `/pachisi rules` and the export."""
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None
 

@@ -20,7 +20,7 @@ from bot.cogs.group import PachisiCommands
 from bot.cogs.pachisi.hints import chances_line
 from bot.cogs.pachisi.seats import Seats
 from bot.cogs.pachisi.table import Table
-from bot.core.errors import GameError, NoGame
+from bot.core.errors import GameError, NoGame, NotThrown, NotYourTurn
 from bot.core.present import board_of
 from bot.core.snapshot import GameSnapshot, Played
 from bot.core.texts import ENGLISH, Language, answers, board, turns
@@ -188,6 +188,11 @@ class PlayCommands(PachisiCommands):
     @app_commands.describe(choice="the move: its letter on the board, or pick from the list")
     async def move(self, interaction: discord.Interaction[Any], choice: str) -> None:
         view = await self.channel_game(interaction)
+        user = interaction.user.id
+        if view.pending_throw is None:  # no choice is a move before the throw: say what comes first
+            if view.user_to_move() == user:
+                raise NotThrown()
+            raise NotYourTurn.for_user(view.seat_to_move(), view.user_to_move(), view.seat_of(user))
         await self.typed(interaction, view, read_choice(view, choice))
 
     @move.autocomplete("choice")
@@ -253,10 +258,11 @@ class PlayCommands(PachisiCommands):
     )
     async def rules(self, interaction: discord.Interaction[Any], section: str | None = None) -> None:
         lang = language_of(interaction)
-        embed = discord.Embed(title=answers.rules_title(lang), colour=discord.Colour.dark_gold())
+        url = self.bot.settings.project_url
+        embed = discord.Embed(title=answers.rules_title(lang), colour=discord.Colour.dark_gold(), url=url)
         for title, text in answers.rules_sections(lang, [section] if section else list(RULES)):
             embed.add_field(name=title, value=text, inline=False)
-        embed.set_footer(text=answers.rules_sources(lang))
+        embed.set_footer(text=answers.rules_sources(lang, url))
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name="help", description="How to play Pachisi here")

@@ -151,16 +151,20 @@ def record_result(lang: Language, record: Record) -> str:
     return lang.gettext("{side} won", side=winner)
 
 
-def export(lang: Language, game_id: int, record: Record) -> str:
+def export(lang: Language, game_id: int, record: Record, url: str | None = None) -> str:
+    """The export's answer; `url`: the project's page (PROJECT_URL), where the format is described."""
     throws = lang.ngettext("{count} throw", "{count} throws", len(record.throws))
-    return lang.gettext(
+    text = lang.gettext(
         "The record of game #{game}: {throws}, {result}. It is the game written down throw by throw, like "
-        "a chess game's PGN: keep it, share it, or open it in any text editor (the format is described "
-        "under “Game records” in the bot's rules, docs/RULES.md).",
+        "a chess game's PGN: keep it, share it, or open it in any text editor. `/pachisi rules` "
+        "explains how its moves are written (Notation).",
         game=game_id,
         throws=throws,
         result=record_result(lang, record),
     )
+    if url:
+        text += " " + lang.gettext("The format in full, under Game records: <{url}>", url=url)
+    return text
 
 
 def replay(lang: Language, game_id: int, record: Record) -> str:
