@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+from bot.cogs.pachisi.views import CONFIRM_YES
+from bot.core.texts import ENGLISH, answers
 from tests.e2e.helpers import (
     SEAT_BUTTON,
     Table,
@@ -95,3 +97,22 @@ async def test_join_by_command_names_the_seat_and_refuses_a_taken_one(table: Tab
     assert reply.content == "Black is taken: free seats are Red and Green."
     [game] = await stored_games(table.database_url)
     assert game.view.seats[0].user_id == table.alice.id and game.view.seats[2].user_id == table.bob.id
+
+
+async def test_ending_a_game_says_what_happened_where_it_was_confirmed(table: Table) -> None:
+    """The confirmation's answer was left at "Working on it...": it becomes what happened."""
+    await table.alice.slash(table.channel, "pachisi start", players=2, pieces=4, level="easy")
+    await wait_for_turn_or_end(table)
+    question = await table.alice.slash(table.channel, "pachisi end")
+    confirm = question.message
+    assert question.ephemeral and confirm is not None
+    asked = confirm.content
+    await table.alice.click(confirm, custom_id=CONFIRM_YES)
+    working = answers.working(ENGLISH)
+    await table.fake.wait_until(
+        lambda: confirm.content not in (asked, working), what="the confirmation's answer"
+    )
+    [game] = await stored_games(table.database_url)
+    assert game.view.status == "abandoned"
+    assert confirm.content == f"<@{table.alice.id}> ended the game after {game.view.turn_number} throws."
+    assert confirm.buttons == [] and confirm.ephemeral

@@ -177,15 +177,17 @@ class Seats:
         if not may_end(interaction, view):
             raise NotAllowed("only_starter_ends")
 
-        async def end(answer: discord.Interaction[Any]) -> None:
-            await self.end(answer, view.id)
+        async def end(answer: discord.Interaction[Any]) -> str:
+            ended = await self.end(answer, view.id)
+            return table.ended(language_of(answer), answer.user.id, ended)
 
         lang = language_of(interaction)
         question, yes, no, kept = answers.confirm_end(lang)
         confirm = Confirm(end, yes=yes, no=no, kept=kept, working=answers.working(lang))
         await interaction.response.send_message(question, view=confirm, ephemeral=True)
 
-    async def end(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+    async def end(self, interaction: discord.Interaction[Any], game_id: int) -> GameSnapshot:
+        """End the game for everyone; the game as it ended."""
         async with self.table.locks[game_id]:
             view = await self.service.end(game_id, interaction.user.id, can_manage=may_end(interaction, None))
             self.table.timers.cancel(game_id)
@@ -194,6 +196,7 @@ class Seats:
             if channel is not None:
                 text = table.ended(self.table.language(view), interaction.user.id, view)
                 await self.table.writer.post(channel, Message(text), view)
+            return view
 
 
 def may_end(interaction: discord.Interaction[Any], view: GameSnapshot | None) -> bool:

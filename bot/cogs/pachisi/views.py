@@ -14,7 +14,7 @@ from typing import Any
 
 import discord
 
-from bot.cogs.answers import handle_error, refuse
+from bot.cogs.answers import NO_MENTIONS, error_text, handle_error, refuse
 from bot.core.present import Button
 
 ROUTER_COG = "Pachisi"
@@ -131,13 +131,18 @@ def disabled_copy(message: discord.Message) -> discord.ui.View | None:
     return view
 
 
+CONFIRM_YES, CONFIRM_NO = "confirm:yes", "confirm:no"
+"""The confirmation's buttons (a view per message: the same ids on two questions never mix)."""
+
+
 class Confirm(discord.ui.View):
-    """A yes/no question asked ephemerally (so it needs no persistence); `on_yes` runs on yes,
-    `kept` is what the question becomes on no."""
+    """A yes/no question asked ephemerally (so it needs no persistence); `on_yes` runs on yes and
+    returns what happened, which the question becomes (or the refusal, if it refused); `kept` is
+    what the question becomes on no. Nothing is left at `working`."""
 
     def __init__(
         self,
-        on_yes: Callable[[discord.Interaction[Any]], Awaitable[None]],
+        on_yes: Callable[[discord.Interaction[Any]], Awaitable[str]],
         *,
         yes: str,
         no: str,
@@ -148,8 +153,12 @@ class Confirm(discord.ui.View):
         self.on_yes = on_yes
         self.no_text = kept
         self.working = working
-        confirm: discord.ui.Button[Confirm] = discord.ui.Button(label=yes, style=discord.ButtonStyle.danger)
-        cancel: discord.ui.Button[Confirm] = discord.ui.Button(label=no, style=discord.ButtonStyle.secondary)
+        confirm: discord.ui.Button[Confirm] = discord.ui.Button(
+            label=yes, style=discord.ButtonStyle.danger, custom_id=CONFIRM_YES
+        )
+        cancel: discord.ui.Button[Confirm] = discord.ui.Button(
+            label=no, style=discord.ButtonStyle.secondary, custom_id=CONFIRM_NO
+        )
         confirm.callback = self._yes  # type: ignore[method-assign]
         cancel.callback = self._no  # type: ignore[method-assign]
         self.add_item(confirm)
@@ -157,7 +166,11 @@ class Confirm(discord.ui.View):
 
     async def _yes(self, interaction: discord.Interaction[Any]) -> None:
         await interaction.response.edit_message(content=self.working, view=None)
-        await self.on_yes(interaction)
+        try:
+            done = await self.on_yes(interaction)
+        except Exception as exc:  # refused after all (the game ended meanwhile): say so here
+            done = error_text(interaction, exc)
+        await interaction.edit_original_response(content=done, allowed_mentions=NO_MENTIONS)
 
     async def _no(self, interaction: discord.Interaction[Any]) -> None:
         await interaction.response.edit_message(content=self.no_text, view=None)
