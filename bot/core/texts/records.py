@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from bot.core import ratings
-from bot.core.records import GameSummary, Member, MemberStats, side_members
+from bot.core.records import GameSummary, Member, MemberStats
 from bot.core.store import RatingColumns, RatingRow
 from bot.core.texts.board import level_name, side
 from bot.core.texts.language import Language
 from engine.record import Record
+from engine.state import side_of
 
 
 def rating(lang: Language, row: RatingColumns) -> str:
@@ -87,6 +88,17 @@ def _member(lang: Language, member: Member) -> str:
     return lang.gettext("computer ({level})", level=level_name(lang, member.removeprefix("computer:")))
 
 
+def _side(lang: Language, game: GameSummary, side: int) -> str:
+    """`@Asha + computer (normal)`: a side's seats joined by +, each seat's holders in turn by →
+    (`@Ravi → computer (normal)`), so both sides read as the partnerships they are."""
+    seats = [
+        " → ".join(_member(lang, m) for m in players)
+        for seat, players in game.seats.items()
+        if side_of(seat, game.rules.players) == side
+    ]
+    return " + ".join(seats) or lang.gettext("nobody")
+
+
 def history_line(lang: Language, game: GameSummary) -> str:
     rules = game.rules
     shape = lang.gettext("{players} players", players=rules.players)
@@ -97,11 +109,7 @@ def history_line(lang: Language, game: GameSummary) -> str:
             rules.pieces,
             players=rules.players,
         )
-    sides = lang.gettext(
-        "{first} vs {second}",
-        first=", ".join(_member(lang, m) for m in side_members(game, 0)) or lang.gettext("nobody"),
-        second=", ".join(_member(lang, m) for m in side_members(game, 1)) or lang.gettext("nobody"),
-    )
+    sides = lang.gettext("{first} vs {second}", first=_side(lang, game, 0), second=_side(lang, game, 1))
     if game.result == "active":
         result = lang.gettext("in play")
     elif game.result == "*":

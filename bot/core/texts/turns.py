@@ -43,8 +43,12 @@ def player(lang: Language, view: GameSnapshot, seat: int) -> str:
 
 
 def seat_label(lang: Language, view: GameSnapshot, seat: int) -> str:
-    """`<@id> (Black)`."""
-    return lang.gettext("{player} ({colour})", player=player(lang, view, seat), colour=colour(lang, seat))
+    """`<@id> (Black)`, or `Computer (hard, Black)`: one pair of brackets, never two in a row."""
+    info = view.seats[seat]
+    if info.user_id:
+        return lang.gettext("{player} ({colour})", player=f"<@{info.user_id}>", colour=colour(lang, seat))
+    level = level_name(lang, info.level)
+    return lang.gettext("Computer ({level}, {colour})", level=level, colour=colour(lang, seat))
 
 
 def event_line(lang: Language, event: Event, view: GameSnapshot) -> str:
