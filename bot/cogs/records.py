@@ -57,10 +57,9 @@ class RecordsCog(PachisiCommands, name="Records"):
             raise NoGame("no_throws", game=stored.game.id)
         await interaction.response.defer(thinking=True)
         record = await self.record(interaction, stored)
-        picture = choose(stored.game.language).picture  # the table's language, as its boards were
-        draw = functools.partial(replay_gif, record, words=picture)
+        lang = choose(stored.game.language)  # posted for the channel: the table's, as its boards were
+        draw = functools.partial(replay_gif, record, words=lang.picture)
         gif = await asyncio.get_running_loop().run_in_executor(self.bot.render_pool, draw)
-        lang = language_of(interaction)
         if len(gif) > UPLOAD_LIMIT:
             await interaction.followup.send(words.replay_too_large(lang, stored.game.id))
             return

@@ -8,6 +8,7 @@ when they are in the game's channel, else a post there.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any, Final
 
 import discord
@@ -20,7 +21,7 @@ from bot.core.errors import NotAllowed
 from bot.core.present import Message
 from bot.core.snapshot import GameSnapshot, Played
 from bot.core.store import Status
-from bot.core.texts import answers, table
+from bot.core.texts import Language, answers, table
 from bot.core.texts.language import choose
 from engine import Rules
 
@@ -133,8 +134,8 @@ class Seats:
             joined = played.game
             taken = joined.seat_of(interaction.user.id)
             assert taken is not None
-            text = table.seat_taken(self.table.language(joined), interaction.user.id, joined, taken)
-            await self.announce(interaction, joined, text)
+            user = interaction.user.id
+            await self.announce(interaction, joined, lambda lang: table.seat_taken(lang, user, joined, taken))
             await self.table.update_card(joined)
             if played.events or joined.user_to_move() == interaction.user.id:
                 await self.table.show(played)
@@ -151,26 +152,32 @@ class Seats:
             played = await (self.service.resign if resign else self.service.leave)(
                 view.id, interaction.user.id
             )
-            after = played.game
-            lang = self.table.language(after)
-            if after.status == Status.FINISHED:
-                text = table.conceded(lang, interaction.user.id, after)
-            else:
-                text = table.seat_given_up(lang, interaction.user.id, seat, resign=resign)
-            await self.announce(interaction, after, text)
+            after, user = played.game, interaction.user.id
+
+            def news(lang: Language) -> str:
+                if after.status == Status.FINISHED:
+                    return table.conceded(lang, user, after)
+                return table.seat_given_up(lang, user, seat, resign=resign)
+
+            await self.announce(interaction, after, news)
             await self.table.update_card(after)
             if played.events or after.status != Status.ACTIVE or not after.is_human_turn():
                 await self.table.show(played)
 
-    async def announce(self, interaction: discord.Interaction[Any], view: GameSnapshot, text: str) -> None:
-        """News for the table: in the game's channel, and as the answer when the member is there."""
+    async def announce(
+        self, interaction: discord.Interaction[Any], view: GameSnapshot, news: Callable[[Language], str]
+    ) -> None:
+        """News for the table, in the table's language: in the game's channel, and as the answer
+        when the member is there; from elsewhere the member is told it in their own language."""
+        text = news(self.table.language(view))
         if interaction.channel_id == view.channel_id:
             await tell(interaction, text, ephemeral=False)
             return
         channel = self.table.channel(view)
         if channel is not None:
             await self.table.writer.post(channel, Message(text), view)
-        await tell(interaction, table.plays_in(language_of(interaction), text, view))
+        lang = language_of(interaction)
+        await tell(interaction, table.plays_in(lang, news(lang), view))
 
     async def confirm_end(self, interaction: discord.Interaction[Any], view: GameSnapshot) -> None:
         """Ask before ending a game for everyone, once the member may end it at all."""

@@ -7,6 +7,7 @@ from bot.core.records import GameSummary, Member, MemberStats
 from bot.core.store import RatingColumns, RatingRow
 from bot.core.texts.board import level_name, side
 from bot.core.texts.language import Language
+from bot.core.texts.table import rules_name
 from engine.record import Record
 from engine.state import side_of
 
@@ -124,7 +125,7 @@ def history_line(lang: Language, game: GameSummary) -> str:
     throws = lang.ngettext("{count} throw", "{count} throws", game.throws)
     return f"`#{game.id}` " + lang.gettext(
         "{when} UTC · {rules}, {shape} · {sides} · {result} · {throws}",
-        when=when, rules=rules.token(), shape=shape, sides=sides, result=result, throws=throws,
+        when=when, rules=rules_name(lang, rules), shape=shape, sides=sides, result=result, throws=throws,
     )  # fmt: skip
 
 

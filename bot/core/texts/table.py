@@ -23,13 +23,24 @@ def freezing_note(lang: Language) -> str:
     return lang.gettext("last_square=off freezes about {share} of games: no piece can come home", share=share)
 
 
+def rules_name(lang: Language, rules: Rules) -> str:
+    """The rules' notation with the preset in `lang` (`क्लासिक,last_square=off`), as the
+    `/pachisi start` choices name it; the options keep their notation (docs/HINDI.md)."""
+    preset, _, options = rules.token().partition(",")
+    presets = {
+        "classic": lang.pgettext("command choice", "classic"),
+        "standard": lang.pgettext("command choice", "standard"),
+    }
+    return ",".join(part for part in (presets.get(preset, preset), options) if part)
+
+
 def rules_words(lang: Language, rules: Rules) -> str:
     """`classic, 4 players, 4 pieces each`."""
     text = lang.ngettext(
         "{rules}, {players} players, {count} piece each",
         "{rules}, {players} players, {count} pieces each",
         rules.pieces,
-        rules=rules.token(),
+        rules=rules_name(lang, rules),
         players=rules.players,
     )
     if not rules.last_square:
@@ -137,6 +148,9 @@ def your_game(lang: Language, view: GameSnapshot, user_id: int, missing: list[st
 
 
 def seat_taken(lang: Language, user_id: int, view: GameSnapshot, seat: int) -> str:
+    """`<@id> takes **Red** (Red + Green).`; in a two-player game the seat is the side."""
+    if view.rules.players == 2:
+        return lang.gettext("<@{user}> takes **{colour}**.", user=user_id, colour=colour(lang, seat))
     return lang.gettext(
         "<@{user}> takes **{colour}** ({side}).",
         user=user_id,
