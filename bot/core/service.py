@@ -127,6 +127,7 @@ class GameService:
             async with self.store.transaction() as session:
                 existing = await self.store.active_game(session, channel_id)
                 if existing is not None:
+                    await self._refuse_second_game(session, existing.id, user_id)
                     raise GameExists(existing.id, existing.started_by)
                 row, seats = new_game(guild_id, channel_id, user_id, rules, level, seated, self.clock())
                 row.hints, row.card_channel_id, row.language = hints, card_channel_id, language
@@ -140,6 +141,12 @@ class GameService:
             if active is None:
                 raise
             raise GameExists(active.id, active.started_by) from None
+
+    async def _refuse_second_game(self, session: AsyncSession, game_id: int, user_id: int) -> None:
+        """A member who plays in the channel's game is told so, not asked to join it."""
+        seat = next((s.seat for s in await self.store.seats(session, game_id) if s.user_id == user_id), None)
+        if seat is not None:
+            raise NotAllowed("playing_here", game=game_id, seat=seat)
 
     async def join(self, game_id: int, user_id: int, seat: int | None) -> Played:
         """Take a computer's seat (the first free one in turn order when `seat` is None)."""

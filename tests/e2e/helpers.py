@@ -85,6 +85,26 @@ def live_buttons(message: Message) -> list[Button]:
     return [b for b in message.buttons if not b.disabled and b.label not in (SEAT_BUTTON, HINT_BUTTON)]
 
 
+SEAT_OFFER = "pachisi:join:"
+"""The custom id's start of the table card's Take a seat (found by the action, not its words)."""
+
+
+def seat_offer(channel: Channel) -> Message | None:
+    """The message of `channel` that offers a seat (the table card), while one is offered."""
+    return next(
+        (
+            m
+            for m in reversed(channel.messages)
+            if any(not b.disabled and (b.custom_id or "").startswith(SEAT_OFFER) for b in m.buttons)
+        ),
+        None,
+    )
+
+
+def seat_button_id(message: Message) -> str:
+    return next(b.custom_id for b in message.buttons if (b.custom_id or "").startswith(SEAT_OFFER))
+
+
 def turn_message(channel: Channel) -> Message | None:
     """The newest message with buttons a player can use for the turn (throw or moves)."""
     return next((m for m in reversed(channel.messages) if live_buttons(m)), None)

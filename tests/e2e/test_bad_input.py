@@ -131,6 +131,19 @@ async def test_a_typed_move_before_the_throw_says_to_throw_first(table: Table) -
     assert await game_now(table) == before
 
 
+async def test_start_in_a_running_game_tells_its_player_to_play_on_not_to_join(table: Table) -> None:
+    await started(table)
+    before = await game_now(table)
+    [game] = await stored_games(table.database_url)
+    reply = await table.alice.slash(table.channel, "pachisi start")
+    assert reply.ephemeral
+    assert reply.content == refusal_text(ENGLISH, "playing_here", {"game": game.view.id, "seat": 0})
+    assert "join" not in reply.content
+    reply = await table.bob.slash(table.channel, "pachisi start")  # an onlooker is offered a seat
+    assert "/pachisi join" in reply.content
+    assert await game_now(table) == before
+
+
 async def test_a_command_in_a_channel_without_a_game(table: Table) -> None:
     other = table.guild.add_text_channel("chat")
     await table.fake.wait_until(lambda: table.bot.get_channel(other.id), what="the new channel")

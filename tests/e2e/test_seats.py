@@ -7,13 +7,15 @@ import random
 from bot.cogs.pachisi.views import CONFIRM_YES
 from bot.core.texts import ENGLISH, answers
 from tests.e2e.helpers import (
-    SEAT_BUTTON,
+    SEAT_OFFER,
     Table,
     is_final,
     live_buttons,
     named_to_move,
     play_out,
     player_to_move,
+    seat_button_id,
+    seat_offer,
     stored_games,
     turn_or_end,
     turn_state,
@@ -39,7 +41,10 @@ async def test_a_second_member_takes_a_computer_seat_then_leaves(table: Table) -
     await table.alice.slash(table.channel, "pachisi start", players=4, pieces=4, level="easy")
     await play_turns(table, 4)
     message = await wait_for_turn_or_end(table)
-    reply = await table.bob.click(message, SEAT_BUTTON)
+    assert not any(b.custom_id.startswith(SEAT_OFFER) for b in message.buttons)  # the player's buttons only
+    card = seat_offer(table.channel)
+    assert card is not None and card.id < message.id  # the table card, ahead of the turns
+    reply = await table.bob.click(card, custom_id=seat_button_id(card))
     assert not reply.ephemeral
     assert reply.content == f"<@{table.bob.id}> takes **Red** (Red + Green)."
     [game] = await stored_games(table.database_url)

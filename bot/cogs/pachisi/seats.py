@@ -81,20 +81,16 @@ class Seats:
             language=language,
         )
         view = played.game
-        lang = self.table.language(view)
-        if card_channel is not None:
-            await self.post_card(view)
-        elif (channel := self.table.channel(view)) is not None:
-            await self.table.writer.post(
-                channel, Message(table.started(lang, interaction.user.id, view)), view
-            )
+        await self.post_card(view)
         note = missing if wants_thread else []
         await tell(interaction, table.your_game(language_of(interaction), view, interaction.user.id, note))
         await self.table.changed(played)
 
     async def post_card(self, view: GameSnapshot) -> None:
-        channel = self.bot.get_channel(view.card_channel_id or 0)
-        if not isinstance(channel, discord.TextChannel):
+        """The table card, where onlookers look: the channel of a game's thread, or the game's own
+        channel when it plays there (ahead of its turns)."""
+        channel = self.table.card_channel(view)
+        if channel is None:
             return
         card = present.card(self.table.language(view), view, self.table.starter(view))
         posted = await self.table.writer.post(channel, card, view)

@@ -281,12 +281,17 @@ class Table:
         except (discord.NotFound, discord.Forbidden):
             return None
 
+    def card_channel(self, view: GameSnapshot) -> GameChannel | None:
+        """Where the table card is: the channel of the game's thread, else the game's own channel."""
+        if view.card_channel_id is None:
+            return self.channel(view)
+        channel = self.bot.get_channel(view.card_channel_id)
+        return channel if isinstance(channel, discord.TextChannel) else None
+
     async def update_card(self, view: GameSnapshot) -> None:
         """Show the seats as they are now, or the result at the end (an edit, never a new message)."""
-        if view.card_channel_id is None or view.card_message_id is None:
-            return
-        channel = self.bot.get_channel(view.card_channel_id)
-        if not isinstance(channel, discord.TextChannel):
+        channel = self.card_channel(view)
+        if view.card_message_id is None or channel is None:
             return
         finished = view.status == Status.FINISHED
         card = present.card(

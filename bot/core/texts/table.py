@@ -120,15 +120,6 @@ def card(
     return "\n".join(lines)
 
 
-def started(lang: Language, user_id: int, view: GameSnapshot) -> str:
-    return lang.gettext(
-        "<@{user}> starts a game of Pachisi ({rules}). Computers fill the other seats: anyone can take "
-        "one with **Take a seat** or `/pachisi join`.",
-        user=user_id,
-        rules=rules_words(lang, view.rules),
-    )
-
-
 def your_game(lang: Language, view: GameSnapshot, user_id: int, missing: list[str]) -> str:
     """The starter's answer: where the game plays and which seat they have."""
     seat = colour(lang, view.seat_of(user_id) or 0)
