@@ -26,7 +26,7 @@ from bot.core.present import Message, Plan
 from bot.core.records import SeatTally
 from bot.core.snapshot import GameSnapshot, Played
 from bot.core.store import Status
-from bot.core.texts import Language, table, turns
+from bot.core.texts import Language, table
 from bot.core.texts.language import choose
 from bot.core.texts.turns import log_lines
 
@@ -185,9 +185,22 @@ class Table:
     async def show(self, played: Played) -> None:
         """Close the message that showed the turn and post the game as it stands (call locked)."""
         view = played.game
+        plan = await self._close_shown(played)
+        if plan is None:
+            return
+        await self._after_pace(
+            played,
+            plan,
+            lambda message: self._edit(view, view.message_id or 0, message),
+            lambda message: self._post(view, message),
+        )
+
+    async def _close_shown(self, played: Played) -> Plan | None:
+        """Plan the change's messages and close the one that showed the turn; None: no channel."""
+        view = played.game
         channel = self.channel(view)
         if channel is None:
-            return
+            return None
         stored = await self.stored_message(view, channel)
         earlier = None if stored is None else log_lines(stored.content)
         plan = present.after_change(
@@ -195,12 +208,7 @@ class Table:
         )
         if plan.now is not None and stored is not None:
             await self._edit(view, stored.id, plan.now)
-        await self._after_pace(
-            played,
-            plan,
-            lambda message: self._edit(view, view.message_id or 0, message),
-            lambda message: self._post(view, message),
-        )
+        return plan
 
     async def _edit(self, view: GameSnapshot, message_id: int, message: Message) -> None:
         """An earlier message of the game becomes `message`, if Discord still lets it be edited."""
@@ -247,13 +255,16 @@ class Table:
             await self.show(await self.service.timeout(game_id, turn))
 
     async def remind(self, game_id: int, turn: int) -> None:
-        view = await self.service.get(game_id)
-        channel = self.channel(view)
-        if view.turn_number != turn or not view.is_human_turn() or channel is None:
-            return
-        user = view.user_to_move()
-        text = Message(turns.reminder(self.language(view), view), pings=(user,) if user else ())
-        await self.writer.post(channel, text, view)
+        """Half the member's time is gone: their turn moves to a new message that pings them, and
+        the old one is closed. A separate reminder would keep its countdown ("time runs out 12
+        minutes ago") once the turn was played; a turn message is closed with the turn."""
+        async with self.locks[game_id]:
+            view = await self.service.get(game_id)
+            if view.turn_number != turn or not view.is_human_turn():
+                return
+            plan = await self._close_shown(Played(view))
+            if plan is not None and plan.post is not None:
+                await self._post(view, plan.post)
 
     async def abandon(self, game_id: int) -> None:
         self.timers.cancel(game_id)

@@ -207,16 +207,3 @@ def turn_content(
     elif not closed:
         lines += prompt(lang, view)
     return "\n".join(lines) or lang.gettext("This turn is over.")
-
-
-def reminder(lang: Language, view: GameSnapshot) -> str:
-    seat = view.seat_to_move()
-    who, name = player(lang, view, seat), colour(lang, seat)
-    if view.deadline is None:
-        return lang.gettext("{player}, it's your turn ({colour}).", player=who, colour=name)
-    return lang.gettext(
-        "{player}, it's your turn ({colour}): time runs out {when}.",
-        player=who,
-        colour=name,
-        when=relative_time(view.deadline),
-    )
