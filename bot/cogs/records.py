@@ -87,7 +87,8 @@ class RecordsCog(PachisiCommands, name="Records"):
 
     async def record(self, interaction: discord.Interaction[Any], stored: records.StoredGame) -> Record:
         """The checked record, with members' names and the server and channel, built off the loop."""
-        names = {user: name for user in stored.users if (name := self.member_name(interaction, user))}
+        names = self.stored_names(stored)
+        names.update({user: name for user in stored.users if (name := self.member_name(interaction, user))})
         site = None
         if interaction.guild is not None:
             channel = self.bot.get_channel(stored.game.channel_id)
@@ -107,6 +108,11 @@ class RecordsCog(PachisiCommands, name="Records"):
         tables = getattr(self.bot.get_cog("Pachisi"), "table", None)  # the table remembers who played
         known: dict[int, str] = getattr(tables, "names", {})
         return known.get(user_id)
+
+    @staticmethod
+    def stored_names(stored: records.StoredGame) -> dict[int, str]:
+        """The names stored with the game's seats (their members when the game was last written)."""
+        return {seat.user_id: seat.name for seat in stored.seats if seat.user_id and seat.name}
 
 
 async def setup(bot: PachisiBot) -> None:

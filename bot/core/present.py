@@ -100,7 +100,7 @@ def panel_names(lang: Language, view: GameSnapshot, names: Mapping[int, str]) ->
         if user is None:
             found[seat] = computer_name(lang.picture, view.seats[seat].level)
         else:
-            found[seat] = table.member_name(lang, user, names)
+            found[seat] = table.member_name(lang, user, names, view.seats[seat].name)
     return found
 
 

@@ -46,11 +46,13 @@ class Seats:
         *,
         thread: bool,
         members: dict[int, int] | None = None,
+        names: dict[int, str] | None = None,
         hints: bool = True,
         language: str = "en",
     ) -> None:
         """Start a game where the member asked: in a new thread with a table card in the channel,
-        in the thread they are in, or in the channel itself. The interaction is deferred."""
+        in the thread they are in, or in the channel itself. The interaction is deferred.
+        `members` (seat -> member) sit down too, under `names` (member -> display name)."""
         assert interaction.guild_id is not None and interaction.channel_id is not None
         self.table.remember(interaction.user)
         here = interaction.channel
@@ -79,6 +81,7 @@ class Seats:
             members=members,
             hints=hints,
             language=language,
+            names={**(names or {}), interaction.user.id: interaction.user.display_name},
         )
         view = played.game
         await self.post_card(view)
@@ -110,6 +113,7 @@ class Seats:
         levels = {info.level for info in old.seats.values()}
         level = levels.pop() if len(levels) == 1 else self.bot.settings.default_level
         members = {s: u for u, s in players.items()}
+        names = {u: self.table.names.get(u) or old.seats[s].name for u, s in players.items()}
         thread = old.card_channel_id is not None
         await self.open(
             interaction,
@@ -118,6 +122,7 @@ class Seats:
             seat,
             thread=thread,
             members=members,
+            names={u: name for u, name in names.items() if name},
             hints=old.hints,
             language=old.language,
         )
@@ -126,7 +131,8 @@ class Seats:
         """A member takes a computer's seat; if it is their turn now, the turn is shown to them."""
         self.table.remember(interaction.user)
         async with self.table.locks[view.id]:
-            played = await self.service.join(view.id, interaction.user.id, seat)
+            member = interaction.user
+            played = await self.service.join(view.id, member.id, seat, member.display_name)
             joined = played.game
             taken = joined.seat_of(interaction.user.id)
             assert taken is not None

@@ -63,7 +63,7 @@ class Table:
         self.names[user.id] = user.display_name
 
     def starter(self, view: GameSnapshot) -> str:
-        return table.member_name(self.language(view), view.started_by, self.names)
+        return table.member_name(self.language(view), view.started_by, self.names, view.starter_name)
 
     # --- a click on a turn message ----------------------------------------------------------
 

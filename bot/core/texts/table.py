@@ -53,9 +53,10 @@ def table_name(lang: Language, starter: str) -> str:
     return lang.gettext("Pachisi: {name}'s table", name=starter)[:100]
 
 
-def member_name(lang: Language, user_id: int, names: Mapping[int, str]) -> str:
-    """A member's display name as the bot last saw it, else `Player 1234`."""
-    return names.get(user_id) or lang.gettext("Player {digits}", digits=str(user_id)[-4:])
+def member_name(lang: Language, user_id: int, names: Mapping[int, str], stored: str | None = None) -> str:
+    """A member's display name as this process last saw it, else as stored with the game (`stored`),
+    else `Player 1234`."""
+    return names.get(user_id) or stored or lang.gettext("Player {digits}", digits=str(user_id)[-4:])
 
 
 def card(
