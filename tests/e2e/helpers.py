@@ -69,10 +69,18 @@ HINT_BUTTON = "Hint"
 """Asks about the turn without playing it: not a move, so the playing helpers leave it alone."""
 
 
+CARD_ACTIONS = ("pachisi:join:", "pachisi:rematch:")
+
+
+def is_card(message: Message) -> bool:
+    """The table card (its Take a seat or Rematch): it shows the result too, but is not the result."""
+    return any((b.custom_id or "").startswith(CARD_ACTIONS) for b in message.buttons)
+
+
 def is_final(message: Message) -> bool:
-    """The message that announces a game's result."""
+    """The message that announces a game's result (not the table card, which shows it too)."""
     content = message.content
-    return any(
+    return not is_card(message) and any(
         mark in content for mark in (" win!**", " wins!**", " win** by", " wins** by", "The game is a draw")
     )
 
@@ -81,8 +89,13 @@ def final_message(channel: Channel) -> Message | None:
     return next((m for m in reversed(channel.messages) if is_final(m)), None)
 
 
+TURN_ACTIONS = ("pachisi:throw:", "pachisi:move:")
+
+
 def live_buttons(message: Message) -> list[Button]:
-    return [b for b in message.buttons if not b.disabled and b.label not in (SEAT_BUTTON, HINT_BUTTON)]
+    """The buttons that play a turn (Throw, the moves), found by their ids' action: not the Hint,
+    nor the table card's Take a seat or Rematch."""
+    return [b for b in message.buttons if not b.disabled and (b.custom_id or "").startswith(TURN_ACTIONS)]
 
 
 SEAT_OFFER = "pachisi:join:"

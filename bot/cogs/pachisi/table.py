@@ -142,9 +142,12 @@ class Table:
             await asyncio.sleep(self.bot.settings.computer_pace_seconds)
         if plan.later is not None:
             await update(plan.later)
+        over = view.status != Status.ACTIVE
+        if over:  # the card first: killed before the result, the game is resumed with both
+            await self.update_card(view)
         if plan.post is not None:
             await post(plan.post)
-        if view.status != Status.ACTIVE or any(e.handed_back for e in played.events):
+        if not over and any(e.handed_back for e in played.events):
             await self.update_card(view)
         self.timers.schedule(view)
         if played.more:
