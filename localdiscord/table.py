@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import shlex
 import signal
+import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -36,6 +38,24 @@ SHARE_WARNING = (
     "WARNING: the table listens on {host}: anyone who can reach port {port} of this computer can "
     "play as any member and read every message. Stop it with Ctrl-C when you are done."
 )
+
+
+def play_command(
+    database: Path = Path(DEFAULT_DATABASE), host: str = "127.0.0.1", port: int = DEFAULT_PORT
+) -> str:
+    """`.venv/bin/python -m bot play` with the options given: this very interpreter, so the command
+    works from a shell where the virtual environment is not active (bare `python` may lack the bot)."""
+    python = Path(sys.executable)
+    with contextlib.suppress(ValueError):
+        python = python.relative_to(Path.cwd())
+    words = [str(python) if "/" in str(python) else f"./{python}", "-m", "bot", "play"]
+    if database != Path(DEFAULT_DATABASE):
+        words += ["--database", str(database)]
+    if host != "127.0.0.1":
+        words += ["--host", host]
+    if port != DEFAULT_PORT:
+        words += ["--port", str(port)]
+    return shlex.join(words)
 
 
 def local_paths(database: Path) -> tuple[Path, Path]:
@@ -200,4 +220,4 @@ async def play(database: Path, host: str, port: int) -> None:
     ready.cancel()
     print("stopping...", flush=True)
     await table.stop()
-    print("stopped; `python -m bot play` again picks up where it was", flush=True)
+    print(f"stopped; `{play_command(database, host, port)}` again picks up where it was", flush=True)

@@ -266,7 +266,7 @@ def render(
         story = [DrawnMove(last_move, last_position)]
     story = list(story)[-MAX_STORY:]
     marks = piece_marks(words)
-    canvas = Canvas(base_board().copy())
+    canvas = Canvas(_base(position.result is not None).copy())
     names = names or {}
     panels.draw_panels(canvas, words, position, names, throw, cowries, story, choices or ())
     stacks = _stacks(position)
@@ -312,7 +312,7 @@ def _palette() -> Image.Image:
         "black:84,84,84,84 red:0,5,84,84 yellow:84,84,84,84 green:0,0,30,84 turn:red"
         " captured:black+yellow rules:classic result:black+yellow"
     )
-    sample = Image.new("RGB", (layout.WIDTH * 3, layout.HEIGHT))
+    sample = Image.new("RGB", (layout.WIDTH * 3, layout.FINISHED_HEIGHT))
     names = {0: "Alice", 1: "Computer · hard"}
     sample.paste(render(position, names=names, throw=25, choices=position.legal_moves(25)).image)
     sample.paste(render(after, story=story, throw=6).image, (layout.WIDTH, 0))
@@ -334,15 +334,25 @@ def _palette() -> Image.Image:
 
 
 @cache
-def _base_rows() -> Image.Image:
-    return _rows(quantize(base_board(), _palette()))
+def _base(finished: bool) -> Image.Image:
+    """The static board, with room under it for the result's band when the game is `finished`."""
+    if not finished:
+        return base_board()
+    image = Image.new("RGB", (layout.WIDTH, layout.FINISHED_HEIGHT), theme.BACKGROUND)
+    image.paste(base_board())
+    return image
+
+
+@cache
+def _base_rows(height: int = layout.HEIGHT) -> Image.Image:
+    return _rows(quantize(_base(height != layout.HEIGHT), _palette()))
 
 
 def canvas_png(canvas: Canvas) -> bytes:
     """A canvas drawn over the static board as a PNG: placed patches bring their own palette
     indices, and only what was drawn is mapped again. Equal to `encode_png(canvas.image)`."""
     palette = _palette()
-    rows = _base_rows().copy()
+    rows = _base_rows(canvas.image.size[1]).copy()
     for patch in canvas.patches:
         rows.paste(patch.paletted(palette), (patch.at[0] + 1, patch.at[1]))
     for box in canvas.regions():

@@ -107,6 +107,9 @@ def panel_inner_box(seat: int) -> Box:
     return left + 10, top + 10, right - 10, bottom - 10
 
 
-BANNER_BOX: Box = (0, HEIGHT - 112, WIDTH, HEIGHT)
-"""The end-of-game band: across the whole picture at the bottom, over the panels' throw area (empty
-once the game is over) and the South arm's two outer rows, so it hides as few squares as it can."""
+BANNER_HEIGHT = 112
+FINISHED_HEIGHT = HEIGHT + BANNER_HEIGHT
+"""A finished game's picture is taller: the board, then the result's band under it."""
+BANNER_BOX: Box = (0, HEIGHT, WIDTH, FINISHED_HEIGHT)
+"""The end-of-game band, below the board's margin: it hides no square (across the board it hid
+the South arm's two outer rows, where a piece may still stand)."""

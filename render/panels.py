@@ -17,7 +17,9 @@ from render.words import Words
 
 PANEL_PIECE = 30
 _NAME_SIZES = (30, 26, 22)
-"""A long name is first drawn smaller, and cut with an ellipsis only below the smallest size."""
+"""A long name is first drawn smaller, then on two lines (`name_lines`), and cut with an ellipsis
+only when two lines do not hold it."""
+_TWO_LINE_SIZE = 19
 
 
 Part = Callable[..., None]
@@ -72,7 +74,26 @@ def _name_line(canvas: Canvas, box: Box, seat: int, mark: str, name: str) -> Non
     left, top, right, _ = box
     x, y = left + 16, top + 16
     canvas.paste(sprites.piece(seat, 40, mark), (x + 20, y + 22))
-    canvas.write_within((x + 50, y + 22), name, _NAME_SIZES, right - x - 66, theme.TEXT)
+    lines = name_lines(name, right - x - 66)
+    for k, (line, size) in enumerate(lines):
+        canvas.write((x + 50, y + 22 + (22 * k - 11) * (len(lines) - 1)), line, size, theme.TEXT)
+
+
+def name_lines(name: str, width: int) -> list[tuple[str, int]]:
+    """A seat's name as drawn in `width` px: one line at the largest size that fits, else two
+    smaller lines broken between words ("Ravi, Computer · normal", a replay's seat of several
+    players), cut with an ellipsis only when even those do not hold it."""
+    shown, size = sprites.fit(name, _NAME_SIZES, width)
+    if shown == name:
+        return [(name, size)]
+    words = name.split(" ")
+    cuts = range(len(words) - 1, 0, -1)
+    after_comma = [cut for cut in cuts if words[cut - 1].endswith(",")]  # between two players first
+    for cut in [*after_comma, *cuts]:
+        first, second = " ".join(words[:cut]), " ".join(words[cut:])
+        if sprites.text_width(first, _TWO_LINE_SIZE) <= width:
+            return [(first, _TWO_LINE_SIZE), sprites.fit(second, (_TWO_LINE_SIZE,), width)]
+    return [(shown, size)]
 
 
 def _seat_line(canvas: Canvas, box: Box, seat_arm: str, status: str) -> None:
@@ -253,7 +274,7 @@ def termination_word(termination: object) -> str | None:
 
 
 def draw_banner(canvas: Canvas, words: Words, position: Position, termination: str | None) -> None:
-    """A band across the board with the result (see `layout.BANNER_BOX` for where)."""
+    """A band under the board with the result (see `layout.BANNER_BOX` for where)."""
     headline, counts = w.banner_lines(words, position, termination)
     top, bottom = layout.BANNER_BOX[1], layout.BANNER_BOX[3]
     canvas.rectangle(layout.BANNER_BOX, fill=theme.BANNER)

@@ -97,8 +97,13 @@ def board_image(
     return render(part.position, names=names, story=part.story, termination=termination, words=words).image
 
 
-def _frame(image: Image.Image, caption: str, palette: Image.Image) -> Image.Image:
-    """The image captioned in the top margin and mapped onto the board's palette."""
+def _frame(image: Image.Image, caption: str, palette: Image.Image, height: int) -> Image.Image:
+    """The image captioned in the top margin, `height` px tall (every frame as tall as the final
+    board with its band), mapped onto the board's palette."""
+    if image.height < height:
+        taller = Image.new("RGB", (image.width, height), theme.BACKGROUND)
+        taller.paste(image)
+        image = taller
     sprites.write(image, (layout.WIDTH // 2, layout.MARGIN // 2), caption, 16, theme.TEXT, "mm")
     return image.quantize(palette=palette, dither=Image.Dither.NONE)
 
@@ -108,8 +113,9 @@ def replay_gif(record: Record, names: dict[int, str] | None = None, words: Words
     names = seat_names(record, words) if names is None else names
     palette = _palette()
     total = len(record.throws)
+    height = layout.FINISHED_HEIGHT if record.positions[-1].result is not None else layout.HEIGHT
     start = render(record.positions[0], names=names, words=words).image
-    frames = [_frame(start, replay_start_caption(words, total), palette)]
+    frames = [_frame(start, replay_start_caption(words, total), palette, height)]
     durations = [START_MS]
     parts = stretches(record)
     outcome = outcome_words(words, record.result, record.termination)
@@ -117,7 +123,7 @@ def replay_gif(record: Record, names: dict[int, str] | None = None, words: Words
         final = index == len(parts) - 1
         caption = replay_caption(words, part.first, part.last, total, outcome if final else None)
         image = board_image(part, names, record.termination if final else None, words)
-        frames.append(_frame(image, caption, palette))
+        frames.append(_frame(image, caption, palette, height))
         shown = MS_PER_THROW * (part.last - part.first + 1)
         durations.append(END_MS if final else round(min(max(shown, FRAME_MS[0]), FRAME_MS[1])))
     buffer = io.BytesIO()

@@ -120,6 +120,9 @@ async def test_one_game_per_channel_and_the_refusal_names_it(store: Store) -> No
     with pytest.raises(GameExists, match=f"game {first.id}") as caught:
         await games.start(GUILD, CHANNEL, BOB, TWO, "normal", None)
     assert caught.value.game_id == first.id
+    with pytest.raises(NotAllowed) as mine:  # the starter, seated: not asked to join their own game
+        await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)
+    assert mine.value.key == "playing_here" and mine.value.params == {"game": first.id, "seat": 0}
     assert (await games.get_active(CHANNEL)) == first
     await games.end(first.id, ALICE, can_manage=False)
     assert await games.get_active(CHANNEL) is None

@@ -57,8 +57,8 @@ def refusal_of(interaction: discord.Interaction[Any], error: BaseException) -> s
     return None
 
 
-async def handle_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
-    """The handler of every command (the tree's `on_error`) and every button's callback."""
+def error_text(interaction: discord.Interaction[Any], error: BaseException) -> str:
+    """What the member reads about `error`: its refusal, or an apology with a reference to the log."""
     text = refusal_of(interaction, error)
     original = getattr(error, "original", error)
     if isinstance(original, StoreUnavailable):
@@ -67,6 +67,12 @@ async def handle_error(interaction: discord.Interaction[Any], error: BaseExcepti
         ref = secrets.token_hex(3)
         log.error("ref=%s interaction failed: %s", ref, _what(interaction), exc_info=original)
         text = refusal(language_of(interaction), "unexpected", {"ref": ref})
+    return text
+
+
+async def handle_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
+    """The handler of every command (the tree's `on_error`) and every button's callback."""
+    text = error_text(interaction, error)
     try:
         await tell(interaction, text)
     except discord.HTTPException:

@@ -44,7 +44,7 @@ class RecordsCog(PachisiCommands, name="Records"):
         record = await self.record(interaction, stored)
         name = records.record_filename(stored.game)
         await interaction.followup.send(
-            words.export(language_of(interaction), stored.game.id, record),
+            words.export(language_of(interaction), stored.game.id, record, self.bot.settings.project_url),
             file=discord.File(io.BytesIO(record.text().encode()), name),
             ephemeral=True,
         )
@@ -57,10 +57,9 @@ class RecordsCog(PachisiCommands, name="Records"):
             raise NoGame("no_throws", game=stored.game.id)
         await interaction.response.defer(thinking=True)
         record = await self.record(interaction, stored)
-        picture = choose(stored.game.language).picture  # the table's language, as its boards were
-        draw = functools.partial(replay_gif, record, words=picture)
+        lang = choose(stored.game.language)  # posted for the channel: the table's, as its boards were
+        draw = functools.partial(replay_gif, record, words=lang.picture)
         gif = await asyncio.get_running_loop().run_in_executor(self.bot.render_pool, draw)
-        lang = language_of(interaction)
         if len(gif) > UPLOAD_LIMIT:
             await interaction.followup.send(words.replay_too_large(lang, stored.game.id))
             return
@@ -88,7 +87,8 @@ class RecordsCog(PachisiCommands, name="Records"):
 
     async def record(self, interaction: discord.Interaction[Any], stored: records.StoredGame) -> Record:
         """The checked record, with members' names and the server and channel, built off the loop."""
-        names = {user: name for user in stored.users if (name := self.member_name(interaction, user))}
+        names = self.stored_names(stored)
+        names.update({user: name for user in stored.users if (name := self.member_name(interaction, user))})
         site = None
         if interaction.guild is not None:
             channel = self.bot.get_channel(stored.game.channel_id)
@@ -106,6 +106,11 @@ class RecordsCog(PachisiCommands, name="Records"):
         if user is not None:
             return user.display_name
         return self.bot.flow.names.get(user_id)  # the game flow remembers who played
+
+    @staticmethod
+    def stored_names(stored: records.StoredGame) -> dict[int, str]:
+        """The names stored with the game's seats (their members when the game was last written)."""
+        return {seat.user_id: seat.name for seat in stored.seats if seat.user_id and seat.name}
 
 
 async def setup(bot: PachisiBot) -> None:

@@ -30,6 +30,8 @@ class Settings(BaseSettings):
     """Serve /healthz and Prometheus /metrics on this port (bot/health.py); unset: not served."""
     metrics_host: str = "127.0.0.1"
     """Where the metrics listen: this machine only unless told otherwise (0.0.0.0 in a container)."""
+    project_url: str | None = None
+    """The project's page (its rules and records in full), linked from `/pachisi rules` and the export."""
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None
 

@@ -27,7 +27,7 @@ from render.words import Words, computer_name
 THROW, MOVE, JOIN, REMATCH, HINT = "throw", "move", "join", "rematch", "hint"
 """The game buttons' actions (the first part of their custom ids)."""
 SEAT_ROW = 4
-"""Take a seat and the Hint sit on the last row, under the choices."""
+"""The Hint sits on the last row, under the choices."""
 
 
 @dataclass(frozen=True)
@@ -97,7 +97,7 @@ def panel_names(lang: Language, view: GameSnapshot, names: Mapping[int, str]) ->
         if user is None:
             found[seat] = computer_name(lang.picture, view.seats[seat].level)
         else:
-            found[seat] = table.member_name(lang, user, names)
+            found[seat] = table.member_name(lang, user, names, view.seats[seat].name)
     return found
 
 
@@ -128,7 +128,8 @@ def board_of(
 
 
 def turn_buttons(lang: Language, view: GameSnapshot) -> tuple[Button, ...]:
-    """The choices (or Throw), the Hint once thrown, and Take a seat while a computer has one."""
+    """The choices (or Throw) and the Hint once thrown: the buttons of the member to play. Discord
+    shows them to everyone, so the seat offer for onlookers is on the table card, not here."""
     if view.status != Status.ACTIVE:
         return ()
     found: list[Button] = []
@@ -149,8 +150,6 @@ def turn_buttons(lang: Language, view: GameSnapshot) -> tuple[Button, ...]:
             found.append(Button(HINT, view.id, view.turn_number, answers.button(lang, HINT), row=SEAT_ROW))
     elif view.is_human_turn():
         found.append(Button(THROW, view.id, view.turn_number, answers.button(lang, THROW), style="success"))
-    if view.free_seats():
-        found.append(Button(JOIN, view.id, view.turn_number, answers.button(lang, JOIN), row=SEAT_ROW))
     return tuple(found)
 
 

@@ -32,7 +32,7 @@ from bot.core.store import (
 from engine.game import Game
 from engine.record import SEAT_TAGS, Record, Throw
 from engine.rules import Rules
-from engine.state import parse_move, result_text, side_of, side_seats
+from engine.state import parse_move, result_text, side_seats
 
 
 @dataclass(frozen=True)
@@ -385,15 +385,6 @@ async def history(store: Store, guild_id: int, limit: int = 10) -> list[GameSumm
                 )
             )
     return summaries
-
-
-def side_members(summary: GameSummary, side: int) -> list[Member]:
-    """Everyone who played for `side` (0: Black's) in a summarised game, in seat order."""
-    found: list[Member] = []
-    for seat, players in summary.seats.items():
-        if side_of(seat, summary.rules.players) == side:
-            found += [p for p in players if p not in found]
-    return found
 
 
 __all__ = [

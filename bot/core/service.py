@@ -10,7 +10,7 @@ is committed before anyone sees it, so a crash resumes with the stored throw, ne
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from datetime import datetime, timedelta
 
@@ -105,20 +105,22 @@ class GameService:
         language: str = "en",
         card_channel_id: int | None = None,
         members: dict[int, int] | None = None,
+        names: Mapping[int, str] | None = None,
     ) -> Played:
         """A new game, played on to its first decision: the starter takes `seat` (default Black),
         computers at `level` the rest; `hints` offers the Hint button and the win chances;
         `language` is the table's (a code of `texts.language.SHIPPED`).
 
         `members`: seat -> member for more seats taken from the start (a rematch).
-        `card_channel_id`: the channel that shows the table card when `channel_id` is its thread."""
+        `card_channel_id`: the channel that shows the table card when `channel_id` is its thread.
+        `names`: member -> display name, stored with the seats (the board draws them after a restart)."""
         try:
             get_player(level)
         except ValueError:
             raise NotAllowed("unknown_level", level=level, levels=list(LEVELS)) from None
         if not languages.speaks(language):
-            names = [languages.native_name(code) for code in languages.SHIPPED]
-            raise NotAllowed("unknown_language", language=language, languages=names)
+            spoken = [languages.native_name(code) for code in languages.SHIPPED]
+            raise NotAllowed("unknown_language", language=language, languages=spoken)
         seat = rules.seats[0] if seat is None else seat
         if seat not in rules.seats:
             raise NotAllowed("seat_out_of_play", seats=list(rules.seats))
@@ -127,8 +129,10 @@ class GameService:
             async with self.store.transaction() as session:
                 existing = await self.store.active_game(session, channel_id)
                 if existing is not None:
+                    await _refuse_second_game(self.store, session, existing.id, user_id)
                     raise GameExists(existing.id, existing.started_by)
-                row, seats = new_game(guild_id, channel_id, user_id, rules, level, seated, self.clock())
+                now = self.clock()
+                row, seats = new_game(guild_id, channel_id, user_id, rules, level, seated, now, names)
                 row.hints, row.card_channel_id, row.language = hints, card_channel_id, language
                 await self.store.add_game(session, row, seats)
                 for member, taken in sorted((u, s) for s, u in seated.items()):
@@ -141,8 +145,9 @@ class GameService:
                 raise
             raise GameExists(active.id, active.started_by) from None
 
-    async def join(self, game_id: int, user_id: int, seat: int | None) -> Played:
-        """Take a computer's seat (the first free one in turn order when `seat` is None)."""
+    async def join(self, game_id: int, user_id: int, seat: int | None, name: str | None = None) -> Played:
+        """Take a computer's seat (the first free one in turn order when `seat` is None); `name`: the
+        member's display name, stored with the seat."""
         async with self.store.transaction() as session:
             view = await self._load(session, game_id)
             _check_active(view)
@@ -160,7 +165,7 @@ class GameService:
             if seat not in free:
                 raise SeatTaken("seat_not_free", seat=seat, free=free)
             await self.store.add_player(session, game_id, user_id, seat)
-            return await self._play_on(session, view, _seat_change(seat, user_id))
+            return await self._play_on(session, view, _seat_change(seat, user_id, name))
 
     async def leave(self, game_id: int, user_id: int) -> Played:
         """The computer takes the member's seat back (and plays on if it is that seat's turn)."""
@@ -308,6 +313,7 @@ class GameService:
         for seat, info in new.seats.items():
             if info != old.seats[seat]:
                 values: SeatValues = {"user_id": info.user_id, "level": info.level, "missed": info.missed}
+                values["name"] = info.name
                 if info.user_id != old.seats[seat].user_id:
                     values["joined_at"] = self.clock()
                 await self.store.update_seat(session, old.id, seat, **values)
@@ -341,6 +347,13 @@ class GameService:
             return replace(view, seats={**view.seats, seat: replace(info, hints_used=info.hints_used + 1)})
 
 
+async def _refuse_second_game(store: Store, session: AsyncSession, game_id: int, user_id: int) -> None:
+    """A member who plays in the channel's game is told so, not asked to join it."""
+    seat = next((s.seat for s in await store.seats(session, game_id) if s.user_id == user_id), None)
+    if seat is not None:
+        raise NotAllowed("playing_here", game=game_id, seat=seat)
+
+
 def _check_active(view: GameSnapshot) -> None:
     if view.status != Status.ACTIVE:
         raise GameEnded()
@@ -354,10 +367,10 @@ def _check_turn(view: GameSnapshot, user_id: int | None, turn_number: int) -> No
         raise NotYourTurn.for_user(view.seat_to_move(), view.user_to_move(), view.seat_of(user_id))
 
 
-def _seat_change(seat: int, user_id: int | None) -> Change:
+def _seat_change(seat: int, user_id: int | None, name: str | None = None) -> Change:
     """A member takes `seat` (None: the computer does), with a clean slate of missed turns."""
 
     def change(turns: Turns) -> None:
-        turns.seats[seat] = replace(turns.seats[seat], user_id=user_id, missed=0)
+        turns.seats[seat] = replace(turns.seats[seat], user_id=user_id, missed=0, name=name)
 
     return change

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -39,6 +39,8 @@ class GameSnapshot:
     card_message_id: int | None = None
     language: str = "en"
     """The table's language: the turn messages, the card and the result are in it."""
+    starter_name: str | None = None
+    """The starter's display name when they started the game (None: not stored)."""
 
     @property
     def position(self) -> Position:
@@ -140,7 +142,7 @@ def game_snapshot(row: GameRow, seats: Iterable[SeatRow]) -> GameSnapshot:
         status=Status(row.status),
         game=Game(stored_position(row), throws=row.turn_number, pending=pending),
         version=row.version,
-        seats={s.seat: SeatInfo(s.seat, s.user_id, s.level, s.missed, s.hints_used) for s in seats},
+        seats={s.seat: SeatInfo(s.seat, s.user_id, s.level, s.missed, s.hints_used, s.name) for s in seats},
         deadline=aware(row.deadline),
         message_id=row.message_id,
         last_move=None if row.last_move is None else parse_move(row.last_move),
@@ -150,6 +152,7 @@ def game_snapshot(row: GameRow, seats: Iterable[SeatRow]) -> GameSnapshot:
         card_channel_id=row.card_channel_id,
         card_message_id=row.card_message_id,
         language=row.language or "en",
+        starter_name=row.starter_name,
     )
 
 
@@ -196,8 +199,11 @@ def new_game(
     level: str,
     seated: dict[int, int],
     now: datetime,
+    names: Mapping[int, str] | None = None,
 ) -> tuple[GameRow, list[SeatRow]]:
-    """A new game's rows, not yet added: members in `seated` (seat -> member), computers at `level`."""
+    """A new game's rows, not yet added: members in `seated` (seat -> member), computers at `level`;
+    `names`: the members' display names (member -> name), stored with their seats."""
+    names = names or {}
     row = GameRow(
         guild_id=guild_id,
         channel_id=channel_id,
@@ -209,9 +215,18 @@ def new_game(
         version=0,
         created_at=now,
         updated_at=now,
+        starter_name=names.get(user_id),
     )
     seats = [
-        SeatRow(seat=s, user_id=seated.get(s), level=level, missed=0, joined_at=now, hints_used=0)
+        SeatRow(
+            seat=s,
+            user_id=seated.get(s),
+            level=level,
+            missed=0,
+            joined_at=now,
+            hints_used=0,
+            name=names.get(seated[s]) if s in seated else None,
+        )
         for s in rules.seats
     ]
     return row, seats

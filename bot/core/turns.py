@@ -37,6 +37,8 @@ class SeatInfo:
     """Consecutive turns the timer played for this member."""
     hints_used: int = 0
     """Hints this seat's members asked for."""
+    name: str | None = None
+    """The member's display name when they sat down (stored: a restart keeps it); None: unknown."""
 
 
 @dataclass(frozen=True)
@@ -104,7 +106,10 @@ class Turns:
         missed = info.missed + 1
         handed_back = missed >= MAX_MISSED
         self.seats[seat] = replace(
-            info, user_id=None if handed_back else info.user_id, missed=0 if handed_back else missed
+            info,
+            user_id=None if handed_back else info.user_id,
+            missed=0 if handed_back else missed,
+            name=None if handed_back else info.name,
         )
         self._play(self._computer_move(rng, info.level), actor=None, by_timer=True, handed_back=handed_back)
 

@@ -78,7 +78,12 @@ def test_an_id_that_fits_no_template_is_only_the_refusals(custom_id: str) -> Non
 
 def test_every_button_the_presenter_plans_is_one_items_and_reads_back() -> None:
     thrown = game(position=Position.initial(FOUR), turn_number=4, pending=25, seats={0: ALICE})
-    planned = [*present.turn_buttons(ENGLISH, thrown), *present.turn_buttons(ENGLISH, game(turn_number=4))]
+    waiting = game(turn_number=4)
+    planned = [
+        *present.turn_buttons(ENGLISH, thrown),
+        *present.turn_buttons(ENGLISH, waiting),
+        *present.card_buttons(ENGLISH, waiting),
+    ]
     assert {b.action for b in planned} >= {present.MOVE, present.THROW, present.JOIN}
     for button in planned:
         item = item_of(button)

@@ -134,11 +134,6 @@ def test_a_sentence_after_a_full_stop_starts_with_a_capital() -> None:
 # --- what a member can open -------------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="slip 8 (branch issue-41a) takes docs/RULES.md out of the export answer and the rules' "
-    "footer: remove this mark when both are merged",
-)
 def test_no_member_is_sent_to_a_path_or_a_python_command() -> None:
     """A member in Discord cannot open `docs/RULES.md` nor run `python -m bot play`."""
     wrong = [

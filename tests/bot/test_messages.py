@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import timedelta
 
 from bot.core import present
-from bot.core.records import SeatTally
+from bot.core.records import GameSummary, SeatTally
 from bot.core.snapshot import Played
-from bot.core.texts import ENGLISH, board, table, turns
+from bot.core.texts import ENGLISH, board, records, table, turns
 from bot.core.texts.refusals import INPUT_SHOWN, quoted
 from bot.core.turns import Event
 from engine import DRAW, MAX_THROWS, Move, Position, Rules
@@ -114,7 +114,7 @@ def test_a_win_is_told_for_one_seat_and_for_partners() -> None:
     both = game(position=four, status="finished", turn_number=300)
     assert (
         turns.result_head(EN, both)
-        == f"**Black + Yellow win!** <@{ALICE}> (Black) and Computer (hard) (Yellow)"
+        == f"**Black + Yellow win!** <@{ALICE}> (Black) and Computer (hard, Yellow)"
     )
 
 
@@ -210,3 +210,18 @@ def test_the_result_is_a_new_message_that_pings_every_player() -> None:
     plan = present.after_click(EN, Played(view, (event(before, 4, move, ALICE),)), 0, [], NAMES, {})
     assert plan.post is not None and plan.post.result and set(plan.post.pings) == {ALICE, BOB}
     assert plan.post.content.startswith("**Black wins!**") and plan.post.buttons == ()
+
+
+def test_history_groups_the_sides_by_partnership_and_results_have_one_pair_of_brackets() -> None:
+    """Black + Yellow against Red + Green, each seat's holders in turn; a computer's colour inside
+    its one pair of brackets (not "Computer (normal) (Green)")."""
+    seats = {0: [ALICE], 1: ["computer:normal"], 2: ["computer:normal"], 3: [BOB, "computer:normal"]}
+    summary = GameSummary(7, NOW, "finished", FOUR, 120, "red+green", seats)  # type: ignore[arg-type]
+    line = records.history_line(EN, summary)
+    assert (
+        f" · <@{ALICE}> + computer (normal) vs computer (normal) + <@{BOB}> → computer (normal) · " in line
+    ), line
+    assert "Red + Green won" in line
+    view = game(status="finished")
+    assert turns.seat_label(EN, view, 1) == "Computer (hard, Red)"
+    assert turns.seat_label(EN, view, 0) == f"<@{ALICE}> (Black)"

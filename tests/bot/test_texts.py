@@ -11,11 +11,13 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.texts import records
 from bot.core.texts import rules as texts
 from bot.core.texts.answers import rules_title
 from bot.core.texts.language import SHIPPED, language
 from engine.board import CASTLE_STEPS
 from engine.game import MAX_THROWS
+from engine.record import read_record
 from engine.rules import PRESETS, Rules
 from engine.throws import THROW_VALUES
 
@@ -24,6 +26,14 @@ RULES_MD = ROOT / "docs" / "RULES.md"
 NOT_IN_CHAT = ("Sources, and the choices made where they disagree", "Game records")
 """Sections of the doc that `/pachisi rules` does not show (the sources are the embed's footer)."""
 SUMMARY = "**In short:** "
+RECORD = """[Rules "classic"]
+[Players "2"]
+[Pieces "1"]
+[Result "*"]
+[Termination "unfinished"]
+
+1. black 25 black:0-1
+"""
 
 
 def sections() -> dict[str, str]:
@@ -130,3 +140,23 @@ def test_docs_link_only_to_files_in_the_repository() -> None:
             if not path.is_relative_to(ROOT) or not path.exists():
                 broken.append(f"{page.name}: {link}")
     assert not broken
+
+
+PATH_LIKE = re.compile(r"\b[\w-]+/[\w/-]*\.(?:md|py|txt)\b|\bdocs/")
+"""A repository path (`docs/RULES.md`): a member reading Discord cannot open it."""
+
+
+@pytest.mark.parametrize("code", SHIPPED)
+def test_the_rules_footer_and_the_export_point_at_what_a_member_can_open(code: str) -> None:
+    """`/pachisi rules` and, when PROJECT_URL is set, the project's page; never a file of the checkout."""
+    lang = language(code)
+    record = read_record(RECORD)
+    url = "https://example.org/pachisi"
+    for text in (texts.sources(lang), records.export(lang, 7, record)):
+        assert not PATH_LIKE.search(text), text
+        assert url not in text
+    if code == "en":
+        assert "`/pachisi rules`" in records.export(lang, 7, record)
+    for text in (texts.sources(lang, url), records.export(lang, 7, record, url)):
+        assert not PATH_LIKE.search(text.replace(url, "")), text
+        assert url in text

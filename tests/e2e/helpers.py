@@ -70,6 +70,14 @@ HINT_BUTTON = "Hint"
 """English labels, for the tests that click these buttons by what a member reads."""
 
 
+CARD_ACTIONS = ("pachisi:join:", "pachisi:rematch:")
+
+
+def is_card(message: Message) -> bool:
+    """The table card (its Take a seat or Rematch): it shows the result too, but is not the result."""
+    return any((b.custom_id or "").startswith(CARD_ACTIONS) for b in message.buttons)
+
+
 def is_final(message: Message) -> bool:
     """The message has the shape of a game's result (posted as is, nothing to click, the board)."""
     return play.is_result(message)
@@ -80,9 +88,30 @@ def final_message(channel: Channel) -> Message | None:
     return play.result_after(channel.messages)
 
 
+TURN_ACTIONS = ("pachisi:throw:", "pachisi:move:")
+
+
 def live_buttons(message: Message) -> list[Button]:
     """The buttons that play the turn (Throw, or the moves), by their custom ids."""
     return play.play_buttons(message)
+SEAT_OFFER = "pachisi:join:"
+"""The custom id's start of the table card's Take a seat (found by the action, not its words)."""
+
+
+def seat_offer(channel: Channel) -> Message | None:
+    """The message of `channel` that offers a seat (the table card), while one is offered."""
+    return next(
+        (
+            m
+            for m in reversed(channel.messages)
+            if any(not b.disabled and (b.custom_id or "").startswith(SEAT_OFFER) for b in m.buttons)
+        ),
+        None,
+    )
+
+
+def seat_button_id(message: Message) -> str:
+    return next(b.custom_id for b in message.buttons if (b.custom_id or "").startswith(SEAT_OFFER))
 
 
 def turn_message(channel: Channel) -> Message | None:

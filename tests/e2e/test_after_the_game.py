@@ -28,7 +28,7 @@ async def test_after_a_game_members_list_export_replay_and_see_their_rating(tabl
     assert exported.ephemeral
     # Said for a member: what the file is and where its format is described, not a command to run.
     assert "python -m" not in exported.content and "PGN" in exported.content
-    assert "Game records" in exported.content
+    assert "`/pachisi rules`" in exported.content and "docs/" not in exported.content
     (attachment,) = exported.attachments
     assert attachment.filename == f"pachisi-game-{game.view.id}.txt"
     record = read_record(attachment.data.decode())

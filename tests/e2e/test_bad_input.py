@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 
 from bot.core.snapshot import GameSnapshot
+from bot.core.texts import ENGLISH
+from bot.core.texts.refusals import refusal as refusal_text
 from localdiscord.driver import Reply
 from localdiscord.records import Message
 from tests.e2e.helpers import Table, live_buttons, stored_games, turn_state, wait_for_turn_or_end
@@ -112,6 +114,33 @@ async def test_a_typed_move_that_is_not_in_the_list_is_refused(table: Table) -> 
     reply = await table.alice.slash(table.channel, "pachisi move", choice="black:0-83")
     assert reply.ephemeral
     assert reply.content.startswith("`black:0-83` is not a move of this throw: choose A ("), reply.content
+    assert await game_now(table) == before
+
+
+async def test_a_typed_move_before_the_throw_says_to_throw_first(table: Table) -> None:
+    """Before the throw no letter is a move: the member to play is told to throw, anyone else why
+    it is not theirs to play (not "choose none")."""
+    await started(table)  # Alice to throw: the table throws for nobody in these tests
+    before = await game_now(table)
+    reply = await table.alice.slash(table.channel, "pachisi move", choice="Z")
+    assert reply.ephemeral
+    assert reply.content == refusal_text(ENGLISH, "not_thrown", {})
+    assert reply.content.startswith("Throw first")
+    reply = await table.bob.slash(table.channel, "pachisi move", choice="A")
+    assert reply.content == refusal_text(ENGLISH, "not_playing", {})
+    assert await game_now(table) == before
+
+
+async def test_start_in_a_running_game_tells_its_player_to_play_on_not_to_join(table: Table) -> None:
+    await started(table)
+    before = await game_now(table)
+    [game] = await stored_games(table.database_url)
+    reply = await table.alice.slash(table.channel, "pachisi start")
+    assert reply.ephemeral
+    assert reply.content == refusal_text(ENGLISH, "playing_here", {"game": game.view.id, "seat": 0})
+    assert "join" not in reply.content
+    reply = await table.bob.slash(table.channel, "pachisi start")  # an onlooker is offered a seat
+    assert "/pachisi join" in reply.content
     assert await game_now(table) == before
 
 

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from bot.core import records
-from tests.e2e.helpers import Table, stored_games, wait_for_turn_or_end
+from tests.e2e.helpers import Table, seat_button_id, seat_offer, stored_games, wait_for_turn_or_end
 
 ANSWER = re.compile(r"^Something went wrong \(ref ([0-9a-f]{6})\)\. The game is saved\.$")
 
@@ -34,11 +34,13 @@ async def test_a_failing_button_answers_with_a_reference_and_changes_nothing(
     table: Table, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     await table.alice.slash(table.channel, "pachisi start", players=4, level="easy")
-    message = await wait_for_turn_or_end(table)
+    await wait_for_turn_or_end(table)
     (before,) = await stored_games(table.database_url)
     monkeypatch.setattr(table.bot.service, "join", broken)
     with caplog.at_level(logging.ERROR):
-        reply = await table.bob.click(message, "Take a seat")
+        card = seat_offer(table.channel)
+        assert card is not None
+        reply = await table.bob.click(card, custom_id=seat_button_id(card))
     found = ANSWER.match(reply.followups[0].content if reply.followups else reply.content)
     assert found is not None, reply.content
     assert any(f"ref={found[1]}" in r.getMessage() for r in caplog.records)

@@ -36,9 +36,14 @@ async def test_one_member_plays_a_four_player_game_to_the_end_by_buttons(table: 
     for data in pictures:
         assert data.startswith(PNG)
         assert Image.open(io.BytesIO(data)).size[0] >= 900
-    # Every turn message but the final one ends with its buttons disabled.
-    for message in table.channel.messages[:-1]:
-        assert all(b.disabled for b in message.buttons if b.label != "Take a seat") or not message.buttons
+    # Every turn message but the final one ends with its buttons gone; the table card ahead of
+    # them (the seat offer, now the rematch) is the channel's first message.
+    card, *turns, _ = table.channel.messages
+    await table.fake.wait_until(  # the card is edited after the result is posted
+        lambda: [b.custom_id.split(":")[1] for b in card.buttons] == ["rematch"], what="the card's rematch"
+    )
+    for message in turns:
+        assert all(b.disabled for b in message.buttons) or not message.buttons
 
 
 async def test_a_game_played_by_slash_commands_only(table: Table) -> None:

@@ -159,7 +159,9 @@ async def test_a_game_in_hindi_speaks_hindi_throughout(tables: Table) -> None:
     assert game.language == "hi" and game.status == Status.FINISHED
     hindi = languages.language("hi")
     result = turns.result_head(hindi, game)
-    assert any(result in message.content for message in thread.messages)
+    await table.fake.wait_until(  # the card shows the result first, the thread's message follows
+        lambda: next((m for m in thread.messages if result in m.content), None), what="the result"
+    )
     offered += await visit(table, table.alice, thread)
     aside = names_aside(table, game) | SOURCES | {hindi.moment(game.created_at)}
     texts = [*seen_texts(table), *offered]
@@ -277,10 +279,34 @@ async def test_the_table_speaks_its_language_and_each_member_their_own(tables: T
     await table.bob.click(card, custom_id=card.buttons[0].custom_id)
     await table.fake.wait_until(lambda: f"पीली: <@{table.bob.id}>" in card.content, what="Bob's seat")
     taken = await table.fake.wait_until(
-        lambda: next((m for m in thread.messages if "से खेलते हैं" in m.content), None), what="the news"
+        lambda: next((m for m in thread.messages if m.content.startswith(f"<@{table.bob.id}>")), None),
+        what="the news",
     )
-    assert taken.content.startswith(f"<@{table.bob.id}> अब **पीली** से खेलते हैं")  # a seat is its colour
+    assert taken.content == f"<@{table.bob.id}> अब **पीली** से खेल रहे हैं।"
     unknown = await table.alice.slash(table.channel, "pachisi start", language="fr", **QUICK)
     assert unknown.content == "I don't speak `fr` yet: choose English and हिन्दी."
     [stored] = await stored_games(table.database_url)
     assert stored.view.language == "hi"
+
+
+async def test_one_language_per_message_for_a_member_of_another_language(tables: Table) -> None:
+    """An English member takes a seat at a Hindi table from the channel: the thread is told in
+    Hindi, the member alone in English, whole (not Hindi news with an English tail); the card's
+    rule preset is in the table's language."""
+    table = tables
+    table.alice.record.locale = "hi"
+    await table.alice.slash(table.channel, "pachisi start", language="hi", **QUICK)
+    thread = await the_thread(table)
+    [card] = table.channel.messages
+    hindi = languages.language("hi")
+    assert hindi.pgettext("command choice", "classic") in card.content
+    assert "classic" not in card.content
+    [join] = buttons_of(card, "pachisi:join:")
+    reply = await table.bob.click(card, custom_id=join.custom_id)
+    assert reply.ephemeral
+    assert reply.content == (f"<@{table.bob.id}> takes **Yellow**. The game plays in <#{thread.id}>.")
+    news = await table.fake.wait_until(
+        lambda: next((m for m in thread.messages if f"<@{table.bob.id}>" in m.content), None),
+        what="the news in the thread",
+    )
+    assert not re.search(r"[A-Za-z]{3,}", news.content.replace(f"<@{table.bob.id}>", "")), news.content

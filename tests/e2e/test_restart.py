@@ -317,3 +317,30 @@ async def test_killed_after_a_turn_is_posted_before_its_id_is_stored(
     [game] = await stored_games(database_url)
     check_move_log(game)
     assert not any(live_buttons(m) for m in table.channel.messages)
+
+
+async def test_a_resumed_game_draws_the_members_names_as_before(fake: FakeDiscord, database_url: str) -> None:
+    """Display names were kept in memory only: after a restart the board's panels read "Player
+    5823" until the member acted again, and the card "Player 5823's table". They are stored with
+    the seats (and the starter's with the game), so a resumed game draws the same names."""
+    table = subprocess_table(fake, database_url)
+    carol = table.guild.add_member("Carol")  # an onlooker: asking for the board tells the bot nobody's name
+    env = bot_env(fake, database_url)
+    async with running_bot(fake, env) as bot:
+        await table.alice.slash(table.channel, "pachisi start", players=4, pieces=4, level="easy")
+        await wait_for_turn_or_end(table)  # Alice to throw: nothing moves until she does
+        await table.bob.slash(table.channel, "pachisi join", seat="red")
+        await wait_for_game(
+            database_url, lambda g: g.view.seats[1].user_id == table.bob.id, what="Bob's seat"
+        )
+        [before] = (await carol.slash(table.channel, "pachisi board")).attachments
+
+        await bot.kill()
+        await bot.start()
+        [after] = (await carol.slash(table.channel, "pachisi board")).attachments
+        assert after.data == before.data  # the same picture: the same names on the same panels
+
+        card = table.channel.messages[0]
+        await table.bob.slash(table.channel, "pachisi leave")  # the card shows the seats anew
+        await fake.wait_until(lambda: "Red: Computer" in card.content, what="the card after Bob left")
+        assert card.content.startswith("**Pachisi: Alice's table**"), card.content

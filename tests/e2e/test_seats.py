@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import random
 
+from bot.cogs.pachisi.views import CONFIRM_YES
+from bot.core.texts import ENGLISH, answers
 from tests.e2e.helpers import (
-    SEAT_BUTTON,
+    SEAT_OFFER,
     Table,
     is_final,
     live_buttons,
     play_out,
     player_to_move,
+    seat_button_id,
+    seat_offer,
     stored_games,
     to_move,
     turn_or_end,
@@ -38,7 +42,10 @@ async def test_a_second_member_takes_a_computer_seat_then_leaves(table: Table) -
     await table.alice.slash(table.channel, "pachisi start", players=4, pieces=4, level="easy")
     await play_turns(table, 4)
     message = await wait_for_turn_or_end(table)
-    reply = await table.bob.click(message, SEAT_BUTTON)
+    assert not any(b.custom_id.startswith(SEAT_OFFER) for b in message.buttons)  # the player's buttons only
+    card = seat_offer(table.channel)
+    assert card is not None and card.id < message.id  # the table card, ahead of the turns
+    reply = await table.bob.click(card, custom_id=seat_button_id(card))
     assert not reply.ephemeral
     assert reply.content == f"<@{table.bob.id}> takes **Red** (Red + Green)."
     [game] = await stored_games(table.database_url)
@@ -95,3 +102,22 @@ async def test_join_by_command_names_the_seat_and_refuses_a_taken_one(table: Tab
     assert reply.content == "Black is taken: free seats are Red and Green."
     [game] = await stored_games(table.database_url)
     assert game.view.seats[0].user_id == table.alice.id and game.view.seats[2].user_id == table.bob.id
+
+
+async def test_ending_a_game_says_what_happened_where_it_was_confirmed(table: Table) -> None:
+    """The confirmation's answer was left at "Working on it...": it becomes what happened."""
+    await table.alice.slash(table.channel, "pachisi start", players=2, pieces=4, level="easy")
+    await wait_for_turn_or_end(table)
+    question = await table.alice.slash(table.channel, "pachisi end")
+    confirm = question.message
+    assert question.ephemeral and confirm is not None
+    asked = confirm.content
+    await table.alice.click(confirm, custom_id=CONFIRM_YES)
+    working = answers.working(ENGLISH)
+    await table.fake.wait_until(
+        lambda: confirm.content not in (asked, working), what="the confirmation's answer"
+    )
+    [game] = await stored_games(table.database_url)
+    assert game.view.status == "abandoned"
+    assert confirm.content == f"<@{table.alice.id}> ended the game after {game.view.turn_number} throws."
+    assert confirm.buttons == [] and confirm.ephemeral

@@ -170,10 +170,21 @@ async def test_fifty_kills_lose_no_move_and_play_no_turn_twice(fake: FakeDiscord
                 print(bot.output()[-6000:])
                 raise
             assert "Throws:" in final.content
-        stale = [
-            m.id for t, _ in played for m in t.channel.messages if any(not b.disabled for b in m.buttons)
+        stale = [  # a finished game's table card (in its channel: no threads here) offers the rematch
+            m.id
+            for t, _ in played
+            for m in t.channel.messages
+            if any(
+                not b.disabled and not (b.custom_id or "").startswith("pachisi:rematch:") for b in m.buttons
+            )
         ]
-        assert stale == [], f"finished games' messages with live buttons: {stale}"
+        shown = [
+            (m.content[:80], [b.custom_id for b in m.buttons])
+            for t, _ in played
+            for m in t.channel.messages
+            if m.id in stale
+        ]
+        assert stale == [], f"finished games' messages with live buttons: {shown}"
     games = await stored_games(database_url)
     assert len(games) > len(seatings), "no channel finished a game during the kills"
     for game in games:

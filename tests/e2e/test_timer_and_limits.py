@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 
@@ -126,3 +127,35 @@ async def test_a_solo_game_goes_on_past_the_hour_within_discords_limits(
         assert len(channel_writes) <= 2 + 2 * 2 + 1 < clicks
         [game] = await stored_games(table.database_url)
     check_move_log(game)
+
+
+COUNTDOWN = re.compile(r"<t:\d+:R>")
+"""Discord's self-updating relative time ("in 2 minutes", later "12 minutes ago")."""
+
+
+async def test_only_the_live_turn_message_counts_down(
+    start_table: Callable[..., AbstractAsyncContextManager[Table]],
+) -> None:
+    """A message whose turn is over keeps no countdown: the reminder at half time is the turn
+    itself moved to a new message, closed with the turn (a reminder of its own kept "time runs
+    out 12 minutes ago" once the turn was played)."""
+    clock = MovableClock()
+    async with start_table(clock=clock, turn_timeout_seconds=60) as table:
+        await table.alice.slash(table.channel, "pachisi start", players=2, pieces=4, level="easy")
+        first = await wait_for_turn_or_end(table)
+        assert COUNTDOWN.search(first.content)
+        await time_passes(table, clock, 31, then=lambda g: True)
+        await table.fake.wait_until(
+            lambda: any(
+                f"<@{table.alice.id}>" in m.content for m in table.channel.messages if m.id > first.id
+            ),
+            what="the reminder at half time",
+        )
+        before = turn_state(table.channel)
+        message = await wait_for_turn_or_end(table)
+        await click_until_acknowledged(
+            table, table.alice, message, live_buttons(message)[0].label or "", before
+        )
+        live = await wait_for_turn_or_end(table, after=before)
+        counting = [m.id for m in table.channel.messages if COUNTDOWN.search(m.content)]
+        assert counting in ([], [live.id]), [m.content for m in table.channel.messages]

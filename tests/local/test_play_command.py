@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import shlex
+import shutil
 import signal
 import socket
 import subprocess
@@ -15,6 +17,9 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from localdiscord.table import DEFAULT_DATABASE, local_paths
 from tests.local.tabs import Tab
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -138,3 +143,29 @@ def test_a_busy_port_is_a_clear_message(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert f"cannot listen on 127.0.0.1:{port}" in done.stderr and "--port" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+async def test_the_goodbye_names_a_command_that_runs_without_the_virtual_environment(tmp_path: Path) -> None:
+    """Bare `python` in a shell without the virtual environment active lacks the bot's packages:
+    the line names this interpreter, and the options that find the same table again."""
+    port = free_port()
+    async with play(tmp_path, port=port) as (run, _):
+        assert await run.ctrl_c() == 0
+    [goodbye] = [line for line in run.lines if line.startswith("stopped;")]
+    quoted = re.search(r"`([^`]+)`", goodbye)
+    assert quoted is not None, goodbye
+    python, *rest = shlex.split(quoted[1])
+    assert Path(os.path.normpath(tmp_path / python)) == Path(sys.executable)  # the venv, not what it links
+    assert rest == ["-m", "bot", "play", "--port", str(port)]
+
+
+def test_the_local_tables_files_are_ignored_by_git() -> None:
+    """`python -m bot play` in the checkout leaves its database, the stand-in's state and the log."""
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    database = Path(DEFAULT_DATABASE)
+    names = [str(p) for p in (database, *local_paths(database))] + [DEFAULT_DATABASE + "-wal"]
+    done = subprocess.run(
+        ["git", "check-ignore", "--no-index", *names], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert done.stdout.split() == names

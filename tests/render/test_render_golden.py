@@ -123,6 +123,8 @@ def _hindi_legend() -> Image.Image:
 
 
 FULL = (0, 0, layout.WIDTH, layout.HEIGHT)
+FINISHED = (0, 0, layout.WIDTH, layout.FINISHED_HEIGHT)
+"""A finished game's picture: the board and the result's band under it."""
 S = layout.MARGIN + 8 * layout.CELL  # where the Charkoni starts
 FEATURES = {
     "start": (_start, FULL),
@@ -130,13 +132,13 @@ FEATURES = {
     "capture": (_capture, (S - 48, S, layout.WIDTH, S + 5 * layout.CELL)),
     "choices": (_choices, FULL),
     "story": (_story, FULL),
-    "won": (_won, FULL),
-    "draw": (_draw, FULL),
+    "won": (_won, FINISHED),
+    "draw": (_draw, FINISHED),
     "two_player": (_two_player, FULL),
     "legend": (_legend, None),
     "hindi_story": (_hindi_story, FULL),
     "hindi_two_player": (_hindi_two_player, FULL),
-    "hindi_won": (_hindi_won, FULL),
+    "hindi_won": (_hindi_won, FINISHED),
     "hindi_legend": (_hindi_legend, None),
 }
 

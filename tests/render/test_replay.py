@@ -9,12 +9,14 @@ from random import Random
 
 from PIL import Image, ImageSequence
 
+from engine.board import NUM_SQUARES
 from engine.record import Record, Throw
 from engine.rules import Rules
 from engine.state import Position
 from engine.throws import throw_value
-from render import layout
+from render import layout, sprites
 from render.draw import _palette
+from render.panels import name_lines
 from render.replay import (
     END_MS,
     START_MS,
@@ -24,6 +26,8 @@ from render.replay import (
     seat_names,
     stretches,
 )
+from render.words import ENGLISH
+from tests.render.helpers import hindi
 
 
 @cache
@@ -105,3 +109,27 @@ def test_frames_change_and_the_last_shows_the_final_position() -> None:
 
 def test_seat_names_come_from_the_seat_tags() -> None:
     assert seat_names(game()) == {0: "Asha", 2: "Ravi, Computer · normal"}
+
+
+def test_a_seat_of_several_players_is_named_whole() -> None:
+    """The replay named a seat Ravi then the computer played "Ravi, Computer · no…": a name too
+    long for one line at the smallest size is drawn on two, whole."""
+    width = layout.panel_inner_box(0)[2] - layout.panel_inner_box(0)[0] - 16 - 66
+    for words in (ENGLISH, hindi()):
+        names = seat_names(game(), words)
+        for name in names.values():
+            lines = name_lines(name, width)
+            assert " ".join(line for line, _ in lines) == name, lines
+            assert all(sprites.text_width(line, size) <= width for line, size in lines)
+    long = seat_names(game(), ENGLISH)[2]
+    assert sprites.fit(long, (30, 26, 22), width)[0].endswith("…")  # one line would cut it
+    assert len(name_lines(long, width)) == 2
+    assert name_lines("Asha", width) == [("Asha", 30)]
+
+
+def test_the_final_frame_shows_every_square_under_its_banner() -> None:
+    """The winner's band is under the board: no square lies beneath it, in a picture or a replay."""
+    assert all(layout.square_box(square)[3] <= layout.BANNER_BOX[1] for square in range(NUM_SQUARES))
+    record = game("classic,players=2", seed=3)
+    frames = list(ImageSequence.Iterator(Image.open(io.BytesIO(replay_gif(record)))))
+    assert frames[-1].size == (layout.WIDTH, layout.FINISHED_HEIGHT) == frames[0].size

@@ -8,6 +8,7 @@ import io
 import re
 from collections.abc import Callable, Iterator
 from functools import cache
+from itertools import pairwise
 from random import Random
 
 import pytest
@@ -355,10 +356,18 @@ def test_every_word_drawn_comes_from_the_catalog(drawn: list[str]) -> None:
         w.replay_start_caption(MARKED, len(_record("classic,players=2", 2).throws)),
     }
     assert expected <= set(drawn), expected - set(drawn)
+    # A name too long for one line is drawn on two (render.panels.name_lines): its second line
+    # closes the bracket the first opened.
+    continued = {
+        b for a, b in pairwise(drawn) if a.startswith("[") and not a.endswith("]") and b.endswith("]")
+    }
     stray = {
         text
         for text in drawn
-        if not text.startswith("[") and not NOT_WORDS.fullmatch(text) and text not in NAMES.values()
+        if not text.startswith("[")
+        and not NOT_WORDS.fullmatch(text)
+        and text not in NAMES.values()
+        and text not in continued
     }
     assert not stray, stray
 

@@ -224,3 +224,49 @@ def aware_time(value: object) -> datetime:
     moment = datetime.fromisoformat(value) if isinstance(value, str) else value
     assert isinstance(moment, datetime)
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+async def test_names_are_stored_with_seats_and_go_again_on_downgrade(db_url: str) -> None:
+    """0010 adds a seat's member name and the starter's: older games have none (NULL), a new one
+    keeps them, and downgrading drops both columns with the games and seats intact."""
+    await upgrade(db_url, "0009_seasons")
+    engine = make_engine(db_url)
+    start = "black:0,0,0,0 red:0,0,0,0 yellow:0,0,0,0 green:0,0,0,0 turn:black captured:- rules:classic"
+    now = datetime(2026, 12, 1, tzinfo=UTC)
+    game = (
+        "INSERT INTO games (id, guild_id, channel_id, started_by, rules, status, position, turn_number,"
+        " version, created_at, updated_at, hints, language) VALUES (:id, 1, :channel, 7, 'classic',"
+        " 'active', :position, 0, 1, :now, :now, true, 'en')"
+    )
+    seat = (
+        "INSERT INTO seats (game_id, seat, user_id, level, missed, joined_at, hints_used)"
+        " VALUES (:id, 0, 7, 'easy', 0, :now, 0)"
+    )
+    try:
+        async with engine.begin() as connection:
+            await connection.execute(sa.text(game), {"id": 1, "channel": 101, "position": start, "now": now})
+            await connection.execute(sa.text(seat), {"id": 1, "now": now})
+        await upgrade(db_url)
+        async with engine.begin() as connection:
+            await connection.execute(sa.text(game), {"id": 2, "channel": 102, "position": start, "now": now})
+            await connection.execute(sa.text(seat), {"id": 2, "now": now})
+            await connection.execute(sa.text("UPDATE seats SET name = 'Asha' WHERE game_id = 2"))
+            await connection.execute(sa.text("UPDATE games SET starter_name = 'Asha' WHERE id = 2"))
+            query = (
+                "SELECT games.id, starter_name, name FROM games JOIN seats ON seats.game_id = games.id"
+                " ORDER BY games.id"
+            )
+            rows = (await connection.execute(sa.text(query))).all()
+        assert [tuple(row) for row in rows] == [(1, None, None), (2, "Asha", "Asha")]
+        await downgrade(db_url, "0009_seasons")
+        async with engine.connect() as connection:
+            columns = await connection.run_sync(
+                lambda c: {
+                    table: {col["name"] for col in sa.inspect(c).get_columns(table)}
+                    for table in ("games", "seats")
+                }
+            )
+            count = (await connection.execute(sa.text("SELECT count(*) FROM seats"))).scalar_one()
+    finally:
+        await engine.dispose()
+    assert "starter_name" not in columns["games"] and "name" not in columns["seats"] and count == 2

@@ -19,7 +19,7 @@ from bot.cogs.answers import language_of, refuse, tell
 from bot.cogs.group import PachisiCommands
 from bot.cogs.pachisi.acts import Act
 from bot.cogs.pachisi.hints import chances_line
-from bot.core.errors import GameError, NoGame
+from bot.core.errors import GameError, NoGame, NotThrown, NotYourTurn
 from bot.core.present import board_of
 from bot.core.snapshot import GameSnapshot
 from bot.core.texts import ENGLISH, Language, answers, board, turns
@@ -187,6 +187,11 @@ class PlayCommands(PachisiCommands):
     @app_commands.describe(choice="the move: its letter on the board, or pick from the list")
     async def move(self, interaction: discord.Interaction[Any], choice: str) -> None:
         game = await self.channel_game(interaction)
+        user = interaction.user.id
+        if game.pending_throw is None:  # no choice is a move before the throw: say what comes first
+            if game.user_to_move() == user:
+                raise NotThrown()
+            raise NotYourTurn.for_user(game.seat_to_move(), game.user_to_move(), game.seat_of(user))
         await self.typed(interaction, game, read_choice(game, choice))
 
     @move.autocomplete("choice")
@@ -245,10 +250,11 @@ class PlayCommands(PachisiCommands):
     )
     async def rules(self, interaction: discord.Interaction[Any], section: str | None = None) -> None:
         lang = language_of(interaction)
-        embed = discord.Embed(title=answers.rules_title(lang), colour=discord.Colour.dark_gold())
+        url = self.bot.settings.project_url
+        embed = discord.Embed(title=answers.rules_title(lang), colour=discord.Colour.dark_gold(), url=url)
         for title, text in answers.rules_sections(lang, [section] if section else list(RULES)):
             embed.add_field(name=title, value=text, inline=False)
-        embed.set_footer(text=answers.rules_sources(lang))
+        embed.set_footer(text=answers.rules_sources(lang, url))
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name="help", description="How to play Pachisi here")

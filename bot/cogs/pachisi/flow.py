@@ -27,7 +27,7 @@ from bot.core.present import Message, Plan
 from bot.core.records import SeatTally
 from bot.core.snapshot import GameSnapshot, Played
 from bot.core.store import Status
-from bot.core.texts import Language, table, turns
+from bot.core.texts import Language, table
 from bot.core.texts.language import choose
 from bot.core.texts.turns import log_lines
 
@@ -64,7 +64,7 @@ class GameFlow:
         self.names[user.id] = user.display_name
 
     def starter(self, game: GameSnapshot) -> str:
-        return table.member_name(self.language(game), game.started_by, self.names)
+        return table.member_name(self.language(game), game.started_by, self.names, game.starter_name)
 
     # --- a click on a turn message ----------------------------------------------------------
 
@@ -148,12 +148,15 @@ class GameFlow:
                 await self._edit(game, game.message_id or 0, plan.later)
             else:
                 await self._answer(interaction, plan.later, game)
+        over = game.status != Status.ACTIVE
+        if over:  # the card first: killed before the result, the game is resumed with both
+            await self.update_card(game)
         if plan.post is not None:
             if interaction is None:
                 await self._post(game, plan.post)
             else:
                 await self._follow(interaction, game, plan.post)
-        if game.status != Status.ACTIVE or any(e.handed_back for e in played.events):
+        if not over and any(e.handed_back for e in played.events):
             await self.update_card(game)
         self.timers.schedule(game)
         if played.more:
@@ -193,10 +196,17 @@ class GameFlow:
 
     async def show(self, played: Played) -> None:
         """Close the message that showed the turn and post the game as it stands (call locked)."""
+        plan = await self._close_shown(played)
+        if plan is None:
+            return
+        await self._after_pace(played, plan, None)
+
+    async def _close_shown(self, played: Played) -> Plan | None:
+        """Plan the change's messages and close the one that showed the turn; None: no channel."""
         game = played.game
         channel = self.channel(game)
         if channel is None:
-            return
+            return None
         stored = await self.stored_message(game, channel)
         earlier = None if stored is None else log_lines(stored.content)
         plan = present.after_change(
@@ -204,7 +214,7 @@ class GameFlow:
         )
         if plan.now is not None and stored is not None:
             await self._edit(game, stored.id, plan.now)
-        await self._after_pace(played, plan, None)
+        return plan
 
     async def _edit(self, game: GameSnapshot, message_id: int, message: Message) -> None:
         """An earlier message of the game becomes `message`, if Discord still lets it be edited."""
@@ -251,13 +261,16 @@ class GameFlow:
             await self.show(await self.service.timeout(game_id, turn))
 
     async def remind(self, game_id: int, turn: int) -> None:
-        game = await self.service.get(game_id)
-        channel = self.channel(game)
-        if game.turn_number != turn or not game.is_human_turn() or channel is None:
-            return
-        user = game.user_to_move()
-        text = Message(turns.reminder(self.language(game), game), pings=(user,) if user else ())
-        await self.writer.post(channel, text, game)
+        """Half the member's time is gone: their turn moves to a new message that pings them, and
+        the old one is closed. A separate reminder would keep its countdown ("time runs out 12
+        minutes ago") once the turn was played; a turn message is closed with the turn."""
+        async with self.locks[game_id]:
+            game = await self.service.get(game_id)
+            if game.turn_number != turn or not game.is_human_turn():
+                return
+            plan = await self._close_shown(Played(game))
+            if plan is not None and plan.post is not None:
+                await self._post(game, plan.post)
 
     async def abandon(self, game_id: int) -> None:
         self.timers.cancel(game_id)
@@ -285,12 +298,17 @@ class GameFlow:
         except (discord.NotFound, discord.Forbidden):
             return None
 
+    def card_channel(self, game: GameSnapshot) -> GameChannel | None:
+        """Where the table card is: the channel of the game's thread, else the game's own channel."""
+        if game.card_channel_id is None:
+            return self.channel(game)
+        channel = self.bot.get_channel(game.card_channel_id)
+        return channel if isinstance(channel, discord.TextChannel) else None
+
     async def update_card(self, game: GameSnapshot) -> None:
         """Show the seats as they are now, or the result at the end (an edit, never a new message)."""
-        if game.card_channel_id is None or game.card_message_id is None:
-            return
-        channel = self.bot.get_channel(game.card_channel_id)
-        if not isinstance(channel, discord.TextChannel):
+        channel = self.card_channel(game)
+        if game.card_message_id is None or channel is None:
             return
         finished = game.status == Status.FINISHED
         card = present.card(

@@ -66,7 +66,8 @@ class Resume(commands.Cog):
             return
         if current.status != Status.ACTIVE:
             return
-        if current.is_human_turn() and await self.turn_is_shown(current):
+        carded = current.card_message_id is not None  # else a card posted by a killed process is an orphan
+        if carded and current.is_human_turn() and await self.turn_is_shown(current):
             self.flow.timers.schedule(current)
             return
         await self.retire_orphans(current)
@@ -82,7 +83,7 @@ class Resume(commands.Cog):
         try:
             async for message in channel.history(limit=ORPHAN_SEARCH):
                 if (
-                    message.id == game.message_id
+                    message.id in (game.message_id, game.card_message_id)
                     or self.bot.user is None
                     or message.author.id != self.bot.user.id
                 ):

@@ -8,6 +8,7 @@ when they are in the game's channel, else a post there.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any, Final
 
 import discord
@@ -20,7 +21,7 @@ from bot.core.errors import NotAllowed
 from bot.core.present import Message
 from bot.core.snapshot import GameSnapshot, Played
 from bot.core.store import Status
-from bot.core.texts import answers, table
+from bot.core.texts import Language, answers, table
 from bot.core.texts.language import choose
 from engine import Rules
 
@@ -47,11 +48,13 @@ class Seats:
         *,
         thread: bool,
         members: dict[int, int] | None = None,
+        names: dict[int, str] | None = None,
         hints: bool = True,
         language: str = "en",
     ) -> None:
         """Start a game where the member asked: in a new thread with a table card in the channel,
-        in the thread they are in, or in the channel itself. The interaction is deferred."""
+        in the thread they are in, or in the channel itself. The interaction is deferred.
+        `members` (seat -> member) sit down too, under `names` (member -> display name)."""
         assert interaction.guild_id is not None and interaction.channel_id is not None
         self.flow.remember(interaction.user)
         here = interaction.channel
@@ -80,22 +83,19 @@ class Seats:
             members=members,
             hints=hints,
             language=language,
+            names={**(names or {}), interaction.user.id: interaction.user.display_name},
         )
         game = played.game
-        lang = self.flow.language(game)
-        if card_channel is not None:
-            await self.post_card(game)
-        elif (channel := self.flow.channel(game)) is not None:
-            await self.flow.writer.post(
-                channel, Message(table.started(lang, interaction.user.id, game)), game
-            )
+        await self.post_card(game)
         note = missing if wants_thread else []
         await tell(interaction, table.your_game(language_of(interaction), game, interaction.user.id, note))
         await self.flow.changed(played)
 
     async def post_card(self, game: GameSnapshot) -> None:
-        channel = self.bot.get_channel(game.card_channel_id or 0)
-        if not isinstance(channel, discord.TextChannel):
+        """The table card, where onlookers look: the channel of a game's thread, or the game's own
+        channel when it plays there (ahead of its turns)."""
+        channel = self.flow.card_channel(game)
+        if channel is None:
             return
         card = present.card(self.flow.language(game), game, self.flow.starter(game))
         posted = await self.flow.writer.post(channel, card, game)
@@ -115,6 +115,7 @@ class Seats:
         levels = {info.level for info in old.seats.values()}
         level = levels.pop() if len(levels) == 1 else self.bot.settings.default_level
         members = {s: u for u, s in players.items()}
+        names = {u: self.flow.names.get(u) or old.seats[s].name for u, s in players.items()}
         thread = old.card_channel_id is not None
         await self.open(
             interaction,
@@ -123,6 +124,7 @@ class Seats:
             seat,
             thread=thread,
             members=members,
+            names={u: name for u, name in names.items() if name},
             hints=old.hints,
             language=old.language,
         )
@@ -131,12 +133,13 @@ class Seats:
         """A member takes a computer's seat; if it is their turn now, the turn is shown to them."""
         self.flow.remember(interaction.user)
         async with self.flow.locks[game.id]:
-            played = await self.service.join(game.id, interaction.user.id, seat)
+            member = interaction.user
+            played = await self.service.join(game.id, member.id, seat, member.display_name)
             joined = played.game
             taken = joined.seat_of(interaction.user.id)
             assert taken is not None
-            text = table.seat_taken(self.flow.language(joined), interaction.user.id, joined, taken)
-            await self.announce(interaction, joined, text)
+            user = interaction.user.id
+            await self.announce(interaction, joined, lambda lang: table.seat_taken(lang, user, joined, taken))
             await self.flow.update_card(joined)
             if played.events or joined.user_to_move() == interaction.user.id:
                 await self.flow.show(played)
@@ -153,26 +156,32 @@ class Seats:
             played = await (self.service.resign if resign else self.service.leave)(
                 game.id, interaction.user.id
             )
-            after = played.game
-            lang = self.flow.language(after)
-            if after.status == Status.FINISHED:
-                text = table.conceded(lang, interaction.user.id, after)
-            else:
-                text = table.seat_given_up(lang, interaction.user.id, seat, resign=resign)
-            await self.announce(interaction, after, text)
+            after, user = played.game, interaction.user.id
+
+            def news(lang: Language) -> str:
+                if after.status == Status.FINISHED:
+                    return table.conceded(lang, user, after)
+                return table.seat_given_up(lang, user, seat, resign=resign)
+
+            await self.announce(interaction, after, news)
             await self.flow.update_card(after)
             if played.events or after.status != Status.ACTIVE or not after.is_human_turn():
                 await self.flow.show(played)
 
-    async def announce(self, interaction: discord.Interaction[Any], game: GameSnapshot, text: str) -> None:
-        """News for the table: in the game's channel, and as the answer when the member is there."""
+    async def announce(
+        self, interaction: discord.Interaction[Any], game: GameSnapshot, news: Callable[[Language], str]
+    ) -> None:
+        """News for the table, in the table's language: in the game's channel, and as the answer
+        when the member is there; from elsewhere the member is told it in their own language."""
+        text = news(self.flow.language(game))
         if interaction.channel_id == game.channel_id:
             await tell(interaction, text, ephemeral=False)
             return
         channel = self.flow.channel(game)
         if channel is not None:
             await self.flow.writer.post(channel, Message(text), game)
-        await tell(interaction, table.plays_in(language_of(interaction), text, game))
+        lang = language_of(interaction)
+        await tell(interaction, table.plays_in(lang, news(lang), game))
 
     async def confirm_end(self, interaction: discord.Interaction[Any], game: GameSnapshot) -> None:
         """Ask before ending a game for everyone, once the member may end it at all."""
@@ -183,7 +192,8 @@ class Seats:
         confirm = ConfirmEnd(game.id, yes=yes, no=no, kept=kept, working=answers.working(lang))
         await interaction.response.send_message(question, view=confirm, ephemeral=True)
 
-    async def end(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+    async def end(self, interaction: discord.Interaction[Any], game_id: int) -> GameSnapshot:
+        """End the game for everyone; the game as it ended."""
         async with self.flow.locks[game_id]:
             game = await self.service.end(game_id, interaction.user.id, can_manage=may_end(interaction, None))
             self.flow.timers.cancel(game_id)
@@ -192,6 +202,7 @@ class Seats:
             if channel is not None:
                 text = table.ended(self.flow.language(game), interaction.user.id, game)
                 await self.flow.writer.post(channel, Message(text), game)
+            return game
 
 
 def may_end(interaction: discord.Interaction[Any], game: GameSnapshot | None) -> bool:

@@ -7,8 +7,9 @@ from typing import Any
 
 import discord
 
-from bot.cogs.answers import handle_error
+from bot.cogs.answers import NO_MENTIONS, error_text, handle_error, language_of
 from bot.cogs.pachisi.buttons import bot_of
+from bot.core.texts import table
 
 
 def disabled_copy(message: discord.Message) -> discord.ui.View | None:
@@ -22,9 +23,14 @@ def disabled_copy(message: discord.Message) -> discord.ui.View | None:
     return view
 
 
+CONFIRM_YES, CONFIRM_NO = "confirm:yes", "confirm:no"
+"""The confirmation's buttons (a view per message: the same ids on two questions never mix)."""
+
+
 class ConfirmEnd(discord.ui.View):
     """Whether to end game `game_id` for everyone, asked ephemerally (so it needs no persistence);
-    yes ends it (`Seats.end`), no leaves the question as `kept`."""
+    yes ends it (`Seats.end`) and the question becomes what happened (or the refusal), no leaves
+    it as `kept`. Nothing is left at `working`."""
 
     def __init__(self, game_id: int, *, yes: str, no: str, kept: str, working: str) -> None:
         super().__init__(timeout=60)
@@ -32,10 +38,10 @@ class ConfirmEnd(discord.ui.View):
         self.no_text = kept
         self.working = working
         confirm: discord.ui.Button[ConfirmEnd] = discord.ui.Button(
-            label=yes, style=discord.ButtonStyle.danger
+            label=yes, style=discord.ButtonStyle.danger, custom_id=CONFIRM_YES
         )
         cancel: discord.ui.Button[ConfirmEnd] = discord.ui.Button(
-            label=no, style=discord.ButtonStyle.secondary
+            label=no, style=discord.ButtonStyle.secondary, custom_id=CONFIRM_NO
         )
         confirm.callback = self._yes  # type: ignore[method-assign]
         cancel.callback = self._no  # type: ignore[method-assign]
@@ -44,7 +50,12 @@ class ConfirmEnd(discord.ui.View):
 
     async def _yes(self, interaction: discord.Interaction[Any]) -> None:
         await interaction.response.edit_message(content=self.working, view=None)
-        await bot_of(interaction).seats.end(interaction, self.game_id)
+        try:
+            ended = await bot_of(interaction).seats.end(interaction, self.game_id)
+            done = table.ended(language_of(interaction), interaction.user.id, ended)
+        except Exception as exc:  # refused after all (the game ended meanwhile): say so here
+            done = error_text(interaction, exc)
+        await interaction.edit_original_response(content=done, allowed_mentions=NO_MENTIONS)
 
     async def _no(self, interaction: discord.Interaction[Any]) -> None:
         await interaction.response.edit_message(content=self.no_text, view=None)

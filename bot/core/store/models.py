@@ -70,6 +70,7 @@ class SeatValues(TypedDict, total=False):
     missed: int
     joined_at: datetime
     hints_used: int | ColumnElement[int]
+    name: str | None
 
 
 NAMING_CONVENTION = {
@@ -137,6 +138,8 @@ class GameRow(Base):
     """The table's language (Discord's locale code, e.g. `hi`): what the table shares is in it."""
     ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     """When the game left `active` (the bot's clock): the season its ratings count in."""
+    starter_name: Mapped[str | None] = mapped_column(String(100))
+    """The starter's display name when they started it (the card's "Asha's table" after a restart)."""
 
     __table_args__ = (
         CheckConstraint("status IN ('active', 'finished', 'abandoned')", name="status"),
@@ -165,6 +168,9 @@ class SeatRow(Base):
     joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     hints_used: Mapped[int] = mapped_column(Integer, server_default="0", default=0)
     """Hints the seat's members asked for (the game's summary counts them)."""
+    name: Mapped[str | None] = mapped_column(String(100))
+    """The seated member's display name as the bot saw it when they sat down: the board's panel
+    draws it after a restart, when the process has not seen the member yet. NULL: a computer."""
 
 
 class ResignationRow(Base):

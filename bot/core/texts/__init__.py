@@ -3,7 +3,7 @@ answers to commands, the rules and help. Each function takes the `Language` to w
 game's state (never Discord objects); English is the source text.
 
 - `board`: seats, sides, squares, moves and the lettered choices;
-- `turns`: the log of throws, the prompt, the result and its summary, reminders;
+- `turns`: the log of throws, the prompt, the result and its summary;
 - `table`: the table card, seats taken and given up, start and end;
 - `refusals`: one sentence per refusal key (`bot.core.errors`);
 - `answers`: answers to one member (settings, chances, help, rules) and button labels;

@@ -86,8 +86,8 @@ def rules_sections(lang: Language, keys: list[str]) -> list[tuple[str, str]]:
     return [sections[key] for key in keys]
 
 
-def rules_sources(lang: Language) -> str:
-    return rules.sources(lang)
+def rules_sources(lang: Language, url: str | None = None) -> str:
+    return rules.sources(lang, url)
 
 
 def rule_option(lang: Language, option: str) -> str:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from bot.core import ratings
-from bot.core.records import GameSummary, Member, MemberStats, side_members
+from bot.core.records import GameSummary, Member, MemberStats
 from bot.core.store import RatingColumns, RatingRow
 from bot.core.texts.board import level_name, side
 from bot.core.texts.language import Language
+from bot.core.texts.table import rules_name
 from engine.record import Record
+from engine.state import side_of
 
 
 def rating(lang: Language, row: RatingColumns) -> str:
@@ -88,17 +90,24 @@ def _member(lang: Language, member: Member) -> str:
     return lang.gettext("computer ({level})", level=level_name(lang, member.removeprefix("computer:")))
 
 
+def _side(lang: Language, game: GameSummary, side: int) -> str:
+    """`@Asha + computer (normal)`: a side's seats joined by +, each seat's holders in turn by →
+    (`@Ravi → computer (normal)`), so both sides read as the partnerships they are."""
+    seats = [
+        " → ".join(_member(lang, m) for m in players)
+        for seat, players in game.seats.items()
+        if side_of(seat, game.rules.players) == side
+    ]
+    return " + ".join(seats) or lang.gettext("nobody")
+
+
 def history_line(lang: Language, game: GameSummary) -> str:
     rules = game.rules
     shape = lang.ngettext("{count} player", "{count} players", rules.players)
     if rules.pieces != 4:
         pieces = lang.ngettext("{count} piece", "{count} pieces", rules.pieces)
         shape = lang.gettext("{players}, {pieces}", players=shape, pieces=pieces)
-    sides = lang.gettext(
-        "{first} vs {second}",
-        first=", ".join(_member(lang, m) for m in side_members(game, 0)) or lang.gettext("nobody"),
-        second=", ".join(_member(lang, m) for m in side_members(game, 1)) or lang.gettext("nobody"),
-    )
+    sides = lang.gettext("{first} vs {second}", first=_side(lang, game, 0), second=_side(lang, game, 1))
     if game.result == "active":
         result = lang.gettext("in play")
     elif game.result == "*":
@@ -111,7 +120,7 @@ def history_line(lang: Language, game: GameSummary) -> str:
     throws = lang.ngettext("{count} throw", "{count} throws", game.throws)
     return f"`#{game.id}` " + lang.gettext(
         "{when} UTC · {rules}, {shape} · {sides} · {result} · {throws}",
-        when=when, rules=rules.token(), shape=shape, sides=sides, result=result, throws=throws,
+        when=when, rules=rules_name(lang, rules), shape=shape, sides=sides, result=result, throws=throws,
     )  # fmt: skip
 
 
@@ -155,16 +164,20 @@ def won(lang: Language, winner: int, players: int, *, resigned: bool = False) ->
     return lang.ngettext("{side} won", "{side} won", seats, side=name)
 
 
-def export(lang: Language, game_id: int, record: Record) -> str:
+def export(lang: Language, game_id: int, record: Record, url: str | None = None) -> str:
+    """The export's answer; `url`: the project's page (PROJECT_URL), where the format is described."""
     throws = lang.ngettext("{count} throw", "{count} throws", len(record.throws))
-    return lang.gettext(
+    text = lang.gettext(
         "The record of game #{game}: {throws}, {result}. It is the game written down throw by throw, like "
-        "a chess game's PGN: keep it, share it, or open it in any text editor (the format is described "
-        "under “Game records” in the bot's rules, docs/RULES.md).",
+        "a chess game's PGN: keep it, share it, or open it in any text editor. `/pachisi rules` "
+        "explains how its moves are written (Notation).",
         game=game_id,
         throws=throws,
         result=record_result(lang, record),
     )
+    if url:
+        text += " " + lang.gettext("The format in full, under Game records: <{url}>", url=url)
+    return text
 
 
 def replay(lang: Language, game_id: int, record: Record) -> str:

@@ -57,6 +57,13 @@ SAY: dict[str, Callable[[Language], Say]] = {
             starter=starter,
         )
     ),
+    "playing_here": lambda lang: (
+        lambda game, seat: lang.gettext(
+            "You already play {colour} in the game here (game {game}): play on in its newest message.",
+            colour=colour(lang, seat),
+            game=game,
+        )
+    ),
     "not_your_turn": lambda lang: lambda: lang.gettext("It's not your turn: wait for your turn message."),
     "not_playing": lambda lang: (
         lambda: lang.gettext("You are not playing in this game: take a computer's seat with /pachisi join.")

@@ -10,13 +10,18 @@ from __future__ import annotations
 from bot.core.texts.language import ENGLISH, Language
 
 
-def sources(lang: Language) -> str:
-    return lang.gettext(
+def sources(lang: Language, url: str | None = None) -> str:
+    """The rules embed's footer; `url`: the project's page (PROJECT_URL), where the full rules are."""
+    text = lang.gettext(
         "Sources: a player's guide to Pachisi (classic) and the Pachisi (Standard) variant card "
         '(standard), drawing on Wikipedia "Pachisi" (CC BY-SA), jkc33/senior-project (MIT), '
-        "edm00se/awesome-board-games and labforadvancedstudy/books. The full rules, and the "
-        "choices made where the sources disagree, ship with the bot as docs/RULES.md."
+        "edm00se/awesome-board-games and labforadvancedstudy/books."
     )
+    if url:
+        text += " " + lang.gettext(
+            "The full rules, and the choices made where the sources disagree: {url}", url=url
+        )
+    return text
 
 
 def sections(lang: Language) -> dict[str, tuple[str, str]]:

@@ -23,11 +23,22 @@ def freezing_note(lang: Language) -> str:
     return lang.gettext("last_square=off freezes about {share} of games: no piece can come home", share=share)
 
 
+def rules_name(lang: Language, rules: Rules) -> str:
+    """The rules' notation with the preset in `lang` (`क्लासिक,last_square=off`), as the
+    `/pachisi start` choices name it; the options keep their notation (docs/HINDI.md)."""
+    preset, _, options = rules.token().partition(",")
+    presets = {
+        "classic": lang.pgettext("command choice", "classic"),
+        "standard": lang.pgettext("command choice", "standard"),
+    }
+    return ",".join(part for part in (presets.get(preset, preset), options) if part)
+
+
 def rules_words(lang: Language, rules: Rules) -> str:
     """`classic, 4 players, 4 pieces each`."""
     text = lang.gettext(
         "{rules}, {players}, {pieces}",
-        rules=rules.token(),
+        rules=rules_name(lang, rules),
         players=lang.ngettext("{count} player", "{count} players", rules.players),
         pieces=lang.ngettext("{count} piece each", "{count} pieces each", rules.pieces),
     )
@@ -41,9 +52,10 @@ def table_name(lang: Language, starter: str) -> str:
     return lang.gettext("Pachisi: {name}'s table", name=starter)[:100]
 
 
-def member_name(lang: Language, user_id: int, names: Mapping[int, str]) -> str:
-    """A member's display name as the bot last saw it, else `Player 1234`."""
-    return names.get(user_id) or lang.gettext("Player {digits}", digits=str(user_id)[-4:])
+def member_name(lang: Language, user_id: int, names: Mapping[int, str], stored: str | None = None) -> str:
+    """A member's display name as this process last saw it, else as stored with the game (`stored`),
+    else `Player 1234`."""
+    return names.get(user_id) or stored or lang.gettext("Player {digits}", digits=str(user_id)[-4:])
 
 
 def card(
@@ -108,15 +120,6 @@ def card(
     return "\n".join(lines)
 
 
-def started(lang: Language, user_id: int, view: GameSnapshot) -> str:
-    return lang.gettext(
-        "<@{user}> starts a game of Pachisi ({rules}). Computers fill the other seats: anyone can take "
-        "one with **Take a seat** or `/pachisi join`.",
-        user=user_id,
-        rules=rules_words(lang, view.rules),
-    )
-
-
 def your_game(lang: Language, view: GameSnapshot, user_id: int, missing: list[str]) -> str:
     """The starter's answer: where the game plays and which seat they have."""
     seat = colour(lang, view.seat_of(user_id) or 0)
@@ -136,6 +139,9 @@ def your_game(lang: Language, view: GameSnapshot, user_id: int, missing: list[st
 
 
 def seat_taken(lang: Language, user_id: int, view: GameSnapshot, seat: int) -> str:
+    """`<@id> takes **Red** (Red + Green).`; in a two-player game the seat is the side."""
+    if view.rules.players == 2:
+        return lang.gettext("<@{user}> takes **{colour}**.", user=user_id, colour=colour(lang, seat))
     return lang.gettext(
         "<@{user}> takes **{colour}** ({side}).",
         user=user_id,

@@ -43,8 +43,12 @@ def player(lang: Language, view: GameSnapshot, seat: int) -> str:
 
 
 def seat_label(lang: Language, view: GameSnapshot, seat: int) -> str:
-    """`<@id> (Black)`."""
-    return lang.gettext("{player} ({colour})", player=player(lang, view, seat), colour=colour(lang, seat))
+    """`<@id> (Black)`, or `Computer (hard, Black)`: one pair of brackets, never two in a row."""
+    info = view.seats[seat]
+    if info.user_id:
+        return lang.gettext("{player} ({colour})", player=f"<@{info.user_id}>", colour=colour(lang, seat))
+    level = level_name(lang, info.level)
+    return lang.gettext("Computer ({level}, {colour})", level=level, colour=colour(lang, seat))
 
 
 def event_line(lang: Language, event: Event, view: GameSnapshot) -> str:
@@ -204,16 +208,3 @@ def turn_content(
     elif not closed:
         lines += prompt(lang, view)
     return "\n".join(lines) or lang.gettext("This turn is over.")
-
-
-def reminder(lang: Language, view: GameSnapshot) -> str:
-    seat = view.seat_to_move()
-    who, name = player(lang, view, seat), colour(lang, seat)
-    if view.deadline is None:
-        return lang.gettext("{player}, it's your turn ({colour}).", player=who, colour=name)
-    return lang.gettext(
-        "{player}, it's your turn ({colour}): time runs out {when}.",
-        player=who,
-        colour=name,
-        when=relative_time(view.deadline),
-    )
