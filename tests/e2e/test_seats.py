@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import random
 
+from bot.backup import replay_all, sqlite_path
+from engine.game import Outcome, Termination
 from tests.e2e.helpers import (
     SEAT_BUTTON,
     Table,
+    check_records,
     is_final,
     live_buttons,
     named_to_move,
@@ -95,3 +98,16 @@ async def test_join_by_command_names_the_seat_and_refuses_a_taken_one(table: Tab
     assert reply.content == "Black is taken: free seats are Red and Green."
     [game] = await stored_games(table.database_url)
     assert game.view.seats[0].user_id == table.alice.id and game.view.seats[2].user_id == table.bob.id
+
+
+async def test_resigning_a_two_player_game_concedes_it_and_its_record_replays(table: Table) -> None:
+    await table.alice.slash(table.channel, "pachisi start", players=2, pieces=1, level="easy")
+    await wait_for_turn_or_end(table)
+    reply = await table.alice.slash(table.channel, "pachisi resign")
+    assert not reply.ephemeral
+    assert reply.content.startswith(f"<@{table.alice.id}> resigns: **Yellow wins** by resignation")
+    [game] = await stored_games(table.database_url)
+    assert game.view.outcome == Outcome(Termination.RESIGNATION, game.view.position.side_of(2))
+    # The record written from the rows replays to the game as stored, and a backup takes it.
+    await check_records(table.database_url)
+    assert replay_all(sqlite_path(table.database_url)) == (1, len(game.moves))
