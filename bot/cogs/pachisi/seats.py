@@ -23,6 +23,7 @@ from bot.core.store import Status
 from bot.core.texts import answers, table
 from bot.core.texts.language import choose
 from engine import Rules
+from engine.game import Termination
 
 log = logging.getLogger(__name__)
 
@@ -155,10 +156,12 @@ class Seats:
             )
             after = played.game
             lang = self.flow.language(after)
-            if after.status == Status.FINISHED:
+            outcome = after.outcome
+            if outcome is not None and outcome.termination is Termination.RESIGNATION:
                 text = table.conceded(lang, interaction.user.id, after)
             else:
-                text = table.seat_given_up(lang, interaction.user.id, seat, resign=resign)
+                last = all(info.user_id is None for info in after.seats.values())
+                text = table.seat_given_up(lang, interaction.user.id, seat, resign=resign, last=last)
             await self.announce(interaction, after, text)
             await self.flow.update_card(after)
             if played.events or after.status != Status.ACTIVE or not after.is_human_turn():
