@@ -116,14 +116,17 @@ async def test_resigning_a_two_player_game_concedes_it_and_its_record_replays(ta
 
 async def test_the_last_member_who_leaves_is_said_to_leave_and_the_computers_finish(table: Table) -> None:
     await table.alice.slash(table.channel, "pachisi start", players=4, pieces=1, level="easy")
-    await wait_for_turn_or_end(table)
+    turn = await wait_for_turn_or_end(table)
     reply = await table.alice.slash(table.channel, "pachisi leave")
     assert not reply.ephemeral
-    assert reply.content == (
+    news = (
         f"<@{table.alice.id}> leaves; the computer plays Black. "
         "No member is left at the table: the computers play the game to its end."
     )
+    assert reply.content == news
     await table.fake.wait_until(lambda: final_message(table.channel), what="the game's result")
+    # The message that offered Alice her turn is closed, and says why.
+    assert not turn.buttons and turn.content.splitlines()[-1] == news
     [game] = await stored_games(table.database_url)
     assert game.view.outcome is not None and game.view.outcome.termination is not Termination.RESIGNATION
     assert all(info.user_id is None for info in game.view.seats.values())

@@ -140,7 +140,7 @@ class Seats:
             await self.announce(interaction, joined, text)
             await self.flow.update_card(joined)
             if played.events or joined.user_to_move() == interaction.user.id:
-                await self.flow.show(played)
+                await self.flow.show(played, note=text)
 
     async def give_up(
         self, interaction: discord.Interaction[Any], game: GameSnapshot, *, resign: bool
@@ -165,7 +165,7 @@ class Seats:
             await self.announce(interaction, after, text)
             await self.flow.update_card(after)
             if played.events or after.status != Status.ACTIVE or not after.is_human_turn():
-                await self.flow.show(played)
+                await self.flow.show(played, note=text)
 
     async def announce(self, interaction: discord.Interaction[Any], game: GameSnapshot, text: str) -> None:
         """News for the table: in the game's channel, and as the answer when the member is there."""
@@ -190,10 +190,10 @@ class Seats:
         async with self.flow.locks[game_id]:
             game = await self.service.end(game_id, interaction.user.id, can_manage=may_end(interaction, None))
             self.flow.timers.cancel(game_id)
-            await self.flow.show(Played(game))
+            text = table.ended(self.flow.language(game), interaction.user.id, game)
+            await self.flow.show(Played(game), note=text)
             channel = self.flow.channel(game)
             if channel is not None:
-                text = table.ended(self.flow.language(game), interaction.user.id, game)
                 await self.flow.writer.post(channel, Message(text), game)
 
 
