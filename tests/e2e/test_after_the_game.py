@@ -93,3 +93,10 @@ async def test_export_and_replay_in_the_channel_find_the_game_of_its_thread(
         other = table.guild.add_text_channel("elsewhere")
         nothing = await table.bob.slash(other, "pachisi export")
         assert nothing.ephemeral and not nothing.attachments
+
+
+async def test_stats_of_another_member_name_that_member(table: Table) -> None:
+    # Discord sends the member an option names in the interaction's resolved data; so does the fake.
+    reply = await table.alice.slash(table.channel, "pachisi stats", member=table.bob)
+    assert reply.ephemeral
+    assert reply.content.startswith("**Bob**"), reply.content
