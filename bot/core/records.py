@@ -131,7 +131,8 @@ class StoredGame:
 
 
 async def stored_game(store: Store, guild_id: int, channel_id: int, game_id: int | None) -> StoredGame | None:
-    """Game `game_id` of this guild, or without one the channel's newest game; None if there is none."""
+    """Game `game_id` of this guild, or without one the channel's newest game (a table played in a
+    thread of it included); None if there is none."""
     async with store.transaction() as session:
         if game_id is None:
             newest = await store.recent_games(session, guild_id, 1, channel_id=channel_id)
