@@ -9,6 +9,7 @@ from engine.game import Outcome, Termination
 from tests.e2e.helpers import (
     SEAT_BUTTON,
     Table,
+    check_move_log,
     check_records,
     final_message,
     is_final,
@@ -111,6 +112,7 @@ async def test_resigning_a_two_player_game_concedes_it_and_its_record_replays(ta
     assert game.view.outcome == Outcome(Termination.RESIGNATION, game.view.position.side_of(2))
     # The record written from the rows replays to the game as stored, and a backup takes it.
     await check_records(table.database_url)
+    check_move_log(game)
     assert replay_all(sqlite_path(table.database_url)) == (1, len(game.moves))
 
 
