@@ -132,7 +132,8 @@ def replay_all(path: Path) -> tuple[int, int]:
                     replayed = Game.replay(Position.initial(view.rules), throws).position
                 except PachisiError as exc:
                     raise BackupError(f"{path}: game {row.id}'s move log does not replay ({exc})") from exc
-                if replayed != view.position:
+                # The stored live position: a resignation's result is kept apart (`conceded_to`).
+                if replayed != Position.parse(row.position):
                     raise BackupError(f"{path}: game {row.id}'s move log replays to another position")
                 games, moves = games + 1, moves + len(log)
     finally:

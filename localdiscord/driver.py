@@ -31,6 +31,7 @@ import discord.http
 
 from bot.client import point_discord_at
 from localdiscord.child import Child, stand_in_env
+from localdiscord.commandline import USER
 from localdiscord.records import (
     Attachment,
     Button,
@@ -290,8 +291,19 @@ class Member:
             if key == focused:
                 option["focused"] = True
                 option["value"] = str(value)
+            elif isinstance(value, Member) and option["type"] == USER:
+                _resolve(data, value.record)
             holder.setdefault("options", []).append(option)
         return data
+
+
+def _resolve(data: Json, member: MemberRecord) -> None:
+    """Discord sends the user and member an option names in `data.resolved`, keyed by id: what
+    discord.py turns into the command's `discord.Member` argument."""
+    resolved = data.setdefault("resolved", {})
+    user_id = str(member.user.id)
+    resolved.setdefault("users", {})[user_id] = member.user.payload()
+    resolved.setdefault("members", {})[user_id] = {k: v for k, v in member.payload().items() if k != "user"}
 
 
 def _option_value(value: Any) -> Any:

@@ -20,7 +20,7 @@ from sqlalchemy.pool import NullPool
 from bot.core.snapshot import GameSnapshot, game_snapshot
 from bot.core.store import GameRow, MoveRow, SeatRow, Status
 from engine import Position, parse_move
-from engine.game import Game
+from engine.game import Game, Termination
 from localdiscord.records import Button, Message
 
 PREFIX = "pachisi:"
@@ -177,4 +177,7 @@ def replays(game: StoredGame) -> bool:
     log = [(row.throw, None if row.move is None else parse_move(row.move)) for row in game.moves]
     replayed = Game.replay(start, log)
     seats_match = [t.seat for t in replayed.record or []] == [row.seat for row in game.moves]
-    return seats_match and replayed.position == game.view.position
+    stored, outcome = game.view.position, game.view.outcome
+    if outcome is not None and outcome.termination is Termination.RESIGNATION:
+        stored = stored.with_result(None)  # a resignation's result is no throw of the log
+    return seats_match and replayed.position == stored

@@ -632,3 +632,29 @@ async def test_a_member_who_left_still_gets_the_game_counted(store: Store) -> No
     assert await records.game_players(store, view.id) == {ALICE: 0, BOB: 1, CAROL: 2}
     for user in (ALICE, BOB):
         assert (await records.member_stats(store, GUILD, user)).games == 1
+
+
+async def test_a_member_who_changed_sides_counts_where_they_played_in_stats_and_rating(store: Store) -> None:
+    """Bob plays Yellow, leaves, and takes Black only to resign it: his stats and his rating both
+    count him on Yellow's side, which wins (the stats once counted the seat he held last)."""
+    games = service(store, 7, auto_throw=True)  # a seed whose computers leave the game on for Bob
+    rules = Rules(players=2)
+    view = (await games.start(GUILD, CHANNEL, ALICE, rules, "easy", None, members={2: BOB})).game
+    while view.turn_number < 6:  # both sides throw, so the game is rated
+        user = view.user_to_move()
+        assert user is not None
+        view = (await games.act(view.id, user, view.turn_number, view.legal_moves()[0])).game
+    await games.leave(view.id, ALICE)
+    view = (await games.leave(view.id, BOB)).game
+    assert view.status == "active"  # the computers stopped after MAX_THROWS_AT_ONCE throws
+    await games.join(view.id, BOB, 0)
+    over = (await games.resign(view.id, BOB)).game
+    assert over.outcome == Outcome(Termination.RESIGNATION, over.position.side_of(2))
+    rated = await _ratings(store, [ALICE, BOB])
+    for user, won in ((ALICE, 0), (BOB, 1)):
+        stats = await records.member_stats(store, GUILD, user)
+        rating = rated[user]
+        assert (stats.games, stats.wins) == (1, won)
+        assert (rating.games_people, rating.wins_people) == (1, won)
+    bob = await records.member_stats(store, GUILD, BOB)
+    assert bob.pieces_home == over.position.home_count(2)

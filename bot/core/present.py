@@ -248,13 +248,17 @@ def after_change(
     earlier: list[str] | None,
     names: Mapping[int, str],
     tallies: Mapping[int, SeatTally] | None = None,
+    *,
+    note: str | None = None,
 ) -> Plan:
     """A change nobody clicked for (a timer, a seat handed over, a restart, a typed command): the
-    message that showed the turn is closed with nothing added (`earlier`: its log; None when no
-    message shows the game), and the game as it stands is posted."""
+    message that showed the turn is closed (`earlier`: its log; None when no message shows the
+    game), saying why with `note` (a seat's news), and the game as it stands is posted."""
     view = played.game
     done = (
-        None if earlier is None else Message(turns.turn_content(lang, view, [], earlier=earlier, closed=True))
+        None
+        if earlier is None
+        else Message(turns.turn_content(lang, view, [], earlier=earlier, closed=True, note=note))
     )
     if view.status == Status.ABANDONED:
         return Plan(done)

@@ -9,6 +9,7 @@ gave.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -130,7 +131,8 @@ class StoredGame:
 
 
 async def stored_game(store: Store, guild_id: int, channel_id: int, game_id: int | None) -> StoredGame | None:
-    """Game `game_id` of this guild, or without one the channel's newest game; None if there is none."""
+    """Game `game_id` of this guild, or without one the channel's newest game (a table played in a
+    thread of it included); None if there is none."""
     async with store.transaction() as session:
         if game_id is None:
             newest = await store.recent_games(session, guild_id, 1, channel_id=channel_id)
@@ -221,24 +223,42 @@ async def rate_game(
     await session.flush()
 
 
+def counted_seats(held_last: Mapping[int, int], moves: Sequence[MoveRow]) -> dict[int, int]:
+    """The seat each member's stats count the game with: the one they threw for most, as the
+    ratings place a member by their throws (a member who changed sides counts where they played,
+    so their wins and their rating tell one story); a member who never threw, the seat they held
+    last. Leaving before a loss does not dodge it either way."""
+    thrown: dict[int, Counter[int]] = {}
+    for row in moves:
+        if row.actor_id is not None:
+            thrown.setdefault(row.actor_id, Counter())[row.seat] += 1
+    counted = {}
+    for user, last in held_last.items():
+        seats = thrown.get(user)
+        counted[user] = last if not seats else max(seats, key=lambda seat: (seats[seat], seat == last))
+    return counted
+
+
 async def game_ended(store: Store, session: AsyncSession, view: GameSnapshot, ended_at: datetime) -> None:
     """Once per game, as it leaves `active` at `ended_at`: everyone who held a seat in it gets the
-    game counted (with the seat they held last), so leaving before a loss does not dodge it; a
-    finished game (won, drawn or conceded, not abandoned) is rated too, in its season."""
+    game counted (with the seat of `counted_seats`); a finished game (won, drawn or conceded, not
+    abandoned) is rated too, in its season."""
     await store.set_ended(session, view.id, ended_at)
     captures = await store.captures_by(session, view.id)
     outcome = view.outcome
     winner = None if outcome is None else outcome.winner
+    players = await store.players(session, view.id)
+    seats = counted_seats({p.user_id: p.seat for p in players}, await store.moves(session, view.id))
     # In user order, so two games ending at once lock the same stats rows in the same order.
-    for player in await store.players(session, view.id):
-        won = winner is not None and view.position.side_of(player.seat) == winner
+    for user, seat in sorted(seats.items()):
+        won = winner is not None and view.position.side_of(seat) == winner
         await store.add_stats(
             session,
             view.guild_id,
-            player.user_id,
+            user,
             wins=int(won),
-            captures=captures.get(player.user_id, 0),
-            pieces_home=view.position.home_count(player.seat),
+            captures=captures.get(user, 0),
+            pieces_home=view.position.home_count(seat),
         )
     if view.status == Status.FINISHED:
         await rate_game(
@@ -392,6 +412,7 @@ __all__ = [
     "MemberStats",
     "SeatTally",
     "StoredGame",
+    "counted_seats",
     "game_players",
     "game_record",
     "history",

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 
 from PIL import Image
 
 from engine.record import read_record
-from tests.e2e.helpers import Table, play_out, stored_games
+from tests.e2e.helpers import Table, final_message, play_out, stored_games
 
 
 async def test_after_a_game_members_list_export_replay_and_see_their_rating(table: Table) -> None:
@@ -68,3 +70,33 @@ async def test_a_missing_game_is_refused_and_nothing_is_posted(table: Table) -> 
     empty = await table.alice.slash(table.channel, "pachisi history")
     assert empty.ephemeral and "No games in this server yet" in empty.content
     assert len(table.channel.messages) == before
+
+
+async def test_export_and_replay_in_the_channel_find_the_game_of_its_thread(
+    start_table: Callable[..., AbstractAsyncContextManager[Table]],
+) -> None:
+    async with start_table(default_thread=True, default_auto_throw=True) as table:
+        # One piece each: every throw has one move or none, so the bot plays Alice's turns too.
+        await table.alice.slash(table.channel, "pachisi start", players=2, pieces=1, level="easy")
+        [thread] = await table.fake.wait_until(lambda: table.channel.threads, what="the game's thread")
+        await table.fake.wait_until(lambda: final_message(thread), what="the game's result")
+        (game,) = await stored_games(table.database_url)
+        assert game.view.status == "finished" and game.view.card_channel_id == table.channel.id
+        # Typed in the channel that shows the table card, not in the thread.
+        exported = await table.bob.slash(table.channel, "pachisi export")
+        (attachment,) = exported.attachments
+        assert attachment.filename == f"pachisi-game-{game.view.id}.txt"
+        replayed = await table.bob.slash(table.channel, "pachisi replay")
+        (gif,) = replayed.attachments
+        assert gif.filename == f"pachisi-game-{game.view.id}.gif"
+        # Another channel has had no game.
+        other = table.guild.add_text_channel("elsewhere")
+        nothing = await table.bob.slash(other, "pachisi export")
+        assert nothing.ephemeral and not nothing.attachments
+
+
+async def test_stats_of_another_member_name_that_member(table: Table) -> None:
+    # Discord sends the member an option names in the interaction's resolved data; so does the fake.
+    reply = await table.alice.slash(table.channel, "pachisi stats", member=table.bob)
+    assert reply.ephemeral
+    assert reply.content.startswith("**Bob**"), reply.content

@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy import make_url
 
+from bot.backup import head_revision
 from bot.core.store import make_engine
 from localdiscord.driver import TIMEOUT
 from tests.e2e.fakediscord import FakeDiscord
@@ -159,8 +160,8 @@ REFUSALS = {
     "not a database": "is damaged or not a SQLite database (file is not a database)",
     "an index page": "is damaged (SQLite's integrity check: ",
     "a table page": "is damaged or not a SQLite database (database disk image is malformed)",
-    "revision": "is at migration revision 0008_puzzles, this bot at 0009_seasons: restore it with the "
-    "version of the bot that made it",
+    "revision": f"is at migration revision 0008_puzzles, this bot at {head_revision()}: restore it with "
+    "the version of the bot that made it",
     "move log": "game 1's move log ",
 }
 

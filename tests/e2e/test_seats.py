@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import random
 
+from bot.backup import replay_all, sqlite_path
 from bot.cogs.pachisi.views import CONFIRM_YES
 from bot.core.texts import ENGLISH, answers
+from engine.game import Outcome, Termination
 from tests.e2e.helpers import (
     SEAT_OFFER,
     Table,
+    check_move_log,
+    check_records,
+    final_message,
     is_final,
     live_buttons,
     play_out,
@@ -121,3 +126,35 @@ async def test_ending_a_game_says_what_happened_where_it_was_confirmed(table: Ta
     assert game.view.status == "abandoned"
     assert confirm.content == f"<@{table.alice.id}> ended the game after {game.view.turn_number} throws."
     assert confirm.buttons == [] and confirm.ephemeral
+
+
+async def test_resigning_a_two_player_game_concedes_it_and_its_record_replays(table: Table) -> None:
+    await table.alice.slash(table.channel, "pachisi start", players=2, pieces=1, level="easy")
+    await wait_for_turn_or_end(table)
+    reply = await table.alice.slash(table.channel, "pachisi resign")
+    assert not reply.ephemeral
+    assert reply.content.startswith(f"<@{table.alice.id}> resigns: **Yellow wins** by resignation")
+    [game] = await stored_games(table.database_url)
+    assert game.view.outcome == Outcome(Termination.RESIGNATION, game.view.position.side_of(2))
+    # The record written from the rows replays to the game as stored, and a backup takes it.
+    await check_records(table.database_url)
+    check_move_log(game)
+    assert replay_all(sqlite_path(table.database_url)) == (1, len(game.moves))
+
+
+async def test_the_last_member_who_leaves_is_said_to_leave_and_the_computers_finish(table: Table) -> None:
+    await table.alice.slash(table.channel, "pachisi start", players=4, pieces=1, level="easy")
+    turn = await wait_for_turn_or_end(table)
+    reply = await table.alice.slash(table.channel, "pachisi leave")
+    assert not reply.ephemeral
+    news = (
+        f"<@{table.alice.id}> leaves; the computer plays Black. "
+        "No member is left at the table: the computers play the game to its end."
+    )
+    assert reply.content == news
+    await table.fake.wait_until(lambda: final_message(table.channel), what="the game's result")
+    # The message that offered Alice her turn is closed, and says why.
+    assert not turn.buttons and turn.content.splitlines()[-1] == news
+    [game] = await stored_games(table.database_url)
+    assert game.view.outcome is not None and game.view.outcome.termination is not Termination.RESIGNATION
+    assert all(info.user_id is None for info in game.view.seats.values())

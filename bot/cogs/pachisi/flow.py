@@ -194,14 +194,15 @@ class GameFlow:
 
     # --- a change nobody clicked for --------------------------------------------------------
 
-    async def show(self, played: Played) -> None:
-        """Close the message that showed the turn and post the game as it stands (call locked)."""
-        plan = await self._close_shown(played)
+    async def show(self, played: Played, note: str | None = None) -> None:
+        """Close the message that showed the turn (saying why with `note`, a seat's news) and post
+        the game as it stands (call locked)."""
+        plan = await self._close_shown(played, note)
         if plan is None:
             return
         await self._after_pace(played, plan, None)
 
-    async def _close_shown(self, played: Played) -> Plan | None:
+    async def _close_shown(self, played: Played, note: str | None = None) -> Plan | None:
         """Plan the change's messages and close the one that showed the turn; None: no channel."""
         game = played.game
         channel = self.channel(game)
@@ -210,7 +211,7 @@ class GameFlow:
         stored = await self.stored_message(game, channel)
         earlier = None if stored is None else log_lines(stored.content)
         plan = present.after_change(
-            self.language(game), played, earlier, self.names, await self._tallies(game)
+            self.language(game), played, earlier, self.names, await self._tallies(game), note=note
         )
         if plan.now is not None and stored is not None:
             await self._edit(game, stored.id, plan.now)

@@ -24,6 +24,7 @@ from bot.core.store import Status
 from bot.core.texts import Language, answers, table
 from bot.core.texts.language import choose
 from engine import Rules
+from engine.game import Termination
 
 log = logging.getLogger(__name__)
 
@@ -142,7 +143,8 @@ class Seats:
             await self.announce(interaction, joined, lambda lang: table.seat_taken(lang, user, joined, taken))
             await self.flow.update_card(joined)
             if played.events or joined.user_to_move() == interaction.user.id:
-                await self.flow.show(played)
+                note = table.seat_taken(self.flow.language(joined), user, joined, taken)
+                await self.flow.show(played, note=note)
 
     async def give_up(
         self, interaction: discord.Interaction[Any], game: GameSnapshot, *, resign: bool
@@ -157,16 +159,19 @@ class Seats:
                 game.id, interaction.user.id
             )
             after, user = played.game, interaction.user.id
+            outcome = after.outcome
+            last = all(info.user_id is None for info in after.seats.values())
 
             def news(lang: Language) -> str:
-                if after.status == Status.FINISHED:
+                if outcome is not None and outcome.termination is Termination.RESIGNATION:
                     return table.conceded(lang, user, after)
-                return table.seat_given_up(lang, user, seat, resign=resign)
+                return table.seat_given_up(lang, user, seat, resign=resign, last=last)
 
             await self.announce(interaction, after, news)
+            text = news(self.flow.language(after))
             await self.flow.update_card(after)
             if played.events or after.status != Status.ACTIVE or not after.is_human_turn():
-                await self.flow.show(played)
+                await self.flow.show(played, note=text)
 
     async def announce(
         self, interaction: discord.Interaction[Any], game: GameSnapshot, news: Callable[[Language], str]
@@ -197,10 +202,10 @@ class Seats:
         async with self.flow.locks[game_id]:
             game = await self.service.end(game_id, interaction.user.id, can_manage=may_end(interaction, None))
             self.flow.timers.cancel(game_id)
-            await self.flow.show(Played(game))
+            text = table.ended(self.flow.language(game), interaction.user.id, game)
+            await self.flow.show(Played(game), note=text)
             channel = self.flow.channel(game)
             if channel is not None:
-                text = table.ended(self.flow.language(game), interaction.user.id, game)
                 await self.flow.writer.post(channel, Message(text), game)
             return game
 

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import TypeVar
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -161,9 +161,10 @@ class StandingQueries(Database):
     async def recent_games(
         self, session: AsyncSession, guild_id: int, limit: int, channel_id: int | None = None
     ) -> list[GameRow]:
-        """A guild's games (or one channel's), newest first."""
+        """A guild's games (or one channel's: played there, or in a thread whose card it shows),
+        newest first."""
         query = select(GameRow).where(GameRow.guild_id == guild_id)
         if channel_id is not None:
-            query = query.where(GameRow.channel_id == channel_id)
+            query = query.where(or_(GameRow.channel_id == channel_id, GameRow.card_channel_id == channel_id))
         query = query.order_by(GameRow.id.desc()).limit(limit).execution_options(populate_existing=True)
         return list(await session.scalars(query))

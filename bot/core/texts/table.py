@@ -150,11 +150,16 @@ def seat_taken(lang: Language, user_id: int, view: GameSnapshot, seat: int) -> s
     )
 
 
-def seat_given_up(lang: Language, user_id: int, seat: int | None, *, resign: bool) -> str:
+def seat_given_up(lang: Language, user_id: int, seat: int | None, *, resign: bool, last: bool = False) -> str:
+    """`last`: no member holds a seat any more, so the computers finish the game on their own."""
     name = colour(lang, seat) if seat is not None else lang.gettext("their seat")
     if resign:
-        return lang.gettext("<@{user}> resigns; the computer plays {seat}.", user=user_id, seat=name)
-    return lang.gettext("<@{user}> leaves; the computer plays {seat}.", user=user_id, seat=name)
+        text = lang.gettext("<@{user}> resigns; the computer plays {seat}.", user=user_id, seat=name)
+    else:
+        text = lang.gettext("<@{user}> leaves; the computer plays {seat}.", user=user_id, seat=name)
+    if last:
+        text += " " + lang.gettext("No member is left at the table: the computers play the game to its end.")
+    return text
 
 
 def conceded(lang: Language, user_id: int, view: GameSnapshot) -> str:

@@ -198,13 +198,16 @@ def turn_content(
     earlier: list[str] | None = None,
     tallies: Mapping[int, SeatTally] | None = None,
     closed: bool = False,
+    note: str | None = None,
 ) -> str:
-    """A turn message: the throws since it began, then what the game waits for (nothing when
-    `closed`: the message is done with), or the result."""
+    """A turn message: the throws since it began, then what the game waits for (when `closed`,
+    the message is done with: `note`, what closed it, if given), or the result."""
     events = list(events)
     lines = log(lang, events, view, earlier) + handed_back(lang, events)
     if view.status == Status.FINISHED and tallies is not None:
         lines.append(final_summary(lang, view, tallies))
     elif not closed:
         lines += prompt(lang, view)
+    elif note:
+        lines.append(note)
     return "\n".join(lines) or lang.gettext("This turn is over.")
