@@ -1,6 +1,6 @@
 """Decision time of each computer level on the same real decisions, and the evaluation's speed.
 
-    python bench/ai_bench.py [--positions 2000] [--players 4] [--seed 1] [--json]
+    python bench/ai_bench.py [--positions 2000] [--players 4] [--seed 1] [--json] [--level SPEC ...]
 
 The decisions are taken from games `normal` plays against itself (seeded), keeping only throws with
 two or more legal moves, so every level answers exactly the same questions. Prints mean, median,
@@ -9,6 +9,7 @@ default is three; `expert` as it plays, its figures also as `expert_mean_ms`, `e
 `expert_p99_ms`), and for the Hint button's answer (`hint_ms`: engine.analysis.analyse, `hard`'s
 ranking with the win chances and reasons of every choice), and the expert's network per position
 (`network_us`: its inputs, its compiled forward pass, and numpy's for comparison when installed).
+`--level expert:depth=3` times a level spelt as the arena spells it beside them (repeatable).
 """
 
 from __future__ import annotations
@@ -150,11 +151,14 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--players", type=int, choices=(2, 4), default=4)
     parser.add_argument("--seed", type=int, default=1)
     figures.add_arguments(parser)
+    parser.add_argument(
+        "--level", action="append", default=[], help="another level to time, e.g. expert:depth=3"
+    )
     args = parser.parse_args(argv)
     build.exit_if_stale()
     rules = Rules().with_options(players=args.players)
     decisions = sample_decisions(rules, args.positions, args.seed)
-    levels = {spec: time_level(spec, decisions, args.seed) for spec in LEVEL_SPECS}
+    levels = {spec: time_level(spec, decisions, args.seed) for spec in (*LEVEL_SPECS, *args.level)}
     report = {
         "players": args.players,
         "engine": build.describe(),

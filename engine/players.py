@@ -259,6 +259,9 @@ class _Search:
 EXPERT_DEPTH = 2
 """Default chance layers of `expert`'s search: two won more games than one against `normal`, within
 the time targets (docs/AI.md, "The expert")."""
+EXPERT_MAX_DEPTH = 3
+"""With four players the third layer is the other enemy's throw, after the next enemy's and the
+partner's: tried against `hard` (docs/AI.md, "The expert's results")."""
 EXPERT_NODES = 2000
 """Default budget of `expert`: network evaluations per decision before it stops deepening."""
 
@@ -282,8 +285,8 @@ class ExpertPlayer:
     ) -> None:
         if nodes < 1 or beam < 1:
             raise ValueError("nodes and beam must be at least 1")
-        if not 0 <= depth <= 2:
-            raise ValueError("depth must be 0 to 2")
+        if not 0 <= depth <= EXPERT_MAX_DEPTH:
+            raise ValueError(f"depth must be 0 to {EXPERT_MAX_DEPTH}")
         self.nodes = nodes
         self.depth = depth
         self.beam = beam

@@ -4,16 +4,20 @@ A puzzle is found, not composed: strong computers play each other (`harvest`), a
 they reach is tried with every throw. A (position, throw) becomes a puzzle when the analysis behind
 the Hint (engine/analysis.py) ranks a move first whose chance to win beats every other move's by
 MARGIN or more (`judge`), and its reasons, set against the runner-up's, name a tactic of the
-player's guide (`tactic_of`). How hard it is comes from how often the weaker computers find it.
+player's guide (`tactic_of`). Its grade is the strongest computer that misses it (`Puzzle.difficulty`);
+a best move that `normal` misses needs a lead of only MISSED_MARGIN, since `normal`'s own one-move
+look rarely disagrees with the chances by more.
 
-`choose_set` keeps a spread of tactics and difficulties and orders them so that the days vary;
-scripts/build_puzzles.py writes the result to engine/puzzle_set.py (docs/PUZZLES.md).
+`choose_set` keeps a spread of tactics, gives each weekday its grade (WEEK: harder towards the
+weekend) and orders them so that the days vary; scripts/build_puzzles.py writes the result to
+engine/puzzle_set.py (docs/PUZZLES.md).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from datetime import date, timedelta
 from itertools import pairwise
 from random import Random
 
@@ -22,14 +26,20 @@ from engine.analysis import Analysis, Choice, analyse
 from engine.board import CASTLE_STEPS, HOME, IS_CASTLE, ROUTES
 from engine.evaluate import evaluate
 from engine.game import Game, play_out
-from engine.players import HARD_NODES, Player
+from engine.players import HARD_NODES, HardPlayer, Player
 from engine.rules import Rules
 from engine.state import Move, Position
 from engine.throws import GRACES, THROW_VALUES
 from engine.winchance import win_chance
 
 MARGIN = 0.10
-"""The least lead, in chance to win, of the best move over every other one."""
+"""The least lead, in chance to win, of the best move over every other one when `normal` finds it."""
+MISSED_MARGIN = 0.04
+"""The least lead of a best move that `normal` misses: `normal` plays the move its evaluation likes,
+and the chances disagree with that evaluation by 4 points at most a few times a game, by 10 almost
+never (docs/PUZZLES.md)."""
+HARD_TRIES = 4
+"""`hard` breaks ties between equal moves by its RNG: its share is counted over seeds 0-3."""
 
 TACTICS: tuple[str, ...] = (
     "capture_condition",
@@ -50,14 +60,22 @@ NINE_GAPS: frozenset[int] = frozenset(
 """Steps between two castles nine apart: no throw crosses them, so a piece there stands in the open."""
 
 EASY, MEDIUM, HARD = 1, 2, 3
-"""Difficulties: `normal` and `easy` usually find the move; only `normal` does; `normal` misses it."""
+"""Grades, by the strongest computer that misses the move: `easy` at most; `normal`; even `hard`."""
+
+FIRST_DAY = date(2026, 1, 1)
+"""The day that shows the set's first puzzle; entry `n` shows on FIRST_DAY + n, modulo the set's size."""
+WEEK: tuple[int, ...] = (EASY, EASY, EASY, EASY, MEDIUM, MEDIUM, HARD)
+"""The grade each weekday asks for, Monday first: harder towards the weekend. A set whose size is a
+multiple of 7 keeps each entry on its weekday year after year; a grade the set lacks falls to the
+next easier one."""
 
 
 @dataclass(frozen=True)
 class Puzzle:
     """A position with a throw to play, the move that is best by `margin`, and the tactic it shows.
 
-    `normal` and `easy`: the chance that those computers play `best` (they break ties at random)."""
+    `normal`, `easy` and `hard`: the chance that those computers play `best` (they break ties at
+    random). A computer misses the move when it plays it less than half the time."""
 
     position: Position
     throw: int
@@ -66,29 +84,31 @@ class Puzzle:
     tactic: str
     normal: float
     easy: float
+    hard: float
 
     @property
     def difficulty(self) -> int:
-        if self.normal < 0.5:
+        """HARD: even `hard` misses it; MEDIUM: `normal` does; EASY: `normal` finds it."""
+        if self.hard < 0.5:
             return HARD
-        return MEDIUM if self.easy < 0.5 else EASY
+        return MEDIUM if self.normal < 0.5 else EASY
 
     def line(self) -> str:
         """One line: the position's notation, then `throw:`, `best:`, `margin:`, `tactic:`,
-        `normal:` and `easy:`."""
+        `normal:`, `easy:` and `hard:`."""
         return (
             f"{self.position.notation()} throw:{self.throw} best:{self.best} margin:{self.margin:.3f} "
-            f"tactic:{self.tactic} normal:{self.normal:.2f} easy:{self.easy:.2f}"
+            f"tactic:{self.tactic} normal:{self.normal:.2f} easy:{self.easy:.2f} hard:{self.hard:.2f}"
         )
 
     @classmethod
     def parse(cls, line: str) -> Puzzle:
         """The puzzle written by `line`; raises ValueError (NotationError is one) if it is not one."""
         tokens = line.split()
-        fields = dict(t.split(":", 1) for t in tokens[-6:])
-        if list(fields) != ["throw", "best", "margin", "tactic", "normal", "easy"]:
+        fields = dict(t.split(":", 1) for t in tokens[-len(_FIELDS) :])
+        if tuple(fields) != _FIELDS:
             raise ValueError(f"not a puzzle line: {line!r}")
-        position = Position.parse(" ".join(tokens[:-6]))
+        position = Position.parse(" ".join(tokens[: -len(_FIELDS)]))
         puzzle = cls(
             position,
             int(fields["throw"]),
@@ -97,6 +117,7 @@ class Puzzle:
             fields["tactic"],
             float(fields["normal"]),
             float(fields["easy"]),
+            float(fields["hard"]),
         )
         if puzzle.tactic not in TACTICS:
             raise ValueError(f"unknown tactic {puzzle.tactic!r}")
@@ -107,6 +128,14 @@ class Puzzle:
     def moves(self) -> list[Move]:
         """The choices, in the order the board letters them (A, B, ...)."""
         return self.position.legal_moves(self.throw)
+
+
+_FIELDS = ("throw", "best", "margin", "tactic", "normal", "easy", "hard")
+
+
+def least_margin(normal: float) -> float:
+    """The lead a puzzle's best move needs: MARGIN, or MISSED_MARGIN when `normal` misses it."""
+    return MISSED_MARGIN if normal < 0.5 else MARGIN
 
 
 def runner_up(analysis: Analysis) -> Choice:
@@ -215,44 +244,70 @@ def easy_share(position: Position, throw: int, move: Move) -> float:
     return 1 / len(pool) if move in pool else 0.0
 
 
-def quick_lead(position: Position, throw: int, moves: Sequence[Move]) -> float:
-    """The lead of the likeliest move over the next by the chances alone: a cheap first look
-    before the analysis, whose lead can only be smaller (its best move is the search's)."""
+def hard_share(position: Position, throw: int, move: Move, nodes: int = HARD_NODES) -> float:
+    """How often `hard` plays `move`, over HARD_TRIES seeds of its tie-breaking RNG."""
+    player, moves = HardPlayer(nodes=nodes), position.legal_moves(throw)
+    return sum(player.choose(position, throw, moves, Random(seed)) == move for seed in range(HARD_TRIES)) / (
+        HARD_TRIES
+    )
+
+
+def quick_look(position: Position, throw: int, moves: Sequence[Move]) -> tuple[float, Move]:
+    """The likeliest move's lead over the next by the chances alone, and that move: a cheap first
+    look before the analysis, whose lead can only be smaller (its best move is the search's)."""
     side = position.side_of(position.turn)
-    chances = sorted((win_chance(position.after(throw, m))[side] for m in moves), reverse=True)
-    return chances[0] - chances[1]
+    chances = sorted(((win_chance(position.after(throw, m))[side], m) for m in moves), key=lambda c: -c[0])
+    return chances[0][0] - chances[1][0], chances[0][1]
 
 
 def judge(
-    position: Position, throw: int, *, margin: float = MARGIN, nodes: int = HARD_NODES
+    position: Position,
+    throw: int,
+    *,
+    margin: float = MARGIN,
+    missed: float = MISSED_MARGIN,
+    nodes: int = HARD_NODES,
 ) -> Puzzle | None:
     """The puzzle `throw` makes in `position`, or None: fewer than two moves, no move ahead of the
-    others by `margin` (the analysis' chances, its own best move first), a best move that wins the
-    game at once, or no tactic to name."""
+    others by `margin` (by `missed` when `normal` misses it; the analysis' chances, its own best
+    move first), a best move that wins the game at once, or no tactic to name."""
     moves = position.legal_moves(throw)
-    if position.result is not None or len(moves) < 2 or quick_lead(position, throw, moves) < margin:
+    if position.result is not None or len(moves) < 2:
+        return None
+    quick, likeliest = quick_look(position, throw, moves)
+    if quick < min(margin, missed) or (quick < margin and normal_share(position, throw, likeliest) >= 0.5):
         return None
     analysis = analyse(position, throw, nodes=nodes)
     gap = lead(analysis)
-    if gap < margin or any(reason.kind == why.WINS for reason in analysis.choices[0].reasons):
+    best = analysis.choices[0].move
+    normal = round(normal_share(position, throw, best), 2)  # as the line writes it
+    if gap < (missed if normal < 0.5 else margin):
+        return None
+    if any(reason.kind == why.WINS for reason in analysis.choices[0].reasons):
         return None  # a move that wins at once teaches nothing
     tactic = tactic_of(analysis)
     if tactic is None:
         return None
-    best = analysis.choices[0].move
     return Puzzle(
         position,
         throw,
         best,
         int(gap * 1000) / 1000,  # rounded down: the stated margin is never more than the real one
         tactic,
-        round(normal_share(position, throw, best), 2),  # as the line writes them
+        normal,
         round(easy_share(position, throw, best), 2),
+        round(hard_share(position, throw, best, nodes), 2),
     )
 
 
 def harvest(
-    rules: Rules, player: Player, seed: int, *, margin: float = MARGIN, nodes: int = HARD_NODES
+    rules: Rules,
+    player: Player,
+    seed: int,
+    *,
+    margin: float = MARGIN,
+    missed: float = MISSED_MARGIN,
+    nodes: int = HARD_NODES,
 ) -> list[Puzzle]:
     """The puzzles of one self-play game: `player` at every seat, the cowries and its ties from
     `Random(seed)`; every position the game reaches is judged with every throw."""
@@ -267,7 +322,7 @@ def harvest(
     found = []
     for position in dict.fromkeys(reached):
         for throw in THROW_VALUES:
-            puzzle = judge(position, throw, margin=margin, nodes=nodes)
+            puzzle = judge(position, throw, margin=margin, missed=missed, nodes=nodes)
             if puzzle is not None:
                 found.append(puzzle)
     return found
@@ -277,54 +332,55 @@ def harvest(
 
 
 def choose_set(puzzles: Iterable[Puzzle], size: int, seed: int = 0) -> list[Puzzle]:
-    """At most `size` distinct puzzles with a spread of tactics and difficulties, ordered for the
-    days: each tactic's share spread evenly along the list, so neighbours seldom repeat one.
+    """At most `size` distinct puzzles, entry `n` of the grade WEEK asks for on FIRST_DAY + n's
+    weekday, with a spread of tactics, ordered so that neighbours seldom repeat one.
 
-    Each tactic gets an equal quota (a rarer one gives what it cannot fill to the others); within
-    a tactic the difficulties take turns, so each tactic keeps its hard ones too."""
+    The hardest grades are chosen first; each grade's share goes to the tactics with the fewest
+    puzzles so far (a tactic that has no more passes its turn on), so every tactic gets as many as
+    the grades allow. Among a tactic's puzzles of a grade, those `easy` misses come first."""
     rng = Random(seed)
     unique = {(p.position, p.throw): p for p in puzzles}
-    by_tactic: dict[str, list[Puzzle]] = {t: [] for t in TACTICS}
-    for puzzle in unique.values():
-        by_tactic[puzzle.tactic].append(puzzle)
-    pools = {t: _alternating(found, rng) for t, found in by_tactic.items() if found}
-    quotas = _quotas({t: len(pool) for t, pool in pools.items()}, size)
-    chosen = {t: pools[t][: quotas[t]] for t in pools}
+    pools: dict[int, dict[str, list[Puzzle]]] = {grade: {t: [] for t in TACTICS} for grade in WEEK}
+    for puzzle in sorted(unique.values(), key=lambda p: p.line()):
+        pools[puzzle.difficulty][puzzle.tactic].append(puzzle)
+    for by_tactic in pools.values():
+        for found in by_tactic.values():
+            rng.shuffle(found)
+            found.sort(key=lambda p: p.easy >= 0.5)  # stable: the shuffle within each half stays
+    slots = _slot_grades(size, {g: sum(map(len, by_tactic.values())) for g, by_tactic in pools.items()})
+    counts = dict.fromkeys(TACTICS, 0)
+    chosen: dict[int, list[Puzzle]] = {}
+    for grade in (HARD, MEDIUM, EASY):
+        picked: dict[str, list[Puzzle]] = {t: [] for t in TACTICS}
+        for _ in range(slots.count(grade)):
+            tactic = min((t for t in TACTICS if pools[grade][t]), key=lambda t: (counts[t], TACTICS.index(t)))
+            picked[tactic].append(pools[grade][tactic].pop(0))
+            counts[tactic] += 1
+        chosen[grade] = _spread(picked)
+    return [chosen[grade].pop(0) for grade in slots]
+
+
+def _slot_grades(size: int, available: dict[int, int]) -> list[int]:
+    """The grade of each of `size` entries: WEEK's for its weekday, moved to the next easier grade
+    (or, for the easiest, the next harder) where the set's puzzles of that grade run out."""
+    count = min(size, sum(available.values()))
+    slots = [WEEK[(FIRST_DAY + timedelta(days=n)).weekday()] for n in range(count)]
+    left = dict(available)
+    for n, grade in enumerate(slots):
+        order = [g for g in (HARD, MEDIUM, EASY) if g <= grade] + [g for g in (MEDIUM, HARD) if g > grade]
+        slots[n] = next(g for g in order if left[g])
+        left[slots[n]] -= 1
+    return slots
+
+
+def _spread(picked: dict[str, list[Puzzle]]) -> list[Puzzle]:
+    """The puzzles with each tactic's share spread evenly along the list."""
     spread = [
         ((index + 0.5) / len(found), TACTICS.index(t), puzzle)
-        for t, found in chosen.items()
+        for t, found in picked.items()
         for index, puzzle in enumerate(found)
     ]
     return [puzzle for _, _, puzzle in sorted(spread, key=lambda item: item[:2])]
-
-
-def _alternating(puzzles: list[Puzzle], rng: Random) -> list[Puzzle]:
-    """The puzzles shuffled, then dealt hard, medium, easy, hard... while each difficulty lasts."""
-    by_level: dict[int, list[Puzzle]] = {HARD: [], MEDIUM: [], EASY: []}
-    for puzzle in sorted(puzzles, key=lambda p: p.line()):
-        by_level[puzzle.difficulty].append(puzzle)
-    for found in by_level.values():
-        rng.shuffle(found)
-    dealt: list[Puzzle] = []
-    while any(by_level.values()):
-        for level in (HARD, MEDIUM, EASY):
-            if by_level[level]:
-                dealt.append(by_level[level].pop())
-    return dealt
-
-
-def _quotas(available: dict[str, int], size: int) -> dict[str, int]:
-    """An equal share of `size` for each tactic, a share it cannot fill passed on to the others."""
-    quotas = dict.fromkeys(available, 0)
-    left = min(size, sum(available.values()))
-    while left:
-        open_ = [t for t in available if quotas[t] < available[t]]
-        share = max(1, left // len(open_))
-        for tactic in open_:
-            take = min(share, available[tactic] - quotas[tactic], left)
-            quotas[tactic] += take
-            left -= take
-    return quotas
 
 
 def read_set(lines: Sequence[str]) -> tuple[Puzzle, ...]:

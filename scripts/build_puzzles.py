@@ -1,14 +1,15 @@
 """Build the daily puzzles from self-play of the strong levels, and check the set (docs/PUZZLES.md).
 
-    python scripts/build_puzzles.py build [--games 100] [--seed 1] [--size 400] [--jobs 1]
-    python scripts/build_puzzles.py check [--every 1]      # each entry's claim against the analysis
-    python scripts/build_puzzles.py stats [--json]         # tactics, difficulties, what normal misses
+    python scripts/build_puzzles.py build [--games 100] [--seed 1] [--size 371] [--jobs 1]
+    python scripts/build_puzzles.py check [--every 1]      # each entry's claim and grade, again
+    python scripts/build_puzzles.py stats [--json]         # tactics, grades, what normal misses
 
 `build` plays `--games` games, taking turns through KINDS (rules, players, the level at every
 seat); game `i` throws with `Random(seed * 1_000_000 + i)`. Every position a game reaches is tried
 with every throw (engine/puzzles.py, `harvest`); each game's finds are kept under build/puzzles/, so
 an interrupted build resumes where it stopped (run the same command again). `choose_set` then keeps
-`--size` of them with a spread of tactics and difficulties, and engine/puzzle_set.py is rewritten.
+`--size` of them (a multiple of 7: each entry keeps its weekday's grade) with a spread of tactics,
+and engine/puzzle_set.py is rewritten.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import sys
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
+from datetime import timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -26,7 +28,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine import build as engine_build
 from engine.analysis import analyse
 from engine.players import get_player
-from engine.puzzles import TACTICS, Puzzle, choose_set, harvest, lead, read_set
+from engine.puzzles import (
+    FIRST_DAY,
+    TACTICS,
+    WEEK,
+    Puzzle,
+    choose_set,
+    easy_share,
+    hard_share,
+    harvest,
+    lead,
+    least_margin,
+    normal_share,
+    read_set,
+)
 from engine.rules import Rules
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,6 +74,9 @@ def game_finds(args: tuple[int, int]) -> list[str]:
 
 def build(args: argparse.Namespace) -> int:
     engine_build.exit_if_stale()
+    if args.size % len(WEEK):
+        print(f"--size must be a multiple of {len(WEEK)}: each entry keeps its weekday", file=sys.stderr)
+        return 2
     started = time.monotonic()
     jobs = [(args.seed, index) for index in range(args.games)]
     found: list[Puzzle] = []
@@ -90,15 +108,28 @@ def module_text(puzzles: list[Puzzle], command: str) -> str:
 
 
 def summary(puzzles: list[Puzzle]) -> dict[str, object]:
-    """What the set holds: its size, each tactic's and difficulty's count, and shares of it that
-    `normal` and `easy` get wrong (their expected misses)."""
-    count = len(puzzles)
+    """What the set holds: its size, each tactic's and grade's count, the grades by weekday, the
+    shares that `normal`'s, `easy`'s and `hard`'s own choices miss (played less than half the time)
+    and their expected misses."""
+    count = len(puzzles) or 1
+    weekdays = [(FIRST_DAY + timedelta(days=n)).weekday() for n in range(len(puzzles))]
     return {
-        "puzzles": count,
+        "puzzles": len(puzzles),
         "tactics": {t: n for t in TACTICS if (n := Counter(p.tactic for p in puzzles)[t])},
         "difficulties": dict(sorted(Counter(p.difficulty for p in puzzles).items())),
-        "normal_wrong": round(sum(1 - p.normal for p in puzzles) / count, 3) if count else 0.0,
-        "easy_wrong": round(sum(1 - p.easy for p in puzzles) / count, 3) if count else 0.0,
+        "by_weekday": {  # Monday first
+            day: dict(
+                sorted(
+                    Counter(p.difficulty for p, d in zip(puzzles, weekdays, strict=True) if d == day).items()
+                )
+            )
+            for day in sorted(set(weekdays))
+        },
+        "normal_misses": round(sum(p.normal < 0.5 for p in puzzles) / count, 3),
+        "easy_misses": round(sum(p.easy < 0.5 for p in puzzles) / count, 3),
+        "hard_misses": round(sum(p.hard < 0.5 for p in puzzles) / count, 3),
+        "normal_wrong": round(sum(1 - p.normal for p in puzzles) / count, 3),
+        "easy_wrong": round(sum(1 - p.easy for p in puzzles) / count, 3),
         "four_player": sum(p.position.rules.players == 4 for p in puzzles),
         "least_margin": min((p.margin for p in puzzles), default=0.0),
     }
@@ -106,14 +137,19 @@ def summary(puzzles: list[Puzzle]) -> dict[str, object]:
 
 def check_one(line: str) -> str | None:
     """What is wrong with a puzzle's claim, or None: the analysis must rank its best move first, ahead
-    of every other move by at least its margin."""
+    of every other move by at least its margin (at least the margin its grade needs), and `normal`,
+    `easy` and `hard` must play it as often as the line says (its grade)."""
     puzzle = Puzzle.parse(line)
     analysis = analyse(puzzle.position, puzzle.throw)
     best = analysis.best
     if best is None or best.move != puzzle.best:
         return f"{line}: the analysis plays {best.move if best else 'nothing'}"
-    if lead(analysis) < puzzle.margin:
+    if lead(analysis) < puzzle.margin or puzzle.margin < least_margin(puzzle.normal):
         return f"{line}: the lead is {lead(analysis):.4f}"
+    position, throw, move = puzzle.position, puzzle.throw, puzzle.best
+    shares = tuple(share(position, throw, move) for share in (normal_share, easy_share, hard_share))
+    if tuple(round(share, 2) for share in shares) != (puzzle.normal, puzzle.easy, puzzle.hard):
+        return f"{line}: normal, easy and hard play it {shares}"
     return None
 
 
@@ -125,7 +161,7 @@ def check(args: argparse.Namespace) -> int:
         wrong = [problem for problem in pool.map(check_one, lines) if problem]
     for problem in wrong:
         print(problem)
-    print(f"{len(lines) - len(wrong)} of {len(lines)} claims hold")
+    print(f"{len(lines) - len(wrong)} of {len(lines)} claims and grades hold")
     return 1 if wrong else 0
 
 
@@ -142,7 +178,7 @@ def main() -> int:
     parser.add_argument("command", choices=("build", "check", "stats"))
     parser.add_argument("--games", type=int, default=100, help="self-play games to harvest (build)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--size", type=int, default=400, help="puzzles to keep (build)")
+    parser.add_argument("--size", type=int, default=371, help="puzzles to keep, a multiple of 7 (build)")
     parser.add_argument("--jobs", type=int, default=1, help="processes (build, check)")
     parser.add_argument("--every", type=int, default=1, help="check every N-th entry (check)")
     parser.add_argument("--json", action="store_true", help="one line of JSON (stats)")

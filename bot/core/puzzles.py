@@ -3,8 +3,9 @@ the servers' daily posts (no Discord here: the cog `bot.cogs.puzzle` shows it).
 
 The day's puzzle is picked from the checked-in set (engine/puzzle_set.py) by the date alone: day
 `EPOCH + n` shows entry `n` modulo the set's size, so no two days of a year show the same puzzle
-while the set holds more than 366. A streak is the number of days in a row a member solved the
-day's puzzle: a wrong answer ends it, and so does a day without one.
+while the set holds more than 366, and a set of whole weeks keeps each puzzle's grade on its
+weekday. A streak is the number of days in a row a member solved the day's puzzle: a wrong answer
+ends it, and so does a day without one.
 """
 
 from __future__ import annotations
@@ -16,11 +17,11 @@ from datetime import UTC, date, datetime, timedelta
 
 from bot.core.errors import GameError
 from bot.core.store import PuzzleAnswerRow, PuzzleStreakRow, Store
-from engine.puzzles import Puzzle, read_set
+from engine.puzzles import FIRST_DAY, Puzzle, read_set
 from engine.state import Move
 
-EPOCH = date(2026, 1, 1)
-"""The day that shows the set's first puzzle."""
+EPOCH = FIRST_DAY
+"""The day that shows the set's first puzzle (the set's grades follow its weekdays from there)."""
 
 
 @functools.cache

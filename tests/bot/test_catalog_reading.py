@@ -250,7 +250,7 @@ def test_a_default_is_pahle_se_never_the_auto_throws_word() -> None:
         ("against computers", "के साथ", "के ख़िलाफ़"),
         ("Played: the game's newest message", "चल दिया", "चाल हो गई"),
         ("legal moves", "सही चाल", "मुमकिन चाल"),
-        ("even the normal computer misses it", "इसे चूक", "छूट जाता"),
+        ("the normal computer misses it", "इसे चूक", "छूट जाता"),
         ("Castle: a safe square, any colours may share it", "कोई भी रंग", "सभी रंग"),
         ("View Channel", "देखना", "देखने"),
         ("{side} won", "", "जीतीं"),

@@ -80,7 +80,7 @@ def test_a_hints_choices_never_start_a_sentence_in_lower_case() -> None:
 
 def test_the_puzzle_verdict_never_starts_a_sentence_in_lower_case() -> None:
     moves = BUSY.legal_moves(6)
-    puzzle = Puzzle(BUSY, 6, moves[0], 0.1, "capture", 0.4, 0.2)
+    puzzle = Puzzle(BUSY, 6, moves[0], 0.1, "capture", 0.4, 0.2, 1.0)
     daily = Daily(date(2026, 1, 2), 7, puzzle, Answer(moves[-1], False), Streak(answered=1))
     text = puzzles.verdict(ENGLISH, daily, analyse(BUSY, 6))
     assert "%: " in text

@@ -214,4 +214,4 @@ def test_expert_takes_the_winning_move_and_obeys_its_budget() -> None:
     with pytest.raises(ValueError):
         get_player("expert", entered=3)
     with pytest.raises(ValueError):
-        ExpertPlayer(depth=3)
+        ExpertPlayer(depth=4)

@@ -34,7 +34,18 @@ if TYPE_CHECKING:
 SEAT_CHOICES = [app_commands.Choice(name=board.colour(ENGLISH, i), value=n) for i, n in enumerate(SEAT_NAMES)]
 LANGUAGE_CHOICES = [app_commands.Choice(name=native_name(code), value=code) for code in SHIPPED]
 """Each language by its own name (`हिन्दी`), so a member finds theirs whatever their client's."""
-LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in LEVELS]
+STRONGEST = {2: "expert", 4: "hard"}
+"""The level that wins most against the others at each table size, by the arena's figures (docs/AI.md,
+"The expert's results": with four players `expert` still loses to `hard`)."""
+
+
+def level_choice_name(level: str) -> str:
+    """A level as the `level` option lists it, saying where it is the strongest."""
+    sizes = [str(players) for players, strongest in sorted(STRONGEST.items()) if strongest == level]
+    return f"{level} (strongest with {' or '.join(sizes)} players)" if sizes else level
+
+
+LEVEL_CHOICES = [app_commands.Choice(name=level_choice_name(level), value=level) for level in LEVELS]
 RULE_OPTIONS = ("must_capture", "escape_hatch", "last_square", "enter_moves", "start_on_board")
 NEEDED_PERMISSIONS = ("view_channel", "send_messages", "attach_files", "embed_links")
 MAX_CHOICE = 100

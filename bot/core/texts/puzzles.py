@@ -11,7 +11,7 @@ from bot.core.texts.board import choice_letter, colour, move_steps
 from bot.core.texts.hints import choice_line
 from bot.core.texts.language import Language
 from engine.analysis import Analysis
-from engine.puzzles import EASY, MEDIUM
+from engine.puzzles import EASY, MEDIUM, Puzzle
 
 
 def tactic_name(lang: Language, tactic: str) -> str:
@@ -28,12 +28,15 @@ def tactic_name(lang: Language, tactic: str) -> str:
     return names[tactic]
 
 
-def difficulty(lang: Language, level: int) -> str:
-    if level == EASY:
-        return lang.gettext("Difficulty: ★☆☆ (the easy computer usually finds it).")
-    if level == MEDIUM:
-        return lang.gettext("Difficulty: ★★☆ (the normal computer finds it, the easy one seldom).")
-    return lang.gettext("Difficulty: ★★★ (even the normal computer misses it).")
+def difficulty(lang: Language, puzzle: Puzzle) -> str:
+    """The puzzle's grade: the strongest computer that misses its best move (engine/puzzles.py)."""
+    if puzzle.difficulty == EASY and puzzle.easy < 0.5:
+        return lang.gettext("Difficulty: ★☆☆ (the easy computer misses it, the normal one finds it).")
+    if puzzle.difficulty == EASY:
+        return lang.gettext("Difficulty: ★☆☆ (even the easy computer finds it).")
+    if puzzle.difficulty == MEDIUM:
+        return lang.gettext("Difficulty: ★★☆ (the normal computer misses it, the hard one finds it).")
+    return lang.gettext("Difficulty: ★★★ (even the hard computer misses it).")
 
 
 def streak(lang: Language, record: Streak) -> str:
@@ -71,7 +74,7 @@ def question(lang: Language, daily: Daily) -> str:
     lines = [
         task,
         lang.gettext("Choose on the buttons: one answer counts."),
-        difficulty(lang, puzzle.difficulty),
+        difficulty(lang, puzzle),
         streak(lang, daily.streak),
     ]
     return "\n".join(lines)
