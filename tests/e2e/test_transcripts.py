@@ -33,7 +33,7 @@ import pytest
 from bot.client import PachisiBot
 from bot.core.clock import Clock
 from localdiscord.driver import TIMEOUT, Channel, Member, Reply
-from localdiscord.server import Button, Json, Message
+from localdiscord.records import Button, Json, Message
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.helpers import bot_settings, stored_games
 
