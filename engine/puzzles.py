@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from datetime import date, timedelta
 from itertools import pairwise
 from random import Random
 
@@ -62,8 +61,15 @@ NINE_GAPS: frozenset[int] = frozenset(
 EASY, MEDIUM, HARD = 1, 2, 3
 """Grades, by the strongest computer that misses the move: `easy` at most; `normal`; even `hard`."""
 
-FIRST_DAY = date(2026, 1, 1)
-"""The day that shows the set's first puzzle; entry `n` shows on FIRST_DAY + n, modulo the set's size."""
+FIRST_WEEKDAY = 3
+"""The weekday (Monday 0) of the day that shows the set's first puzzle, 2026-01-01 (the bot's
+`EPOCH`); entry `n` shows `n` days later, modulo the set's size. A number, not a date: the engine
+reads no calendar."""
+
+
+def weekday_of(n: int) -> int:
+    """The weekday (Monday 0) on which entry `n` of the set shows."""
+    return (FIRST_WEEKDAY + n) % 7
 WEEK: tuple[int, ...] = (EASY, EASY, EASY, EASY, MEDIUM, MEDIUM, HARD)
 """The grade each weekday asks for, Monday first: harder towards the weekend. A set whose size is a
 multiple of 7 keeps each entry on its weekday year after year; a grade the set lacks falls to the
@@ -332,7 +338,7 @@ def harvest(
 
 
 def choose_set(puzzles: Iterable[Puzzle], size: int, seed: int = 0) -> list[Puzzle]:
-    """At most `size` distinct puzzles, entry `n` of the grade WEEK asks for on FIRST_DAY + n's
+    """At most `size` distinct puzzles, entry `n` of the grade WEEK asks for on weekday_of(n)'s
     weekday, with a spread of tactics, ordered so that neighbours seldom repeat one.
 
     The hardest grades are chosen first; each grade's share goes to the tactics with the fewest
@@ -364,7 +370,7 @@ def _slot_grades(size: int, available: dict[int, int]) -> list[int]:
     """The grade of each of `size` entries: WEEK's for its weekday, moved to the next easier grade
     (or, for the easiest, the next harder) where the set's puzzles of that grade run out."""
     count = min(size, sum(available.values()))
-    slots = [WEEK[(FIRST_DAY + timedelta(days=n)).weekday()] for n in range(count)]
+    slots = [WEEK[weekday_of(n)] for n in range(count)]
     left = dict(available)
     for n, grade in enumerate(slots):
         order = [g for g in (HARD, MEDIUM, EASY) if g <= grade] + [g for g in (MEDIUM, HARD) if g > grade]

@@ -20,7 +20,6 @@ import sys
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
-from datetime import timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -29,7 +28,6 @@ from engine import build as engine_build
 from engine.analysis import analyse
 from engine.players import get_player
 from engine.puzzles import (
-    FIRST_DAY,
     TACTICS,
     WEEK,
     Puzzle,
@@ -41,6 +39,7 @@ from engine.puzzles import (
     least_margin,
     normal_share,
     read_set,
+    weekday_of,
 )
 from engine.rules import Rules
 
@@ -112,7 +111,7 @@ def summary(puzzles: list[Puzzle]) -> dict[str, object]:
     shares that `normal`'s, `easy`'s and `hard`'s own choices miss (played less than half the time)
     and their expected misses."""
     count = len(puzzles) or 1
-    weekdays = [(FIRST_DAY + timedelta(days=n)).weekday() for n in range(len(puzzles))]
+    weekdays = [weekday_of(n) for n in range(len(puzzles))]
     return {
         "puzzles": len(puzzles),
         "tactics": {t: n for t in TACTICS if (n := Counter(p.tactic for p in puzzles)[t])},

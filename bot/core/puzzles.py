@@ -17,10 +17,10 @@ from datetime import UTC, date, datetime, timedelta
 
 from bot.core.errors import GameError
 from bot.core.store import PuzzleAnswerRow, PuzzleStreakRow, Store
-from engine.puzzles import FIRST_DAY, Puzzle, read_set
+from engine.puzzles import Puzzle, read_set
 from engine.state import Move
 
-EPOCH = FIRST_DAY
+EPOCH = date(2026, 1, 1)
 """The day that shows the set's first puzzle (the set's grades follow its weekdays from there)."""
 
 

@@ -92,4 +92,4 @@ async def test_an_unknown_argument_is_refused_with_the_usage() -> None:
         timeout=TIMEOUT,
     )
     assert result.returncode == 2
-    assert "usage: python -m bot [sync | ratings --rebuild]" in result.stderr
+    assert "usage: python -m bot [sync | ratings --rebuild | backup FILE" in result.stderr

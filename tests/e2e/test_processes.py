@@ -33,7 +33,7 @@ async def test_processes_started_together_on_an_empty_database_all_start(
     try:
         await asyncio.gather(*(bot.start() for bot in bots))  # each says it is ready, or raises
         for bot in bots:
-            assert bot.popen is not None and bot.popen.poll() is None, bot.output()
+            assert bot.child.popen is not None and bot.child.popen.poll() is None, bot.output()
             assert "Traceback" not in bot.output(), bot.output()
         assert fake.server.identifies == len(bots)
         syncs = [r for r in fake.server.requests if r.method == "PUT" and r.path.endswith("/commands")]
@@ -129,7 +129,7 @@ async def test_a_second_process_for_a_live_shard_plays_no_turn_twice(
         )
         assert "Throws:" in final.content
         for bot in (old, new):
-            assert bot.popen is not None and bot.popen.poll() is None
+            assert bot.child.popen is not None and bot.child.popen.poll() is None
             assert "Traceback" not in bot.output(), bot.output()
     finally:
         for bot in (old, new):

@@ -98,8 +98,8 @@ async def test_killed_while_the_computers_play(fake: FakeDiscord, database_url: 
         assert game.view.status == "active", "the computers finished before the kill"
         check_move_log(game)
         await bot.start()
-        final = await fake.wait_until(
-            lambda: final_message(table.channel),
+        final = await fake.wait_until(  # a posted "… is playing" has the result's shape until edited
+            lambda: ((m := final_message(table.channel)) is not None and "Throws:" in m.content and m) or None,
             timeout=WHOLE_GAME,  # the computers play the rest of the game
             what="the computers' game finished after the restart",
         )

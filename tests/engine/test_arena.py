@@ -74,7 +74,7 @@ def test_wilson_interval_and_percentile() -> None:
         ("hard:nodes=0", "nodes and beam must be at least 1"),
         ("hard:depth=9", "depth must be 1 to 4"),
         ("expert:entered=30", "expert takes nodes, depth and beam"),
-        ("expert:depth=3", "depth must be 0 to 2"),
+        ("expert:depth=4", "depth must be 0 to 3"),
         ("x" * 10_000, "unknown level 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...' (10000 characters)"),
     ],
 )

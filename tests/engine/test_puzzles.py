@@ -11,12 +11,13 @@ from random import Random
 
 import pytest
 
+from bot.core.puzzles import EPOCH
 from engine.analysis import analyse
 from engine.players import EasyPlayer, HardPlayer, NormalPlayer, get_player
 from engine.puzzle_set import LINES
 from engine.puzzles import (
     EASY,
-    FIRST_DAY,
+    FIRST_WEEKDAY,
     HARD,
     MARGIN,
     MEDIUM,
@@ -48,6 +49,10 @@ def small_set() -> list[Puzzle]:
     for rules, seed in SEEDED_GAMES:
         found += harvest(Rules.parse(rules), get_player("hard", nodes=300), seed)
     return found
+
+
+def test_the_epoch_falls_on_the_engines_first_weekday() -> None:
+    assert EPOCH.weekday() == FIRST_WEEKDAY
 
 
 def test_each_claim_of_a_set_built_from_seeded_games_holds_for_the_analysis(small_set: list[Puzzle]) -> None:
@@ -110,7 +115,7 @@ def test_a_chosen_set_gives_each_weekday_its_grade_while_the_grade_lasts(small_s
     assert found[MEDIUM] >= 2 and found[EASY] >= 10
     chosen = choose_set(small_set, size=21)
     grades = [p.difficulty for p in chosen]
-    wanted = [WEEK[(FIRST_DAY + timedelta(days=n)).weekday()] for n in range(21)]
+    wanted = [WEEK[(EPOCH + timedelta(days=n)).weekday()] for n in range(21)]
     harder = [n for n, grade in enumerate(wanted) if grade > EASY]
     medium = min(found[MEDIUM], len(harder))
     assert [grades[n] for n in harder[:medium]] == [MEDIUM] * medium  # the weekend first
@@ -155,7 +160,7 @@ def test_normal_misses_the_checked_in_answers_at_the_weekend_and_at_least_three_
     puzzles = read_set(LINES)
     assert sum(p.normal < 0.5 for p in puzzles) >= 0.3 * len(puzzles)
     for n, puzzle in enumerate(puzzles):
-        wanted = WEEK[(FIRST_DAY + timedelta(days=n)).weekday()]
+        wanted = WEEK[(EPOCH + timedelta(days=n)).weekday()]
         assert puzzle.difficulty == min(wanted, MEDIUM)  # no puzzle hard misses yet: Sunday has medium
 
 
