@@ -256,8 +256,8 @@ async def table_game(
         clicks += 1
         await fake.wait_until(functools.partial(moved_on, state), timeout=120, what="the next board")
         waits.append((loop.time() - started) * 1000)
-    [game] = [g for g in await games.all() if g.view.channel_id == thread.id]
-    seat = next(s for s, info in game.view.seats.items() if info.user_id == member.id)
+    [game] = [g for g in await games.all() if g.snapshot.channel_id == thread.id]
+    seat = next(s for s, info in game.snapshot.seats.items() if info.user_id == member.id)
     throws = sum(1 for row in game.moves if row.seat == seat)
     pings = sum(m.pinged.count(member.id) for m in [*thread.messages, *channel.messages])
     routes = (f"/channels/{thread.id}/messages", f"/channels/{channel.id}/messages")
@@ -341,7 +341,9 @@ async def measure(args: argparse.Namespace) -> dict[str, float | int]:
                     print(bot.output()[-5000:], file=sys.stderr)
                     raise RuntimeError("the bot did not report its transactions")
             channels = {t.channel.id for t in tables}
-            played = [g for g in await play.StoredGames(database_url).all() if g.view.channel_id in channels]
+            played = [
+                g for g in await play.StoredGames(database_url).all() if g.snapshot.channel_id in channels
+            ]
             lost = sum(not play.replays(game) for game in played)
             lost += abs(clicked - sum(len(g.moves) for g in played))
     return {

@@ -77,18 +77,18 @@ async def run(url: str, games: int, samples: int, seed: int) -> dict[str, float]
         timings: list[float] = []
         while len(timings) < samples:
             game_id = rng.choice(ids)
-            view: GameSnapshot = await service.get(game_id)
-            user = view.user_to_move()
-            if view.status != "active" or user is None:
+            snapshot: GameSnapshot = await service.get(game_id)
+            user = snapshot.user_to_move()
+            if snapshot.status != "active" or user is None:
                 ids.remove(game_id)
                 continue
-            thrown = await service.act(game_id, user, view.turn_number)
+            thrown = await service.act(game_id, user, snapshot.turn_number)
             if thrown.events:  # the throw offered one move or none and was played at once
                 continue
-            view = thrown.game
-            move = rng.choice(view.legal_moves())
+            snapshot = thrown.game
+            move = rng.choice(snapshot.legal_moves())
             start = time.perf_counter()
-            await service.act(game_id, user, view.turn_number, move)
+            await service.act(game_id, user, snapshot.turn_number, move)
             timings.append((time.perf_counter() - start) * 1000)
     finally:
         await store.close()

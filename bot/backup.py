@@ -120,16 +120,16 @@ def replay_all(path: Path) -> tuple[int, int]:
                         select(MoveRow).where(MoveRow.game_id == row.id).order_by(MoveRow.turn_number)
                     )
                 )
-                view = game_snapshot(row, [])
+                game = game_snapshot(row, [])
                 numbers = [move.turn_number for move in log]
-                if numbers != list(range(view.turn_number)):
+                if numbers != list(range(game.turn_number)):
                     raise BackupError(
                         f"{path}: game {row.id}'s move log has a gap or a double: {len(numbers)} "
-                        f"throws stored, the game counts {view.turn_number}"
+                        f"throws stored, the game counts {game.turn_number}"
                     )
                 try:
                     throws = [(m.throw, None if m.move is None else parse_move(m.move)) for m in log]
-                    replayed = Game.replay(Position.initial(view.rules), throws).position
+                    replayed = Game.replay(Position.initial(game.rules), throws).position
                 except PachisiError as exc:
                     raise BackupError(f"{path}: game {row.id}'s move log does not replay ({exc})") from exc
                 # The stored live position: a resignation's result is kept apart (`conceded_to`).

@@ -70,6 +70,8 @@ reads no calendar."""
 def weekday_of(n: int) -> int:
     """The weekday (Monday 0) on which entry `n` of the set shows."""
     return (FIRST_WEEKDAY + n) % 7
+
+
 WEEK: tuple[int, ...] = (EASY, EASY, EASY, EASY, MEDIUM, MEDIUM, HARD)
 """The grade each weekday asks for, Monday first: harder towards the weekend. A set whose size is a
 multiple of 7 keeps each entry on its weekday year after year; a grade the set lacks falls to the

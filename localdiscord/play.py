@@ -164,20 +164,20 @@ class StoredGames:
 class StoredGame(NamedTuple):
     """One game as the database holds it, with its move log."""
 
-    view: GameSnapshot
+    snapshot: GameSnapshot
     moves: list[MoveRow]
 
 
 def replays(game: StoredGame) -> bool:
     """The log has one row per throw, numbered 0..n-1, and replaying it gives the stored position:
     nothing the players did was lost."""
-    if [row.turn_number for row in game.moves] != list(range(game.view.turn_number)):
+    if [row.turn_number for row in game.moves] != list(range(game.snapshot.turn_number)):
         return False
-    start = Position.initial(game.view.rules)
+    start = Position.initial(game.snapshot.rules)
     log = [(row.throw, None if row.move is None else parse_move(row.move)) for row in game.moves]
     replayed = Game.replay(start, log)
     seats_match = [t.seat for t in replayed.record or []] == [row.seat for row in game.moves]
-    stored, outcome = game.view.position, game.view.outcome
+    stored, outcome = game.snapshot.position, game.snapshot.outcome
     if outcome is not None and outcome.termination is Termination.RESIGNATION:
         stored = stored.with_result(None)  # a resignation's result is no throw of the log
     return seats_match and replayed.position == stored

@@ -46,35 +46,39 @@ def service(
     )
 
 
-async def force_position(store: Store, view: GameSnapshot, text: str, turn_number: int | None = None) -> None:
+async def force_position(
+    store: Store, snapshot: GameSnapshot, text: str, turn_number: int | None = None
+) -> None:
     """Put a game in a chosen position (its log then no longer replays to it: only for flow tests)."""
     values: GameValues = {"position": text}
     if turn_number is not None:
         values["turn_number"] = turn_number
     async with store.transaction() as session:
-        assert await store.update_game(session, view.id, view.version, **values)
+        assert await store.update_game(session, snapshot.id, snapshot.version, **values)
 
 
-async def play_out(games: GameService, clock: Clock, view: GameSnapshot, rng: random.Random) -> GameSnapshot:
+async def play_out(
+    games: GameService, clock: Clock, snapshot: GameSnapshot, rng: random.Random
+) -> GameSnapshot:
     """Play a game to its end: members click at random (sometimes time out, leave, or come back)."""
-    while view.status == "active":
-        if not view.is_human_turn():
-            view = (await games.play_on(view.id)).game
+    while snapshot.status == "active":
+        if not snapshot.is_human_turn():
+            snapshot = (await games.play_on(snapshot.id)).game
             continue
-        user = view.user_to_move()
+        user = snapshot.user_to_move()
         assert user is not None
         roll = rng.random()
         if roll < 0.05:
             clock.advance(61)
-            view = (await games.timeout(view.id, view.turn_number)).game
+            snapshot = (await games.timeout(snapshot.id, snapshot.turn_number)).game
         elif roll < 0.08:
-            seat = view.seat_to_move()
-            view = (await games.leave(view.id, user)).game
-            if view.status == "active" and view.seats[seat].user_id is None:
-                view = (await games.join(view.id, user, seat)).game
-        elif view.pending_throw is None:
-            view = (await games.act(view.id, user, view.turn_number)).game
+            seat = snapshot.seat_to_move()
+            snapshot = (await games.leave(snapshot.id, user)).game
+            if snapshot.status == "active" and snapshot.seats[seat].user_id is None:
+                snapshot = (await games.join(snapshot.id, user, seat)).game
+        elif snapshot.pending_throw is None:
+            snapshot = (await games.act(snapshot.id, user, snapshot.turn_number)).game
         else:
-            move = rng.choice(view.legal_moves())
-            view = (await games.act(view.id, user, view.turn_number, move)).game
-    return view
+            move = rng.choice(snapshot.legal_moves())
+            snapshot = (await games.act(snapshot.id, user, snapshot.turn_number, move)).game
+    return snapshot

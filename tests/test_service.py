@@ -53,12 +53,14 @@ class ScriptedCowries(random.Random):
         return super().getrandbits(k)
 
 
-async def replayed(store: Store, view: GameSnapshot) -> tuple[Position, int]:
+async def replayed(store: Store, snapshot: GameSnapshot) -> tuple[Position, int]:
     """The position rebuilt from the game's rules and its move log, and the log's length."""
     async with store.transaction() as session:
-        rows = await store.moves(session, view.id)
+        rows = await store.moves(session, snapshot.id)
     assert [row.turn_number for row in rows] == list(range(len(rows)))
-    game = Game.replay(Position.initial(view.rules), [(r.throw, parse_move(r.move or "pass")) for r in rows])
+    game = Game.replay(
+        Position.initial(snapshot.rules), [(r.throw, parse_move(r.move or "pass")) for r in rows]
+    )
     return game.position, len(rows)
 
 
@@ -77,9 +79,9 @@ def count_transactions(store: Store) -> list[int]:
 
 def decided(played: Played, user: int) -> None:
     """The call stopped where `user` must decide: throw (auto-throw off) or choose a move."""
-    view = played.game
-    assert view.status == "active" and view.user_to_move() == user
-    assert view.pending_throw is None or len(view.legal_moves()) > 1
+    snapshot = played.game
+    assert snapshot.status == "active" and snapshot.user_to_move() == user
+    assert snapshot.pending_throw is None or len(snapshot.legal_moves()) > 1
 
 
 # --- starting ---------------------------------------------------------------------------------
@@ -89,29 +91,29 @@ async def test_start_seats_the_starter_and_computers_fill_the_rest(store: Store)
     clock = Clock()
     games = service(store, clock=clock)
     played = await games.start(GUILD, CHANNEL, ALICE, FOUR, "easy", None)
-    view = played.game
-    assert played.events == () and view.status == "active" and view.turn_number == 0
-    assert view.pending_throw is None and view.version == 1
-    assert {s: (i.user_id, i.level) for s, i in view.seats.items()} == {
+    snapshot = played.game
+    assert played.events == () and snapshot.status == "active" and snapshot.turn_number == 0
+    assert snapshot.pending_throw is None and snapshot.version == 1
+    assert {s: (i.user_id, i.level) for s, i in snapshot.seats.items()} == {
         0: (ALICE, "easy"),
         1: (None, "easy"),
         2: (None, "easy"),
         3: (None, "easy"),
     }
-    assert view.is_human_turn() and view.user_to_move() == ALICE
-    assert view.deadline == clock.now + timedelta(seconds=60)
-    assert view.position == Position.initial(FOUR)
-    assert await games.get(view.id) == view
+    assert snapshot.is_human_turn() and snapshot.user_to_move() == ALICE
+    assert snapshot.deadline == clock.now + timedelta(seconds=60)
+    assert snapshot.position == Position.initial(FOUR)
+    assert await games.get(snapshot.id) == snapshot
 
 
 async def test_start_plays_the_computers_before_the_starter(store: Store) -> None:
     games = service(store)
     played = await games.start(GUILD, CHANNEL, BOB, FOUR, "hard", 1)
-    view = played.game
-    assert view.seats[1].user_id == BOB and view.seats[0].user_id is None
+    snapshot = played.game
+    assert snapshot.seats[1].user_id == BOB and snapshot.seats[0].user_id is None
     assert played.events and all(e.seat == 0 and e.actor_id is None for e in played.events)
     decided(played, BOB)
-    assert (await replayed(store, view)) == (view.position, view.turn_number)
+    assert (await replayed(store, snapshot)) == (snapshot.position, snapshot.turn_number)
 
 
 async def test_one_game_per_channel_and_the_refusal_names_it(store: Store) -> None:
@@ -167,59 +169,66 @@ async def test_start_refuses_unknown_levels_and_seats_out_of_play(store: Store) 
 
 async def test_a_click_is_one_transaction_that_plays_to_the_members_next_choice(store: Store) -> None:
     games = service(store, seed=11, auto_throw=True)
-    view = (await games.start(GUILD, CHANNEL, ALICE, FOUR, "normal", None)).game
-    decided(Played(view), ALICE)
-    assert view.pending_throw is not None  # the bot threw for her: she has a real choice
+    snapshot = (await games.start(GUILD, CHANNEL, ALICE, FOUR, "normal", None)).game
+    decided(Played(snapshot), ALICE)
+    assert snapshot.pending_throw is not None  # the bot threw for her: she has a real choice
     counted = count_transactions(store)
     for clicks in range(1, 7):
-        played = await games.act(view.id, ALICE, view.turn_number, view.legal_moves()[0])
+        played = await games.act(snapshot.id, ALICE, snapshot.turn_number, snapshot.legal_moves()[0])
         assert counted[0] == clicks
-        view = played.game
-        if view.status != "active":
+        snapshot = played.game
+        if snapshot.status != "active":
             break
         decided(played, ALICE)
-        assert view.pending_throw is not None
+        assert snapshot.pending_throw is not None
         assert played.events[0].seat == 0 and played.events[0].actor_id == ALICE
         numbers = [e.turn_number for e in played.events]
-        assert numbers == list(range(numbers[0], view.turn_number))
-    assert (await replayed(store, view)) == (view.position, view.turn_number)
+        assert numbers == list(range(numbers[0], snapshot.turn_number))
+    assert (await replayed(store, snapshot)) == (snapshot.position, snapshot.turn_number)
 
 
 async def test_a_throw_is_stored_before_it_is_seen_and_survives_a_restart(db_url: str, store: Store) -> None:
     games = service(store, seed=5)
-    view = (await games.start(GUILD, CHANNEL, ALICE, FOUR, "normal", None)).game
+    snapshot = (await games.start(GUILD, CHANNEL, ALICE, FOUR, "normal", None)).game
     while True:  # until a throw offers a choice (one with one move or none is played at once)
-        played = await games.act(view.id, ALICE, view.turn_number)
-        view = played.game
-        if view.pending_throw is not None:
+        played = await games.act(snapshot.id, ALICE, snapshot.turn_number)
+        snapshot = played.game
+        if snapshot.pending_throw is not None:
             break
-        view = (await games.play_on(view.id)).game
-    assert view.pending_cowries is not None and view.legal_moves() == view.position.legal_moves(
-        view.pending_throw
+        snapshot = (await games.play_on(snapshot.id)).game
+    assert snapshot.pending_cowries is not None and snapshot.legal_moves() == snapshot.position.legal_moves(
+        snapshot.pending_throw
     )
 
     restarted = Store(db_url)  # a new process: nothing shared but the database
     try:
         again = GameService(restarted, rng=random.Random(99), turn_timeout=60)
-        seen = await again.get(view.id)
-        assert (seen.pending_throw, seen.pending_cowries) == (view.pending_throw, view.pending_cowries)
+        seen = await again.get(snapshot.id)
+        assert (seen.pending_throw, seen.pending_cowries) == (
+            snapshot.pending_throw,
+            snapshot.pending_cowries,
+        )
         with pytest.raises(AlreadyThrown):
-            await again.act(view.id, ALICE, view.turn_number)
-        moved = await again.act(view.id, ALICE, view.turn_number, seen.legal_moves()[0])
+            await again.act(snapshot.id, ALICE, snapshot.turn_number)
+        moved = await again.act(snapshot.id, ALICE, snapshot.turn_number, seen.legal_moves()[0])
     finally:
         await restarted.close()
     first = moved.events[0]
-    assert (first.throw, first.cowries, first.actor_id) == (view.pending_throw, view.pending_cowries, ALICE)
+    assert (first.throw, first.cowries, first.actor_id) == (
+        snapshot.pending_throw,
+        snapshot.pending_cowries,
+        ALICE,
+    )
     assert first.move == seen.legal_moves()[0] and first.before == seen.position
 
 
 async def test_a_throw_that_offers_no_move_is_passed_at_once(store: Store) -> None:
     games = service(store, rng=ScriptedCowries(3))
-    view = (await games.start(GUILD, CHANNEL, ALICE, FOUR, "normal", None)).game
+    snapshot = (await games.start(GUILD, CHANNEL, ALICE, FOUR, "normal", None)).game
     stuck = "black:0,0,0,82 red:0,0,0,0 yellow:0,0,0,0 green:0,0,0,0 turn:black captured:- rules:classic"
     assert Position.parse(stuck).legal_moves(3) == []
-    await force_position(store, view, stuck)
-    played = await games.act(view.id, ALICE, 0)
+    await force_position(store, snapshot, stuck)
+    played = await games.act(snapshot.id, ALICE, 0)
     first = played.events[0]
     assert (first.seat, first.throw, first.move, first.actor_id) == (0, 3, None, ALICE)
     assert first.forced and not first.by_timer
@@ -230,37 +239,37 @@ async def test_a_throw_that_offers_no_move_is_passed_at_once(store: Store) -> No
 async def test_moves_are_checked_against_turn_seat_and_throw(store: Store) -> None:
     games = service(store, rng=ScriptedCowries(10, 10))
     two = Rules.parse("classic,players=2,pieces=2")
-    view = (await games.start(GUILD, CHANNEL, ALICE, two, "normal", None)).game
+    snapshot = (await games.start(GUILD, CHANNEL, ALICE, two, "normal", None)).game
     with pytest.raises(NotThrown):
-        await games.act(view.id, ALICE, 0, Move(0, 0, 1))
+        await games.act(snapshot.id, ALICE, 0, Move(0, 0, 1))
     with pytest.raises(NotYourTurn, match="not playing"):
-        await games.act(view.id, BOB, 0)
+        await games.act(snapshot.id, BOB, 0)
     with pytest.raises(StaleTurn, match="already played"):
-        await games.act(view.id, ALICE, 1)
-    played = await games.act(view.id, ALICE, 0)  # 10: one piece enters, the grace throws again
-    view = played.game
+        await games.act(snapshot.id, ALICE, 1)
+    played = await games.act(snapshot.id, ALICE, 0)  # 10: one piece enters, the grace throws again
+    snapshot = played.game
     assert [(e.throw, e.move, e.forced) for e in played.events] == [(10, Move(0, 0, 1), True)]
-    assert view.pending_throw is None  # her grace: she throws again (auto-throw off)
-    view = (await games.act(view.id, ALICE, view.turn_number)).game  # 10 again: enter or move
-    assert len(view.legal_moves()) == 2
+    assert snapshot.pending_throw is None  # her grace: she throws again (auto-throw off)
+    snapshot = (await games.act(snapshot.id, ALICE, snapshot.turn_number)).game  # 10 again: enter or move
+    assert len(snapshot.legal_moves()) == 2
     with pytest.raises(IllegalMove):
-        await games.act(view.id, ALICE, view.turn_number, Move(0, 0, 7))
-    move = view.legal_moves()[0]
-    after = await games.act(view.id, ALICE, view.turn_number, move)
-    assert (after.events[0].move, after.events[0].before) == (move, view.position)
+        await games.act(snapshot.id, ALICE, snapshot.turn_number, Move(0, 0, 7))
+    move = snapshot.legal_moves()[0]
+    after = await games.act(snapshot.id, ALICE, snapshot.turn_number, move)
+    assert (after.events[0].move, after.events[0].before) == (move, snapshot.position)
     with pytest.raises(StaleTurn):
-        await games.act(view.id, ALICE, view.turn_number, move)
+        await games.act(snapshot.id, ALICE, snapshot.turn_number, move)
     assert (await replayed(store, after.game))[0] == after.game.position
 
 
 async def test_a_game_with_no_member_left_plays_on_in_steps(store: Store) -> None:
     games = service(store, seed=9)
-    view = (await games.start(GUILD, CHANNEL, ALICE, Rules(players=2, pieces=4), "easy", None)).game
-    played = await games.leave(view.id, ALICE)
+    snapshot = (await games.start(GUILD, CHANNEL, ALICE, Rules(players=2, pieces=4), "easy", None)).game
+    played = await games.leave(snapshot.id, ALICE)
     steps = 1
     while played.more:
         assert len(played.events) == MAX_THROWS_AT_ONCE
-        played = await games.play_on(view.id)
+        played = await games.play_on(snapshot.id)
         steps += 1
     assert played.game.status == "finished" and steps > 1
     assert (await replayed(store, played.game)) == (played.game.position, played.game.turn_number)
@@ -272,28 +281,28 @@ async def test_a_game_with_no_member_left_plays_on_in_steps(store: Store) -> Non
 async def test_join_leave_and_resign(store: Store) -> None:
     clock = Clock()
     games = service(store, clock=clock)
-    view = (await games.start(GUILD, CHANNEL, ALICE, FOUR, "normal", None)).game
+    snapshot = (await games.start(GUILD, CHANNEL, ALICE, FOUR, "normal", None)).game
     with pytest.raises(SeatTaken):
-        await games.join(view.id, BOB, 0)
+        await games.join(snapshot.id, BOB, 0)
     with pytest.raises(NotAllowed, match="already play Black"):
-        await games.join(view.id, ALICE, 2)
-    view = (await games.join(view.id, BOB, None)).game
-    assert view.seats[1].user_id == BOB
-    view = (await games.join(view.id, CAROL, 3)).game
-    assert view.seat_of(CAROL) == 3
+        await games.join(snapshot.id, ALICE, 2)
+    snapshot = (await games.join(snapshot.id, BOB, None)).game
+    assert snapshot.seats[1].user_id == BOB
+    snapshot = (await games.join(snapshot.id, CAROL, 3)).game
+    assert snapshot.seat_of(CAROL) == 3
     with pytest.raises(NotPlaying):
-        await games.leave(view.id, 999)
-    view = (await games.leave(view.id, BOB)).game
-    assert view.seats[1].user_id is None
-    view = (await games.join(view.id, BOB, 1)).game
-    view = (await games.resign(view.id, BOB)).game
-    assert view.seats[1].user_id is None
+        await games.leave(snapshot.id, 999)
+    snapshot = (await games.leave(snapshot.id, BOB)).game
+    assert snapshot.seats[1].user_id is None
+    snapshot = (await games.join(snapshot.id, BOB, 1)).game
+    snapshot = (await games.resign(snapshot.id, BOB)).game
+    assert snapshot.seats[1].user_id is None
     with pytest.raises(NotAllowed, match="resigned"):
-        await games.join(view.id, BOB, 1)
+        await games.join(snapshot.id, BOB, 1)
 
     # Alice leaves her turn: the computer plays Black on to Carol's decision, with a deadline for her.
     clock.advance(5)
-    played = await games.leave(view.id, ALICE)
+    played = await games.leave(snapshot.id, ALICE)
     assert played.events and played.events[0].seat == 0
     decided(played, CAROL)
     assert played.game.deadline == clock.now + timedelta(seconds=60)
@@ -302,24 +311,24 @@ async def test_join_leave_and_resign(store: Store) -> None:
 async def test_a_member_takes_a_seat_with_its_throw_pending(store: Store) -> None:
     games = service(store, rng=ScriptedCowries(10, 10))
     two = Rules.parse("classic,players=2,pieces=2")
-    view = (await games.start(GUILD, CHANNEL, ALICE, two, "normal", None)).game
-    view = (await games.act(view.id, ALICE, 0)).game
-    view = (await games.act(view.id, ALICE, view.turn_number)).game
-    assert len(view.legal_moves()) == 2  # her second 10, pending
+    snapshot = (await games.start(GUILD, CHANNEL, ALICE, two, "normal", None)).game
+    snapshot = (await games.act(snapshot.id, ALICE, 0)).game
+    snapshot = (await games.act(snapshot.id, ALICE, snapshot.turn_number)).game
+    assert len(snapshot.legal_moves()) == 2  # her second 10, pending
     async with store.transaction() as session:  # as after a crash between her leaving and the
-        await store.update_seat(session, view.id, 0, user_id=None)  # computer's move
-    joined = await games.join(view.id, BOB, 0)
+        await store.update_seat(session, snapshot.id, 0, user_id=None)  # computer's move
+    joined = await games.join(snapshot.id, BOB, 0)
     assert joined.events == () and joined.game.pending_throw == 10 and joined.game.user_to_move() == BOB
-    after = await games.act(view.id, BOB, view.turn_number, joined.game.legal_moves()[0])
+    after = await games.act(snapshot.id, BOB, snapshot.turn_number, joined.game.legal_moves()[0])
     assert after.events[0].actor_id == BOB and after.events[0].throw == 10
 
 
 async def test_play_on_plays_a_stored_throw_instead_of_throwing_again(db_url: str, store: Store) -> None:
     games = service(store, rng=ScriptedCowries(10, 10))
     two = Rules.parse("classic,players=2,pieces=2")
-    view = (await games.start(GUILD, CHANNEL, ALICE, two, "normal", None)).game
-    view = (await games.act(view.id, ALICE, 0)).game
-    thrown = (await games.act(view.id, ALICE, view.turn_number)).game
+    snapshot = (await games.start(GUILD, CHANNEL, ALICE, two, "normal", None)).game
+    snapshot = (await games.act(snapshot.id, ALICE, 0)).game
+    thrown = (await games.act(snapshot.id, ALICE, snapshot.turn_number)).game
     async with store.transaction() as session:  # the seat handed over, the process dead before the move
         await store.update_seat(session, thrown.id, 0, user_id=None)
     restarted = Store(db_url)
@@ -336,24 +345,24 @@ async def test_play_on_plays_a_stored_throw_instead_of_throwing_again(db_url: st
 
 async def test_the_bot_throws_for_members_who_want_it_and_stops_at_a_real_choice(store: Store) -> None:
     games = service(store, seed=21, auto_throw=True)
-    view = (await games.start(GUILD, CHANNEL, ALICE, Rules(players=2), "normal", None)).game
-    view = (await games.join(view.id, BOB, 2)).game
+    snapshot = (await games.start(GUILD, CHANNEL, ALICE, Rules(players=2), "normal", None)).game
+    snapshot = (await games.join(snapshot.id, BOB, 2)).game
     await games.members.set_auto_throw(BOB, False)
     for _ in range(20):
-        if view.status != "active":
+        if snapshot.status != "active":
             break
-        user = view.user_to_move()
-        if user == BOB and view.pending_throw is None:
-            played = await games.act(view.id, BOB, view.turn_number)  # Bob throws for himself
+        user = snapshot.user_to_move()
+        if user == BOB and snapshot.pending_throw is None:
+            played = await games.act(snapshot.id, BOB, snapshot.turn_number)  # Bob throws for himself
         elif user == BOB:
-            played = await games.act(view.id, BOB, view.turn_number, view.legal_moves()[0])
+            played = await games.act(snapshot.id, BOB, snapshot.turn_number, snapshot.legal_moves()[0])
         else:
-            assert user == ALICE and len(view.legal_moves()) > 1  # the bot threw for her
-            played = await games.act(view.id, ALICE, view.turn_number, view.legal_moves()[-1])
+            assert user == ALICE and len(snapshot.legal_moves()) > 1  # the bot threw for her
+            played = await games.act(snapshot.id, ALICE, snapshot.turn_number, snapshot.legal_moves()[-1])
         assert all(e.actor_id in (ALICE, BOB) for e in played.events)
         forced = [e for e in played.events if e.forced]
         assert all(e.actor_id == ALICE or e is played.events[0] for e in forced)
-        view = played.game
+        snapshot = played.game
 
 
 async def test_auto_throw_is_on_until_the_member_turns_it_off_everywhere(store: Store) -> None:
@@ -372,48 +381,48 @@ async def test_auto_throw_is_on_until_the_member_turns_it_off_everywhere(store: 
 async def test_timeout_plays_for_the_member_and_gives_the_seat_back_after_three(store: Store) -> None:
     clock = Clock()
     games = service(store, seed=8, clock=clock)
-    view = (await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)).game
+    snapshot = (await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)).game
     with pytest.raises(NotAllowed, match="not timed out"):
-        await games.timeout(view.id, 0)
+        await games.timeout(snapshot.id, 0)
     missed = []
-    while view.seats[0].user_id == ALICE:
+    while snapshot.seats[0].user_id == ALICE:
         clock.advance(61)
-        played = await games.timeout(view.id, view.turn_number)
+        played = await games.timeout(snapshot.id, snapshot.turn_number)
         first = played.events[0]
         assert (first.seat, first.actor_id, first.by_timer) == (0, None, True)
-        view = played.game
-        missed.append(view.seats[0].missed)
+        snapshot = played.game
+        missed.append(snapshot.seats[0].missed)
     assert missed == [*range(1, MAX_MISSED), 0]
-    assert played.events[0].handed_back and view.seats[0].user_id is None
-    assert view.status != "active" or not view.is_human_turn()  # nobody left to wait for
+    assert played.events[0].handed_back and snapshot.seats[0].user_id is None
+    assert snapshot.status != "active" or not snapshot.is_human_turn()  # nobody left to wait for
 
 
 async def test_a_members_move_resets_missed_turns(store: Store) -> None:
     clock = Clock()
     games = service(store, seed=4, clock=clock)
-    view = (await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)).game
+    snapshot = (await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)).game
     clock.advance(61)
-    view = (await games.timeout(view.id, 0)).game
-    assert view.seats[0].missed == 1
+    snapshot = (await games.timeout(snapshot.id, 0)).game
+    assert snapshot.seats[0].missed == 1
     with pytest.raises(StaleTurn):
-        await games.timeout(view.id, view.turn_number - 1)
-    while view.seats[0].missed:
-        played = await games.act(view.id, ALICE, view.turn_number)
+        await games.timeout(snapshot.id, snapshot.turn_number - 1)
+    while snapshot.seats[0].missed:
+        played = await games.act(snapshot.id, ALICE, snapshot.turn_number)
         if played.game.pending_throw is not None:
-            played = await games.act(view.id, ALICE, view.turn_number, played.game.legal_moves()[0])
-        view = played.game
-    assert view.seats[0].missed == 0
+            played = await games.act(snapshot.id, ALICE, snapshot.turn_number, played.game.legal_moves()[0])
+        snapshot = played.game
+    assert snapshot.seats[0].missed == 0
 
 
 async def test_the_throw_cap_ends_the_game_in_a_draw(store: Store) -> None:
     games = service(store)
-    view = (await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)).game
-    await force_position(store, view, view.position.notation(), turn_number=MAX_THROWS - 1)
-    view = (await games.act(view.id, ALICE, MAX_THROWS - 1)).game
-    assert view.status == "finished" and view.position.result == DRAW
-    assert view.outcome == Outcome(Termination.THROW_LIMIT, None)
+    snapshot = (await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)).game
+    await force_position(store, snapshot, snapshot.position.notation(), turn_number=MAX_THROWS - 1)
+    snapshot = (await games.act(snapshot.id, ALICE, MAX_THROWS - 1)).game
+    assert snapshot.status == "finished" and snapshot.position.result == DRAW
+    assert snapshot.outcome == Outcome(Termination.THROW_LIMIT, None)
     with pytest.raises(GameEnded):
-        await games.act(view.id, ALICE, MAX_THROWS)
+        await games.act(snapshot.id, ALICE, MAX_THROWS)
     stats = await records.member_stats(store, GUILD, ALICE)
     assert (stats.games, stats.wins) == (1, 0)
 
@@ -425,26 +434,26 @@ async def test_many_writers_on_one_turn_apply_exactly_once(db_url: str, store: S
     other = Store(db_url)  # a second process on the same database
     try:
         games = [service(store, seed=i) if i % 2 else service(other, seed=i) for i in range(12)]
-        view = (await games[0].start(GUILD, CHANNEL, ALICE, FOUR, "normal", None)).game
-        throws = await asyncio.gather(*(g.act(view.id, ALICE, 0) for g in games), return_exceptions=True)
+        snapshot = (await games[0].start(GUILD, CHANNEL, ALICE, FOUR, "normal", None)).game
+        throws = await asyncio.gather(*(g.act(snapshot.id, ALICE, 0) for g in games), return_exceptions=True)
         won = [r for r in throws if isinstance(r, Played)]
         assert len(won) == 1
         assert all(
             isinstance(r, StaleTurn | AlreadyThrown | Conflict) for r in throws if not isinstance(r, Played)
         )
-        view = won[0].game
-        while view.pending_throw is None:  # the first throw entered a piece: throw until a choice
-            view = (await games[0].act(view.id, ALICE, view.turn_number)).game
-        move = view.legal_moves()[0]
+        snapshot = won[0].game
+        while snapshot.pending_throw is None:  # the first throw entered a piece: throw until a choice
+            snapshot = (await games[0].act(snapshot.id, ALICE, snapshot.turn_number)).game
+        move = snapshot.legal_moves()[0]
         moves = await asyncio.gather(
-            *(g.act(view.id, ALICE, view.turn_number, move) for g in games), return_exceptions=True
+            *(g.act(snapshot.id, ALICE, snapshot.turn_number, move) for g in games), return_exceptions=True
         )
         assert sum(isinstance(r, Played) for r in moves) == 1
         assert all(isinstance(r, StaleTurn | Conflict) for r in moves if not isinstance(r, Played))
         assert all("already played" in str(r).lower() for r in moves if not isinstance(r, Played))
     finally:
         await other.close()
-    final = await service(store).get(view.id)
+    final = await service(store).get(snapshot.id)
     assert (await replayed(store, final)) == (final.position, final.turn_number)
 
 
@@ -476,28 +485,28 @@ async def check_replays_and_stats(store: Store, games_per_rules: int, seed: int)
     expected: Counter[tuple[int, str]] = Counter()
     for index in range(games_per_rules * len(GAME_RULES)):
         rules = GAME_RULES[index % len(GAME_RULES)]
-        view = (
+        snapshot = (
             await games.start(GUILD, CHANNEL + index, ALICE, rules, "random", rng.choice(rules.seats))
         ).game
-        free = [s for s in rules.seats if view.seats[s].user_id is None]
-        if view.status == "active":
-            view = (await games.join(view.id, BOB, rng.choice(free))).game
-        view = await play_out(games, clock, view, rng)
+        free = [s for s in rules.seats if snapshot.seats[s].user_id is None]
+        if snapshot.status == "active":
+            snapshot = (await games.join(snapshot.id, BOB, rng.choice(free))).game
+        snapshot = await play_out(games, clock, snapshot, rng)
 
-        position, count = await replayed(store, view)
-        assert view.status == "finished" and position.result is not None
-        assert position == view.position and count == view.turn_number
-        assert await games.get(view.id) == view
+        position, count = await replayed(store, snapshot)
+        assert snapshot.status == "finished" and position.result is not None
+        assert position == snapshot.position and count == snapshot.turn_number
+        assert await games.get(snapshot.id) == snapshot
 
         async with store.transaction() as session:
-            rows = await store.moves(session, view.id)
-        players = await records.game_players(store, view.id)
+            rows = await store.moves(session, snapshot.id)
+        players = await records.game_players(store, snapshot.id)
         assert ALICE in players  # a seat handed to the computer still counts
         for user, seat in players.items():
             expected[user, "games"] += 1
-            expected[user, "wins"] += view.position.side_of(seat) == position.result
+            expected[user, "wins"] += snapshot.position.side_of(seat) == position.result
             expected[user, "captures"] += sum(r.captures for r in rows if r.actor_id == user)
-            expected[user, "pieces_home"] += view.position.home_count(seat)
+            expected[user, "pieces_home"] += snapshot.position.home_count(seat)
     for user in (ALICE, BOB):
         stats = await records.member_stats(store, GUILD, user)
         got = (stats.games, stats.wins, stats.captures, stats.pieces_home)
@@ -509,16 +518,16 @@ async def check_replays_and_stats(store: Store, games_per_rules: int, seed: int)
 
 async def test_end_needs_the_starter_or_a_manager_and_counts_the_game(store: Store) -> None:
     games = service(store)
-    view = (await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)).game
-    view = (await games.join(view.id, BOB, 2)).game
+    snapshot = (await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)).game
+    snapshot = (await games.join(snapshot.id, BOB, 2)).game
     with pytest.raises(NotAllowed, match="Manage Channels"):
-        await games.end(view.id, BOB, can_manage=False)
-    ended = await games.end(view.id, BOB, can_manage=True)
+        await games.end(snapshot.id, BOB, can_manage=False)
+    ended = await games.end(snapshot.id, BOB, can_manage=True)
     assert ended.status == "abandoned" and ended.deadline is None
     with pytest.raises(GameEnded):
-        await games.end(view.id, ALICE, can_manage=False)
+        await games.end(snapshot.id, ALICE, can_manage=False)
     with pytest.raises(GameEnded):
-        await games.act(view.id, ALICE, 0)
+        await games.act(snapshot.id, ALICE, 0)
     for user in (ALICE, BOB):
         stats = await records.member_stats(store, GUILD, user)
         assert (stats.games, stats.wins) == (1, 0)
@@ -550,8 +559,8 @@ async def test_a_finished_game_is_listed_for_resuming_until_its_result_is_posted
     await games.shown(ended.id, 555)
     await games.end(ended.id, BOB, can_manage=False)
     await force_position(store, done, done.position.notation(), turn_number=MAX_THROWS - 1)
-    view = (await games.act(done.id, ALICE, MAX_THROWS - 1, shown_on=555)).game
-    assert view.status == "finished" and view.message_id == 555
+    snapshot = (await games.act(done.id, ALICE, MAX_THROWS - 1, shown_on=555)).game
+    assert snapshot.status == "finished" and snapshot.message_id == 555
     assert await games.active_games() == []
     assert [g.id for g in await games.active_games(unannounced=True)] == [done.id]
     assert await games.active_games([GUILD + 1], unannounced=True) == []
@@ -561,17 +570,17 @@ async def test_a_finished_game_is_listed_for_resuming_until_its_result_is_posted
 
 async def test_tallies_count_throws_turns_and_captures_from_the_log(store: Store) -> None:
     games = service(store, seed=9)
-    view = (await games.start(1, 77, 500, Rules(players=2, pieces=2), "easy", None)).game
-    played = await games.leave(view.id, 500)  # computers only: play the whole game
+    snapshot = (await games.start(1, 77, 500, Rules(players=2, pieces=2), "easy", None)).game
+    played = await games.leave(snapshot.id, 500)  # computers only: play the whole game
     while played.more:
-        played = await games.play_on(view.id)
-    view = played.game
-    tallies = await records.tallies(store, view.id)
+        played = await games.play_on(snapshot.id)
+    snapshot = played.game
+    tallies = await records.tallies(store, snapshot.id)
     async with store.transaction() as session:
-        rows = await store.moves(session, view.id)
+        rows = await store.moves(session, snapshot.id)
     # Independently: replay the log with the engine, counting captures and changes of seat.
-    position = Position.initial(view.rules)
-    expected = {seat: [0, 0, 0] for seat in view.rules.seats}
+    position = Position.initial(snapshot.rules)
+    expected = {seat: [0, 0, 0] for seat in snapshot.rules.seats}
     previous = None
     for row in rows:
         move = parse_move(row.move or "pass")
@@ -582,7 +591,7 @@ async def test_tallies_count_throws_turns_and_captures_from_the_log(store: Store
         previous = row.seat
         position = position.play(row.throw, move)
     assert {s: [t.throws, t.turns, t.captures] for s, t in tallies.items()} == expected
-    assert sum(t.throws for t in tallies.values()) == view.turn_number
+    assert sum(t.throws for t in tallies.values()) == snapshot.turn_number
 
 
 # --- concessions, who counts ------------------------------------------------------------------
@@ -590,22 +599,24 @@ async def test_tallies_count_throws_turns_and_captures_from_the_log(store: Store
 
 async def test_resigning_a_two_player_game_concedes_it(store: Store) -> None:
     games = service(store, auto_throw=True)
-    view = (await games.start(GUILD, CHANNEL, ALICE, Rules(players=2), "normal", None, members={2: BOB})).game
-    while view.turn_number < 4:  # both sides throw, so the game is rated
-        user = view.user_to_move()
+    snapshot = (
+        await games.start(GUILD, CHANNEL, ALICE, Rules(players=2), "normal", None, members={2: BOB})
+    ).game
+    while snapshot.turn_number < 4:  # both sides throw, so the game is rated
+        user = snapshot.user_to_move()
         assert user is not None
-        view = (await games.act(view.id, user, view.turn_number, view.legal_moves()[0])).game
-    over = (await games.resign(view.id, ALICE)).game
+        snapshot = (await games.act(snapshot.id, user, snapshot.turn_number, snapshot.legal_moves()[0])).game
+    over = (await games.resign(snapshot.id, ALICE)).game
     conceded = Outcome(Termination.RESIGNATION, over.position.side_of(2))
     assert over.status == "finished" and over.outcome == conceded
     # Stored and read back (the notation refuses `result:` on a live position: it is kept apart).
-    again = await games.get(view.id)
+    again = await games.get(snapshot.id)
     assert (again.outcome, again.position) == (conceded, over.position)
-    assert again.turn_number == view.turn_number
+    assert again.turn_number == snapshot.turn_number
     assert (await records.member_stats(store, GUILD, BOB)).wins == 1
     alice = await records.member_stats(store, GUILD, ALICE)
     assert (alice.games, alice.wins) == (1, 0)
-    stored = await stored_game(store, GUILD, CHANNEL, view.id)
+    stored = await stored_game(store, GUILD, CHANNEL, snapshot.id)
     assert stored is not None
     record = game_record(stored.game, stored.seats, stored.moves)
     assert (record.result, record.termination) == ("yellow", "resignation")
@@ -622,14 +633,14 @@ async def _ratings(store: Store, users: list[int]) -> dict[int, RatingRow]:
 
 async def test_a_member_who_left_still_gets_the_game_counted(store: Store) -> None:
     games = service(store)
-    view = (await games.start(GUILD, CHANNEL, ALICE, FOUR, "normal", None)).game
-    await games.join(view.id, BOB, 1)
-    await games.leave(view.id, BOB)
-    await games.join(view.id, CAROL, 2)
-    await games.resign(view.id, ALICE)  # four players: the computer takes the seat, the game goes on
-    assert (await games.get(view.id)).status == "active"
-    await games.end(view.id, CAROL, can_manage=True)
-    assert await records.game_players(store, view.id) == {ALICE: 0, BOB: 1, CAROL: 2}
+    snapshot = (await games.start(GUILD, CHANNEL, ALICE, FOUR, "normal", None)).game
+    await games.join(snapshot.id, BOB, 1)
+    await games.leave(snapshot.id, BOB)
+    await games.join(snapshot.id, CAROL, 2)
+    await games.resign(snapshot.id, ALICE)  # four players: the computer takes the seat, the game goes on
+    assert (await games.get(snapshot.id)).status == "active"
+    await games.end(snapshot.id, CAROL, can_manage=True)
+    assert await records.game_players(store, snapshot.id) == {ALICE: 0, BOB: 1, CAROL: 2}
     for user in (ALICE, BOB):
         assert (await records.member_stats(store, GUILD, user)).games == 1
 
@@ -639,16 +650,16 @@ async def test_a_member_who_changed_sides_counts_where_they_played_in_stats_and_
     count him on Yellow's side, which wins (the stats once counted the seat he held last)."""
     games = service(store, 7, auto_throw=True)  # a seed whose computers leave the game on for Bob
     rules = Rules(players=2)
-    view = (await games.start(GUILD, CHANNEL, ALICE, rules, "easy", None, members={2: BOB})).game
-    while view.turn_number < 6:  # both sides throw, so the game is rated
-        user = view.user_to_move()
+    snapshot = (await games.start(GUILD, CHANNEL, ALICE, rules, "easy", None, members={2: BOB})).game
+    while snapshot.turn_number < 6:  # both sides throw, so the game is rated
+        user = snapshot.user_to_move()
         assert user is not None
-        view = (await games.act(view.id, user, view.turn_number, view.legal_moves()[0])).game
-    await games.leave(view.id, ALICE)
-    view = (await games.leave(view.id, BOB)).game
-    assert view.status == "active"  # the computers stopped after MAX_THROWS_AT_ONCE throws
-    await games.join(view.id, BOB, 0)
-    over = (await games.resign(view.id, BOB)).game
+        snapshot = (await games.act(snapshot.id, user, snapshot.turn_number, snapshot.legal_moves()[0])).game
+    await games.leave(snapshot.id, ALICE)
+    snapshot = (await games.leave(snapshot.id, BOB)).game
+    assert snapshot.status == "active"  # the computers stopped after MAX_THROWS_AT_ONCE throws
+    await games.join(snapshot.id, BOB, 0)
+    over = (await games.resign(snapshot.id, BOB)).game
     assert over.outcome == Outcome(Termination.RESIGNATION, over.position.side_of(2))
     rated = await _ratings(store, [ALICE, BOB])
     for user, won in ((ALICE, 0), (BOB, 1)):

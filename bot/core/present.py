@@ -89,86 +89,86 @@ class Plan:
     """Other seats played after the member: `later` and `post` wait for the computers' pace."""
 
 
-def panel_names(lang: Language, view: GameSnapshot, names: Mapping[int, str]) -> dict[int, str]:
+def panel_names(lang: Language, game: GameSnapshot, names: Mapping[int, str]) -> dict[int, str]:
     """Each seat's name on its panel: the member's display name, or the picture's `Computer · hard`."""
     found = {}
-    for seat in view.rules.seats:
-        user = view.seats[seat].user_id
+    for seat in game.rules.seats:
+        user = game.seats[seat].user_id
         if user is None:
-            found[seat] = computer_name(lang.picture, view.seats[seat].level)
+            found[seat] = computer_name(lang.picture, game.seats[seat].level)
         else:
-            found[seat] = table.member_name(lang, user, names, view.seats[seat].name)
+            found[seat] = table.member_name(lang, user, names, game.seats[seat].name)
     return found
 
 
 def board_of(
     lang: Language,
-    view: GameSnapshot,
+    game: GameSnapshot,
     events: Sequence[Event],
     names: Mapping[int, str],
     at: Position | None = None,
 ) -> Board:
-    """The picture of `view` with `events` numbered on it; `at`: a position the game passed through
+    """The picture of `game` with `events` numbered on it; `at`: a position the game passed through
     (the member's own throws shown before the computers'), drawn without a throw or choices."""
     story = tuple((e.move, e.before) for e in events if e.move is not None)
     if at is not None:
-        return Board(at, panel_names(lang, view, names), story, words=lang.picture)
+        return Board(at, panel_names(lang, game, names), story, words=lang.picture)
     return Board(
-        view.position,
-        panel_names(lang, view, names),
+        game.position,
+        panel_names(lang, game, names),
         story,
-        last_move=view.last_move,
-        last_position=view.last_position,
-        throw=view.pending_throw,
-        cowries=view.pending_cowries,
-        choices=tuple(view.legal_moves()),
-        termination=None if view.outcome is None else view.outcome.termination,
+        last_move=game.last_move,
+        last_position=game.last_position,
+        throw=game.pending_throw,
+        cowries=game.pending_cowries,
+        choices=tuple(game.legal_moves()),
+        termination=None if game.outcome is None else game.outcome.termination,
         words=lang.picture,
     )
 
 
-def turn_buttons(lang: Language, view: GameSnapshot) -> tuple[Button, ...]:
+def turn_buttons(lang: Language, game: GameSnapshot) -> tuple[Button, ...]:
     """The choices (or Throw) and the Hint once thrown: the buttons of the member to play. Discord
     shows them to everyone, so the seat offer for onlookers is on the table card, not here."""
-    if view.status != Status.ACTIVE:
+    if game.status != Status.ACTIVE:
         return ()
     found: list[Button] = []
-    moves = view.legal_moves()
-    if view.pending_throw is not None:
+    moves = game.legal_moves()
+    if game.pending_throw is not None:
         found += [
             Button(
                 MOVE,
-                view.id,
-                view.turn_number,
-                board.choice_button(lang, i, view.position, m),
+                game.id,
+                game.turn_number,
+                board.choice_button(lang, i, game.position, m),
                 m,
                 "primary",
             )
             for i, m in enumerate(moves)
         ]
-        if view.hints and view.is_human_turn():
-            found.append(Button(HINT, view.id, view.turn_number, answers.button(lang, HINT), row=SEAT_ROW))
-    elif view.is_human_turn():
-        found.append(Button(THROW, view.id, view.turn_number, answers.button(lang, THROW), style="success"))
+        if game.hints and game.is_human_turn():
+            found.append(Button(HINT, game.id, game.turn_number, answers.button(lang, HINT), row=SEAT_ROW))
+    elif game.is_human_turn():
+        found.append(Button(THROW, game.id, game.turn_number, answers.button(lang, THROW), style="success"))
     return tuple(found)
 
 
-def card_buttons(lang: Language, view: GameSnapshot) -> tuple[Button, ...]:
+def card_buttons(lang: Language, game: GameSnapshot) -> tuple[Button, ...]:
     """Take a seat while one is free, Rematch once the game is won or drawn; else none."""
-    if view.status == Status.ACTIVE and view.free_seats():
-        return (Button(JOIN, view.id, view.turn_number, answers.button(lang, JOIN)),)
-    if view.status == Status.FINISHED:
-        return (Button(REMATCH, view.id, view.turn_number, answers.button(lang, REMATCH), style="success"),)
+    if game.status == Status.ACTIVE and game.free_seats():
+        return (Button(JOIN, game.id, game.turn_number, answers.button(lang, JOIN)),)
+    if game.status == Status.FINISHED:
+        return (Button(REMATCH, game.id, game.turn_number, answers.button(lang, REMATCH), style="success"),)
     return ()
 
 
-def captured_members(view: GameSnapshot, events: Sequence[Event]) -> list[int]:
+def captured_members(game: GameSnapshot, events: Sequence[Event]) -> list[int]:
     """Members whose pieces these events captured (they are pinged where it is told)."""
     found: list[int] = []
     for event in events:
         if event.move is not None:
             for seat, _ in event.before.captures(event.move):
-                user = view.seats[seat].user_id
+                user = game.seats[seat].user_id
                 if user is not None and user not in found:
                     found.append(user)
     return found
@@ -176,7 +176,7 @@ def captured_members(view: GameSnapshot, events: Sequence[Event]) -> list[int]:
 
 def turn_message(
     lang: Language,
-    view: GameSnapshot,
+    game: GameSnapshot,
     events: Sequence[Event],
     names: Mapping[int, str],
     *,
@@ -186,22 +186,22 @@ def turn_message(
     """The game as it stands after `events`: the log, the prompt (or the result), the board and the
     next turn's buttons; it pings the member to choose, or every player at the end."""
     shown = events[-turns.LOG_LINES :]
-    if view.status == Status.ACTIVE:
-        pings = [u for u in [view.user_to_move()] if u]
+    if game.status == Status.ACTIVE:
+        pings = [u for u in [game.user_to_move()] if u]
     else:
-        pings = [info.user_id for info in view.seats.values() if info.user_id]
+        pings = [info.user_id for info in game.seats.values() if info.user_id]
     return Message(
-        turns.turn_content(lang, view, events, earlier=earlier, tallies=tallies),
-        turn_buttons(lang, view),
-        board_of(lang, view, events, names),
-        tuple(dict.fromkeys([*pings, *captured_members(view, shown)])),
-        result=view.status == Status.FINISHED,
+        turns.turn_content(lang, game, events, earlier=earlier, tallies=tallies),
+        turn_buttons(lang, game),
+        board_of(lang, game, events, names),
+        tuple(dict.fromkeys([*pings, *captured_members(game, shown)])),
+        result=game.status == Status.FINISHED,
     )
 
 
-def closed(lang: Language, view: GameSnapshot, events: Sequence[Event], earlier: list[str]) -> Message:
+def closed(lang: Language, game: GameSnapshot, events: Sequence[Event], earlier: list[str]) -> Message:
     """A turn message done with: its log with `events` added, no prompt, no buttons."""
-    return Message(turns.turn_content(lang, view, events, earlier=earlier, closed=True))
+    return Message(turns.turn_content(lang, game, events, earlier=earlier, closed=True))
 
 
 def _own(events: Sequence[Event], seat: int) -> int:
@@ -221,24 +221,24 @@ def after_click(
     tallies: Mapping[int, SeatTally] | None = None,
 ) -> Plan:
     """The answer to a click by the member playing `seat` on a turn message whose log was `earlier`."""
-    view, events = played.game, list(played.events)
+    game, events = played.game, list(played.events)
     own = _own(events, seat)
     rest = events[own:]
-    again = view.status == Status.ACTIVE and view.user_to_move() == view.seats[seat].user_id
+    again = game.status == Status.ACTIVE and game.user_to_move() == game.seats[seat].user_id
     if again and not rest:
-        return Plan(turn_message(lang, view, events, names, earlier=earlier))
+        return Plan(turn_message(lang, game, events, names, earlier=earlier))
     if again:
         # The member's own throws at once, the computers' after their pace, then the member's choice.
         waiting = Message(
-            turns.turn_content(lang, view, events[:own], earlier=earlier, closed=True)
+            turns.turn_content(lang, game, events[:own], earlier=earlier, closed=True)
             + "\n"
             + lang.gettext("The other seats are playing…"),
-            board=board_of(lang, view, events[:own], names, at=rest[0].before),
+            board=board_of(lang, game, events[:own], names, at=rest[0].before),
         )
-        return Plan(waiting, later=turn_message(lang, view, events, names, earlier=earlier), paced=True)
-    done = closed(lang, view, events[:own], earlier)
-    if rest or view.status != Status.ACTIVE or view.is_human_turn():
-        return Plan(done, post=turn_message(lang, view, rest, names, tallies=tallies), paced=bool(rest))
+        return Plan(waiting, later=turn_message(lang, game, events, names, earlier=earlier), paced=True)
+    done = closed(lang, game, events[:own], earlier)
+    if rest or game.status != Status.ACTIVE or game.is_human_turn():
+        return Plan(done, post=turn_message(lang, game, rest, names, tallies=tallies), paced=bool(rest))
     return Plan(done)
 
 
@@ -254,20 +254,20 @@ def after_change(
     """A change nobody clicked for (a timer, a seat handed over, a restart, a typed command): the
     message that showed the turn is closed (`earlier`: its log; None when no message shows the
     game), saying why with `note` (a seat's news), and the game as it stands is posted."""
-    view = played.game
+    game = played.game
     done = (
         None
         if earlier is None
-        else Message(turns.turn_content(lang, view, [], earlier=earlier, closed=True, note=note))
+        else Message(turns.turn_content(lang, game, [], earlier=earlier, closed=True, note=note))
     )
-    if view.status == Status.ABANDONED:
+    if game.status == Status.ABANDONED:
         return Plan(done)
-    return Plan(done, post=turn_message(lang, view, list(played.events), names, tallies=tallies))
+    return Plan(done, post=turn_message(lang, game, list(played.events), names, tallies=tallies))
 
 
 def card(
     lang: Language,
-    view: GameSnapshot,
+    game: GameSnapshot,
     starter: str,
     *,
     tallies: Mapping[int, SeatTally] | None = None,
@@ -275,5 +275,5 @@ def card(
     ended_at: datetime | None = None,
 ) -> Message:
     """The table card: options, seats, where it plays, and the result at the end."""
-    text = table.card(lang, view, starter, tallies=tallies, players=players, ended_at=ended_at)
-    return Message(text, card_buttons(lang, view))
+    text = table.card(lang, game, starter, tallies=tallies, players=players, ended_at=ended_at)
+    return Message(text, card_buttons(lang, game))

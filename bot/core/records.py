@@ -150,7 +150,7 @@ async def stored_game(store: Store, guild_id: int, channel_id: int, game_id: int
 def rated_game(
     rules: Rules, winner: int | None, seats: Sequence[SeatRow], moves: Sequence[MoveRow]
 ) -> ratings.RatedGame:
-    """The ratings' view of a finished game: each side's members with their shares, the winner."""
+    """What the ratings need of a finished game: each side's members with their shares, the winner."""
     levels = {s.seat: s.level for s in seats}
     sides = ratings.sides_from_throws(rules.players, levels, [(row.seat, row.actor_id) for row in moves])
     return ratings.RatedGame(sides, winner)
@@ -239,34 +239,34 @@ def counted_seats(held_last: Mapping[int, int], moves: Sequence[MoveRow]) -> dic
     return counted
 
 
-async def game_ended(store: Store, session: AsyncSession, view: GameSnapshot, ended_at: datetime) -> None:
+async def game_ended(store: Store, session: AsyncSession, game: GameSnapshot, ended_at: datetime) -> None:
     """Once per game, as it leaves `active` at `ended_at`: everyone who held a seat in it gets the
     game counted (with the seat of `counted_seats`); a finished game (won, drawn or conceded, not
     abandoned) is rated too, in its season."""
-    await store.set_ended(session, view.id, ended_at)
-    captures = await store.captures_by(session, view.id)
-    outcome = view.outcome
+    await store.set_ended(session, game.id, ended_at)
+    captures = await store.captures_by(session, game.id)
+    outcome = game.outcome
     winner = None if outcome is None else outcome.winner
-    players = await store.players(session, view.id)
-    seats = counted_seats({p.user_id: p.seat for p in players}, await store.moves(session, view.id))
+    players = await store.players(session, game.id)
+    seats = counted_seats({p.user_id: p.seat for p in players}, await store.moves(session, game.id))
     # In user order, so two games ending at once lock the same stats rows in the same order.
     for user, seat in sorted(seats.items()):
-        won = winner is not None and view.position.side_of(seat) == winner
+        won = winner is not None and game.position.side_of(seat) == winner
         await store.add_stats(
             session,
-            view.guild_id,
+            game.guild_id,
             user,
             wins=int(won),
             captures=captures.get(user, 0),
-            pieces_home=view.position.home_count(seat),
+            pieces_home=game.position.home_count(seat),
         )
-    if view.status == Status.FINISHED:
+    if game.status == Status.FINISHED:
         await rate_game(
             store,
             session,
-            guild_id=view.guild_id,
-            game_id=view.id,
-            rules=view.rules,
+            guild_id=game.guild_id,
+            game_id=game.id,
+            rules=game.rules,
             winner=winner,
             ended_at=ended_at,
         )

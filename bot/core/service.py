@@ -149,23 +149,23 @@ class GameService:
         """Take a computer's seat (the first free one in turn order when `seat` is None); `name`: the
         member's display name, stored with the seat."""
         async with self.store.transaction() as session:
-            view = await self._load(session, game_id)
-            _check_active(view)
-            if (mine := view.seat_of(user_id)) is not None:
+            game = await self._load(session, game_id)
+            _check_active(game)
+            if (mine := game.seat_of(user_id)) is not None:
                 raise NotAllowed("already_seated", seat=mine)
             if await self.store.has_resigned(session, game_id, user_id):
                 raise NotAllowed("resigned")
-            free = view.free_seats()
+            free = game.free_seats()
             if seat is None:
                 if not free:
                     raise SeatTaken("seats_full")
                 seat = free[0]
-            if seat not in view.seats:
+            if seat not in game.seats:
                 raise NotAllowed("seat_not_in_play", free=free)
             if seat not in free:
                 raise SeatTaken("seat_not_free", seat=seat, free=free)
             await self.store.add_player(session, game_id, user_id, seat)
-            return await self._play_on(session, view, _seat_change(seat, user_id, name))
+            return await self._play_on(session, game, _seat_change(seat, user_id, name))
 
     async def leave(self, game_id: int, user_id: int) -> Played:
         """The computer takes the member's seat back (and plays on if it is that seat's turn)."""
@@ -178,45 +178,45 @@ class GameService:
 
     async def _give_up(self, game_id: int, user_id: int, *, resign: bool) -> Played:
         async with self.store.transaction() as session:
-            view = await self._load(session, game_id)
-            _check_active(view)
-            seat = view.seat_of(user_id)
+            game = await self._load(session, game_id)
+            _check_active(game)
+            seat = game.seat_of(user_id)
             if seat is None:
                 raise NotPlaying()
             if resign:
                 await self.store.add_resignation(session, game_id, user_id)
-            if resign and view.rules.players == 2:
-                return await self._play_on(session, view, lambda turns: turns.resign(seat))
-            return await self._play_on(session, view, _seat_change(seat, None))
+            if resign and game.rules.players == 2:
+                return await self._play_on(session, game, lambda turns: turns.resign(seat))
+            return await self._play_on(session, game, _seat_change(seat, None))
 
     async def end(self, game_id: int, user_id: int, *, can_manage: bool) -> GameSnapshot:
         """Stop a game without a result (status `abandoned`): its starter, or a channel manager."""
         async with self.store.transaction() as session:
-            view = await self._load(session, game_id)
-            _check_active(view)
-            if user_id != view.started_by and not can_manage:
+            game = await self._load(session, game_id)
+            _check_active(game)
+            if user_id != game.started_by and not can_manage:
                 raise NotAllowed("only_starter_ends")
-            return await self._close(session, view)
+            return await self._close(session, game)
 
     async def abandon(self, game_id: int) -> None:
         """The channel is gone or the bot was removed: close the game, retrying lost races."""
         for _ in range(10):
             try:
                 async with self.store.transaction() as session:
-                    view = await self._load(session, game_id)
-                    if view.status == Status.ACTIVE:
-                        await self._close(session, view)
+                    game = await self._load(session, game_id)
+                    if game.status == Status.ACTIVE:
+                        await self._close(session, game)
                 return
             except Conflict:
                 metrics.database_retry("abandon")
                 continue
         raise Conflict()
 
-    async def _close(self, session: AsyncSession, view: GameSnapshot) -> GameSnapshot:
-        new = replace(view, status=Status.ABANDONED, deadline=None)
-        await self._write(session, view, new)
+    async def _close(self, session: AsyncSession, game: GameSnapshot) -> GameSnapshot:
+        new = replace(game, status=Status.ABANDONED, deadline=None)
+        await self._write(session, game, new)
         await records.game_ended(self.store, session, new, self.clock())
-        return replace(new, version=view.version + 1)
+        return replace(new, version=game.version + 1)
 
     # --- playing ------------------------------------------------------------------------
 
@@ -239,63 +239,63 @@ class GameService:
                 turns.member_plays(move)
 
         async with self.store.transaction() as session:
-            view = await self._load(session, game_id)
-            _check_turn(view, user_id, turn_number)
-            return await self._play_on(session, view, act, shown_on=shown_on)
+            game = await self._load(session, game_id)
+            _check_turn(game, user_id, turn_number)
+            return await self._play_on(session, game, act, shown_on=shown_on)
 
     async def play_on(self, game_id: int) -> Played:
         """Play what nobody has to decide (after a restart, or a seat handed to the computer)."""
         async with self.store.transaction() as session:
-            view = await self._load(session, game_id)
-            _check_active(view)
-            return await self._play_on(session, view, lambda turns: None)
+            game = await self._load(session, game_id)
+            _check_active(game)
+            return await self._play_on(session, game, lambda turns: None)
 
     async def timeout(self, game_id: int, turn_number: int) -> Played:
         """The member's deadline passed: their seat's computer plays the turn for them, then the game
         plays on. Refused for a turn already played or a deadline not reached."""
         async with self.store.transaction() as session:
-            view = await self._load(session, game_id)
-            _check_turn(view, None, turn_number)
-            if not view.is_human_turn() or view.deadline is None:
+            game = await self._load(session, game_id)
+            _check_turn(game, None, turn_number)
+            if not game.is_human_turn() or game.deadline is None:
                 raise StaleTurn("not_waiting")
-            if self.clock() + TIMER_LEEWAY < view.deadline:
+            if self.clock() + TIMER_LEEWAY < game.deadline:
                 raise NotAllowed("not_timed_out")
-            return await self._play_on(session, view, lambda turns: turns.time_ran_out(self.rng))
+            return await self._play_on(session, game, lambda turns: turns.time_ran_out(self.rng))
 
     async def _play_on(
-        self, session: AsyncSession, view: GameSnapshot, change: Change, *, shown_on: int | None = None
+        self, session: AsyncSession, game: GameSnapshot, change: Change, *, shown_on: int | None = None
     ) -> Played:
         """Apply `change`, play on, and write it all back (with the move log) in `session`."""
-        game = Game(view.position, throws=view.turn_number, pending=view.game.pending)
-        turns = Turns(game, dict(view.seats))
+        state = Game(game.position, throws=game.turn_number, pending=game.state.pending)
+        turns = Turns(state, dict(game.seats))
         change(turns)
         if not turns.over:
             seated = [info.user_id for info in turns.seats.values() if info.user_id is not None]
             turns.play_on(self.rng, await self.members.auto_throwers(session, seated))
         last = turns.events[-1] if turns.events else None
         new = replace(
-            view,
+            game,
             status=Status.FINISHED if turns.over else Status.ACTIVE,
-            game=game,
+            state=state,
             seats=turns.seats,
-            message_id=shown_on if shown_on is not None else view.message_id,
-            last_move=last.move if last else view.last_move,
-            last_position=last.before if last else view.last_position,
+            message_id=shown_on if shown_on is not None else game.message_id,
+            last_move=last.move if last else game.last_move,
+            last_position=last.before if last else game.last_position,
         )
-        new = replace(new, deadline=self._deadline(view, new, bool(turns.events)))
-        await self._write(session, view, new)
+        new = replace(new, deadline=self._deadline(game, new, bool(turns.events)))
+        await self._write(session, game, new)
         if turns.events:
             now = self.clock()
             try:
-                await self.store.add_moves(session, [move_values(view.id, e, now) for e in turns.events])
+                await self.store.add_moves(session, [move_values(game.id, e, now) for e in turns.events])
             except IntegrityError:
                 raise Conflict() from None
         if new.status == Status.FINISHED:
             await records.game_ended(self.store, session, new, self.clock())
         replaced = (
-            view.message_id if shown_on is not None and view.message_id not in (None, shown_on) else None
+            game.message_id if shown_on is not None and game.message_id not in (None, shown_on) else None
         )
-        return Played(replace(new, version=view.version + 1), tuple(turns.events), replaced)
+        return Played(replace(new, version=game.version + 1), tuple(turns.events), replaced)
 
     def _deadline(self, old: GameSnapshot, new: GameSnapshot, played: bool) -> datetime | None:
         """A member to act gets a fresh deadline when the turn moved on or changed hands; a pending
@@ -334,17 +334,17 @@ class GameService:
         """Count a hint for the seat to move, whose member `user_id` asks on `turn_number` after
         throwing; refuses anyone else, a turn gone by, and a game with hints off."""
         async with self.store.transaction() as session:
-            view = await self._load(session, game_id)
-            if not view.hints:
+            game = await self._load(session, game_id)
+            if not game.hints:
                 raise NotAllowed("hints_off")
-            if view.status != Status.ACTIVE or view.turn_number != turn_number or view.pending_throw is None:
+            if game.status != Status.ACTIVE or game.turn_number != turn_number or game.pending_throw is None:
                 raise NotAllowed("hint_too_late")
-            if view.user_to_move() != user_id:
+            if game.user_to_move() != user_id:
                 raise NotAllowed("hint_not_yours")
-            seat = view.seat_to_move()
+            seat = game.seat_to_move()
             await self.store.update_seat(session, game_id, seat, hints_used=SeatRow.hints_used + 1)
-            info = view.seats[seat]
-            return replace(view, seats={**view.seats, seat: replace(info, hints_used=info.hints_used + 1)})
+            info = game.seats[seat]
+            return replace(game, seats={**game.seats, seat: replace(info, hints_used=info.hints_used + 1)})
 
 
 async def _refuse_second_game(store: Store, session: AsyncSession, game_id: int, user_id: int) -> None:
@@ -354,17 +354,17 @@ async def _refuse_second_game(store: Store, session: AsyncSession, game_id: int,
         raise NotAllowed("playing_here", game=game_id, seat=seat)
 
 
-def _check_active(view: GameSnapshot) -> None:
-    if view.status != Status.ACTIVE:
+def _check_active(game: GameSnapshot) -> None:
+    if game.status != Status.ACTIVE:
         raise GameEnded()
 
 
-def _check_turn(view: GameSnapshot, user_id: int | None, turn_number: int) -> None:
-    _check_active(view)
-    if turn_number != view.turn_number:
+def _check_turn(game: GameSnapshot, user_id: int | None, turn_number: int) -> None:
+    _check_active(game)
+    if turn_number != game.turn_number:
         raise StaleTurn()
-    if user_id is not None and view.user_to_move() != user_id:
-        raise NotYourTurn.for_user(view.seat_to_move(), view.user_to_move(), view.seat_of(user_id))
+    if user_id is not None and game.user_to_move() != user_id:
+        raise NotYourTurn.for_user(game.seat_to_move(), game.user_to_move(), game.seat_of(user_id))
 
 
 def _seat_change(seat: int, user_id: int | None, name: str | None = None) -> Change:

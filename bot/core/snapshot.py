@@ -15,7 +15,7 @@ from engine.state import Move, Position, parse_move
 
 @dataclass(frozen=True)
 class GameSnapshot:
-    """A game as stored after the call that returned it. `game` is the engine's game (position,
+    """A game as stored after the call that returned it. `state` is the engine's `Game` (position,
     throws played, pending throw, outcome): nobody changes it once it is in a snapshot."""
 
     id: int
@@ -23,7 +23,7 @@ class GameSnapshot:
     channel_id: int
     started_by: int
     status: Status
-    game: Game = field(compare=False)
+    state: Game = field(compare=False)
     version: int
     seats: dict[int, SeatInfo]
     deadline: datetime | None
@@ -44,35 +44,35 @@ class GameSnapshot:
 
     @property
     def position(self) -> Position:
-        return self.game.position
+        return self.state.position
 
     @property
     def rules(self) -> Rules:
-        return self.game.position.rules
+        return self.state.position.rules
 
     @property
     def turn_number(self) -> int:
         """Throws played so far: each button names the turn it was made for."""
-        return self.game.throws
+        return self.state.throws
 
     @property
     def pending_throw(self) -> int | None:
-        return None if self.game.pending is None else self.game.pending.value
+        return None if self.state.pending is None else self.state.pending.value
 
     @property
     def pending_cowries(self) -> tuple[bool, ...] | None:
-        return None if self.game.pending is None else self.game.pending.cowries
+        return None if self.state.pending is None else self.state.pending.cowries
 
     @property
     def outcome(self) -> Outcome | None:
         """How a finished game ended (win, frozen, throw limit, resignation); else None."""
-        return self.game.outcome() if self.status == Status.FINISHED else None
+        return self.state.outcome() if self.status == Status.FINISHED else None
 
     def legal_moves(self) -> list[Move]:
         """The moves of the pending throw; [] when nothing is thrown or the game is over."""
-        if self.game.pending is None or self.status != Status.ACTIVE:
+        if self.state.pending is None or self.status != Status.ACTIVE:
             return []
-        return self.game.legal_moves()
+        return self.state.legal_moves()
 
     def seat_to_move(self) -> int:
         return self.position.turn
@@ -104,8 +104,8 @@ class Played:
     @property
     def more(self) -> bool:
         """Only computers are left to play and the call stopped at its limit: play on again."""
-        view = self.game
-        return view.status == Status.ACTIVE and not view.is_human_turn()
+        game = self.game
+        return game.status == Status.ACTIVE and not game.is_human_turn()
 
 
 def _cowries_text(faces: tuple[bool, ...]) -> str:
@@ -140,7 +140,7 @@ def game_snapshot(row: GameRow, seats: Iterable[SeatRow]) -> GameSnapshot:
         channel_id=row.channel_id,
         started_by=row.started_by,
         status=Status(row.status),
-        game=Game(stored_position(row), throws=row.turn_number, pending=pending),
+        state=Game(stored_position(row), throws=row.turn_number, pending=pending),
         version=row.version,
         seats={s.seat: SeatInfo(s.seat, s.user_id, s.level, s.missed, s.hints_used, s.name) for s in seats},
         deadline=aware(row.deadline),
@@ -156,22 +156,22 @@ def game_snapshot(row: GameRow, seats: Iterable[SeatRow]) -> GameSnapshot:
     )
 
 
-def stored_columns(view: GameSnapshot) -> GameValues:
+def stored_columns(game: GameSnapshot) -> GameValues:
     """The game-row columns a service call may change (everything but identity and version)."""
-    outcome = view.outcome
+    outcome = game.outcome
     conceded = outcome is not None and outcome.termination is Termination.RESIGNATION
-    pending = view.game.pending
+    pending = game.state.pending
     return {
-        "status": str(view.status),
-        "position": (view.position.with_result(None) if conceded else view.position).notation(),
+        "status": str(game.status),
+        "position": (game.position.with_result(None) if conceded else game.position).notation(),
         "conceded_to": outcome.winner if conceded and outcome is not None else None,
         "pending_throw": None if pending is None else pending.value,
         "pending_cowries": None if pending is None else _cowries_text(pending.cowries),
-        "turn_number": view.turn_number,
-        "deadline": view.deadline,
-        "message_id": view.message_id,
-        "last_move": None if view.last_move is None else str(view.last_move),
-        "last_position": None if view.last_position is None else view.last_position.notation(),
+        "turn_number": game.turn_number,
+        "deadline": game.deadline,
+        "message_id": game.message_id,
+        "last_move": None if game.last_move is None else str(game.last_move),
+        "last_position": None if game.last_position is None else game.last_position.notation(),
     }
 
 

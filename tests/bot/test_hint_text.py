@@ -19,15 +19,15 @@ POSITION = Position.parse("black:0,0,26,40 yellow:0,0,0,64 turn:black captured:-
 TWO = POSITION.rules
 
 
-def hint_buttons(view: object) -> list[present.Button]:
-    return [b for b in present.turn_buttons(ENGLISH, view) if b.action == present.HINT]  # type: ignore[arg-type]
+def hint_buttons(snapshot: object) -> list[present.Button]:
+    return [b for b in present.turn_buttons(ENGLISH, snapshot) if b.action == present.HINT]  # type: ignore[arg-type]
 
 
 def test_the_hint_names_hards_move_by_its_letter_and_explains_every_choice() -> None:
-    view = game(TWO, position=POSITION, pending=4)
+    snapshot = game(TWO, position=POSITION, pending=4)
     analysis = analyse(POSITION, 4)
-    lines = hints.hint(ENGLISH, view, analysis).splitlines()
-    moves = view.legal_moves()
+    lines = hints.hint(ENGLISH, snapshot, analysis).splitlines()
+    moves = snapshot.legal_moves()
     letter = "AB"[moves.index(analysis.choices[0].move)]
     assert lines[0].startswith(f"**Hint**: play **{letter}**, Black ")
     assert lines[1].startswith("Your chance to win: ")
@@ -64,11 +64,11 @@ def test_hints_off_hides_the_button() -> None:
 
 
 def test_the_hint_fits_in_one_discord_message() -> None:
-    view = game(TWO, position=POSITION, pending=4)
+    snapshot = game(TWO, position=POSITION, pending=4)
     analysis = analyse(POSITION, 4)
     many = Reason(why.THREATENS, targets=tuple((seat, steps) for seat in (1, 3) for steps in range(2, 12)))
     wordy = replace(analysis, choices=tuple(replace(c, reasons=(many,) * 6) for c in analysis.choices))
-    text = hints.hint(ENGLISH, view, wordy)
+    text = hints.hint(ENGLISH, snapshot, wordy)
     assert len(text) < 2000 and text.count("…") == len(analysis.choices)
 
 
@@ -143,9 +143,9 @@ def test_every_kind_of_reason_has_its_words() -> None:
 
 
 def test_the_hint_says_why_the_search_differs_naming_the_choice_by_its_letter() -> None:
-    view = game(position=SEARCH, pending=25, seats={2: ALICE})
-    text = hints.hint(ENGLISH, view, analyse(SEARCH, 25))
-    letters = {move: "ABCDEFGH"[i] for i, move in enumerate(view.legal_moves())}
+    snapshot = game(position=SEARCH, pending=25, seats={2: ALICE})
+    text = hints.hint(ENGLISH, snapshot, analyse(SEARCH, 25))
+    letters = {move: "ABCDEFGH"[i] for i, move in enumerate(snapshot.legal_moves())}
     plain = letters[parse_move("yellow:14-39")]
     assert f"the search prefers it to {plain}, Yellow 14 → 39, which looks better for now" in text
     line = next(line for line in text.splitlines() if line.startswith(f"**{plain}** Yellow 14 → 39"))

@@ -47,12 +47,12 @@ def test_the_leaderboard_counts_games_and_wins_apart() -> None:
 
 def test_the_final_summary_counts_turns_in_their_own_plural() -> None:
     tallies = {0: SeatTally(0, 3, 1, 0)}
-    view = game(TWO, status="finished", turn_number=3)
-    assert "Throws: 3 in 1 turn. " in turns.final_summary(ENGLISH, view, tallies)
-    assert "दाँव: 1 बारी में 3।" in turns.final_summary(HINDI, view, tallies)
+    snapshot = game(TWO, status="finished", turn_number=3)
+    assert "Throws: 3 in 1 turn. " in turns.final_summary(ENGLISH, snapshot, tallies)
+    assert "दाँव: 1 बारी में 3।" in turns.final_summary(HINDI, snapshot, tallies)
     tallies = {0: SeatTally(0, 2, 2, 0), 2: SeatTally(2, 1, 2, 0)}
-    assert "Throws: 3 in 4 turns. " in turns.final_summary(ENGLISH, view, tallies)
-    assert "दाँव: 4 बारियों में 3।" in turns.final_summary(HINDI, view, tallies)
+    assert "Throws: 3 in 4 turns. " in turns.final_summary(ENGLISH, snapshot, tallies)
+    assert "दाँव: 4 बारियों में 3।" in turns.final_summary(HINDI, snapshot, tallies)
 
 
 def test_the_puzzle_record_says_one_answer_in_the_singular() -> None:
@@ -72,9 +72,9 @@ def test_the_rules_line_and_history_shape_count_players_and_pieces_apart() -> No
 
 
 def test_a_hints_choices_never_start_a_sentence_in_lower_case() -> None:
-    view = game(TWO, position=BUSY, pending=6)
-    text = hints.hint(ENGLISH, view, analyse(BUSY, 6))
-    assert len(text.splitlines()) == 2 + len(view.legal_moves())
+    snapshot = game(TWO, position=BUSY, pending=6)
+    text = hints.hint(ENGLISH, snapshot, analyse(BUSY, 6))
+    assert len(text.splitlines()) == 2 + len(snapshot.legal_moves())
     assert not LOWER_AFTER_STOP.findall(text), text
 
 
@@ -92,8 +92,8 @@ def test_the_puzzle_verdict_never_starts_a_sentence_in_lower_case() -> None:
 
 def test_hindi_choice_labels_are_tense_neutral() -> None:
     """A choice is a move not yet made: "पीली की नई गोटी बाहर", "…को काटकर", never "निकली", "काटा"."""
-    view = game(TWO, position=BUSY, pending=6)
-    labels = [board.choice_button(HINDI, i, BUSY, move) for i, move in enumerate(view.legal_moves())]
+    snapshot = game(TWO, position=BUSY, pending=6)
+    labels = [board.choice_button(HINDI, i, BUSY, move) for i, move in enumerate(snapshot.legal_moves())]
     assert any("नई गोटी" in label for label in labels)
     assert any("को काटकर" in label for label in labels)
     assert not any(re.search(r"निकली|काटा\b|काटी\b", label) for label in labels), labels

@@ -72,8 +72,8 @@ def test_every_choice_button_names_its_move_distinctly_as_the_board_does() -> No
     moves = position.legal_moves(2)
     paths = [board.move_path(EN, position, m) for m in moves]
     assert len(set(paths)) < len(paths)  # the arm words alone repeat
-    view = game(position=position, pending=2)
-    labels = [b.label for b in present.turn_buttons(EN, view) if b.action == present.MOVE]
+    snapshot = game(position=position, pending=2)
+    labels = [b.label for b in present.turn_buttons(EN, snapshot) if b.action == present.MOVE]
     assert len(set(labels)) == len(labels) == len(moves)
     assert labels[0] == "A: Black 21 → 23" and labels[1] == "B: Black 29 → 31"
 
@@ -192,8 +192,8 @@ def test_when_another_member_decides_the_clicked_message_closes_and_a_post_pings
     two = Rules.parse("classic,players=2,pieces=2")
     start = Position.initial(two)
     mine = event(start, 3, Move(0, 0, 1), ALICE)
-    view = game(two, position=start.after(3, Move(0, 0, 1)), turn_number=1, seats={0: ALICE, 2: BOB})
-    plan = present.after_click(EN, Played(view, (mine,)), 0, ["` 6` earlier"], NAMES)
+    snapshot = game(two, position=start.after(3, Move(0, 0, 1)), turn_number=1, seats={0: ALICE, 2: BOB})
+    plan = present.after_click(EN, Played(snapshot, (mine,)), 0, ["` 6` earlier"], NAMES)
     assert plan.now is not None and plan.now.buttons == () and plan.now.board is None
     assert plan.now.content.startswith("` 6` earlier\n` 3`")
     assert plan.post is not None and plan.post.pings == (BOB,) and not plan.paced
@@ -206,8 +206,8 @@ def test_the_result_is_a_new_message_that_pings_every_player() -> None:
     move = Move(0, 80, 84)
     after = before.after(4, move)
     assert after.result == 0
-    view = game(two, position=after, turn_number=50, status="finished", seats={0: ALICE, 2: BOB})
-    plan = present.after_click(EN, Played(view, (event(before, 4, move, ALICE),)), 0, [], NAMES, {})
+    snapshot = game(two, position=after, turn_number=50, status="finished", seats={0: ALICE, 2: BOB})
+    plan = present.after_click(EN, Played(snapshot, (event(before, 4, move, ALICE),)), 0, [], NAMES, {})
     assert plan.post is not None and plan.post.result and set(plan.post.pings) == {ALICE, BOB}
     assert plan.post.content.startswith("**Black wins!**") and plan.post.buttons == ()
 
@@ -222,6 +222,6 @@ def test_history_groups_the_sides_by_partnership_and_results_have_one_pair_of_br
         f" · <@{ALICE}> + computer (normal) vs computer (normal) + <@{BOB}> → computer (normal) · " in line
     ), line
     assert "Red + Green won" in line
-    view = game(status="finished")
-    assert turns.seat_label(EN, view, 1) == "Computer (hard, Red)"
-    assert turns.seat_label(EN, view, 0) == f"<@{ALICE}> (Black)"
+    snapshot = game(status="finished")
+    assert turns.seat_label(EN, snapshot, 1) == "Computer (hard, Red)"
+    assert turns.seat_label(EN, snapshot, 0) == f"<@{ALICE}> (Black)"

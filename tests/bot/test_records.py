@@ -39,8 +39,10 @@ async def play_games(store: Store, count: int, seed: int) -> tuple[GameService, 
         guest = rng.choice([None, BOB, CAROL])
         seat = rng.choice(rules.seats)
         members = {} if guest is None else {rng.choice([s for s in rules.seats if s != seat]): guest}
-        view = (await games.start(GUILD, CHANNEL + index, ALICE, rules, level, seat, members=members)).game
-        played.append(await play_out(games, clock, view, rng))
+        snapshot = (
+            await games.start(GUILD, CHANNEL + index, ALICE, rules, level, seat, members=members)
+        ).game
+        played.append(await play_out(games, clock, snapshot, rng))
     return games, played
 
 
@@ -57,29 +59,29 @@ async def test_stored_games_give_records_that_replay_and_ratings_a_rebuild_repea
     """Eight whole games: each record replays to the stored position; live ratings = a rebuild."""
     _, played = await play_games(store, 8, seed=11)
     people = computers = rated = 0
-    for view in played:
+    for snapshot in played:
         async with store.transaction() as session:
-            game = await store.game(session, view.id)
-            seats = await store.seats(session, view.id)
-            moves = await store.moves(session, view.id)
+            game = await store.game(session, snapshot.id)
+            seats = await store.seats(session, snapshot.id)
+            moves = await store.moves(session, snapshot.id)
         assert game is not None
         record = game_record(game, seats, moves, names={ALICE: "Alice; the [best]", BOB: 'Bob "B"'})
         again = read_record(record.text())
-        assert again.final == view.position
-        assert len(again.throws) == view.turn_number
+        assert again.final == snapshot.position
+        assert len(again.throws) == snapshot.turn_number
         assert again.termination in ("win", "frozen", "throw_limit")
-        assert again.tags["Game"] == str(view.id)
+        assert again.tags["Game"] == str(snapshot.id)
         seat_tags = [again.tags[name] for name in ("Black", "Red", "Yellow", "Green") if name in again.tags]
         if any(row.actor_id == ALICE for row in moves):  # she might have left before her first throw
             assert any("Alice, the [best] (user 11)" in tag for tag in seat_tags)
 
         rated += any(row.actor_id is not None for row in moves)  # a member threw: a rated game
         players = seat_players(seats, moves)
-        mine = {view.position.side_of(s) for s, who in players.items() if ALICE in who}
+        mine = {snapshot.position.side_of(s) for s, who in players.items() if ALICE in who}
         if not mine:
             continue
         assert len(mine) == 1
-        opponents = [p for s, who in players.items() if view.position.side_of(s) not in mine for p in who]
+        opponents = [p for s, who in players.items() if snapshot.position.side_of(s) not in mine for p in who]
         if any(isinstance(p, int) for p in opponents):
             people += 1
         else:
@@ -96,17 +98,19 @@ async def test_stored_games_give_records_that_replay_and_ratings_a_rebuild_repea
 
 async def test_an_abandoned_game_is_recorded_as_abandoned(store: Store) -> None:
     games = service(store)
-    view = (await games.start(GUILD, CHANNEL, ALICE, RULES[0], "normal", None)).game
-    view = (await games.act(view.id, ALICE, 0)).game
-    assert view.turn_number > 0
-    await games.end(view.id, ALICE, can_manage=False)
+    snapshot = (await games.start(GUILD, CHANNEL, ALICE, RULES[0], "normal", None)).game
+    snapshot = (await games.act(snapshot.id, ALICE, 0)).game
+    assert snapshot.turn_number > 0
+    await games.end(snapshot.id, ALICE, can_manage=False)
     async with store.transaction() as session:
-        game = await store.game(session, view.id)
+        game = await store.game(session, snapshot.id)
         assert game is not None
-        record = game_record(game, await store.seats(session, view.id), await store.moves(session, view.id))
+        record = game_record(
+            game, await store.seats(session, snapshot.id), await store.moves(session, snapshot.id)
+        )
     text = record.text()
     assert '[Result "*"]' in text and '[Termination "abandoned"]' in text
-    assert read_record(text).final == view.position
+    assert read_record(text).final == snapshot.position
     assert record.tags["Black"] == "user 11 (user 11)"  # no name given: the id stands in
 
 
@@ -188,14 +192,14 @@ async def test_two_games_ending_at_once_both_count_for_their_member(db_url: str,
         rules = Rules.parse("standard,players=2,pieces=1")
         views = []
         for index, games_ in enumerate(games):
-            view = (await games_.start(GUILD, CHANNEL + index, ALICE, rules, "easy", None)).game
+            snapshot = (await games_.start(GUILD, CHANNEL + index, ALICE, rules, "easy", None)).game
             computer_threw = False
             while not computer_threw:  # Alice throws (her graces again) until the computer has too
-                played = await games_.act(view.id, ALICE, view.turn_number)
-                view, computer_threw = played.game, any(e.seat == 2 for e in played.events)
+                played = await games_.act(snapshot.id, ALICE, snapshot.turn_number)
+                snapshot, computer_threw = played.game, any(e.seat == 2 for e in played.events)
             # One step from home (the last square: home on any throw), the computer's piece behind.
-            await force_position(store, view, "black:83 yellow:1 turn:black captured:- rules:standard")
-            views.append(await games_.get(view.id))
+            await force_position(store, snapshot, "black:83 yellow:1 turn:black captured:- rules:standard")
+            views.append(await games_.get(snapshot.id))
         ends = await asyncio.gather(
             *(g.act(v.id, ALICE, v.turn_number) for g, v in zip(games, views, strict=True))
         )

@@ -28,24 +28,24 @@ async def _play(
     midnight after her first throw, so the game starts in one month and ends in the next."""
     guest = [None, BOB, CAROL][index % 3]
     members = {} if guest is None else {2: guest}
-    view = (await games.start(GUILD, CHANNEL + index, ALICE, RULES, "easy", 0, members=members)).game
+    snapshot = (await games.start(GUILD, CHANNEL + index, ALICE, RULES, "easy", 0, members=members)).game
     if cross:
-        view = (await games.act(view.id, ALICE, view.turn_number)).game
+        snapshot = (await games.act(snapshot.id, ALICE, snapshot.turn_number)).game
         clock.advance(2 * 3600)
-    return await play_out(games, clock, view, rng)
+    return await play_out(games, clock, snapshot, rng)
 
 
 async def _ended(store: Store, played: list[GameSnapshot]) -> list[tuple[datetime, ratings.RatedGame]]:
-    """Each game's end and its rated view, in the order they ended."""
+    """Each game's end and its rated snapshot, in the order they ended."""
     found = []
     async with store.transaction() as session:
-        for view in played:
-            game = await store.game(session, view.id)
+        for snapshot in played:
+            game = await store.game(session, snapshot.id)
             assert game is not None and game.ended_at is not None
-            moves = await store.moves(session, view.id)
+            moves = await store.moves(session, snapshot.id)
             outcome = Game(stored_position(game), throws=game.turn_number).outcome()
             assert outcome is not None
-            rated = rated_game(RULES, outcome.winner, await store.seats(session, view.id), moves)
+            rated = rated_game(RULES, outcome.winner, await store.seats(session, snapshot.id), moves)
             found.append((aware(game.ended_at) or game.ended_at, moves[-1].id, rated))
     return [(when, rated) for when, _, rated in sorted(found, key=lambda item: item[:2])]
 

@@ -94,6 +94,8 @@ TURN_ACTIONS = ("pachisi:throw:", "pachisi:move:")
 def live_buttons(message: Message) -> list[Button]:
     """The buttons that play the turn (Throw, or the moves), by their custom ids."""
     return play.play_buttons(message)
+
+
 SEAT_OFFER = "pachisi:join:"
 """The custom id's start of the table card's Take a seat (found by the action, not its words)."""
 
@@ -377,7 +379,7 @@ async def time_passes(
     [game] = await stored_games(table.database_url)
 
     def armed() -> bool:
-        task = flow.timers.tasks.get(game.view.id)
+        task = flow.timers.tasks.get(game.snapshot.id)
         return task is not None and not task.done()
 
     await table.fake.wait_until(armed, what="the turn timer")
@@ -387,7 +389,7 @@ async def time_passes(
 
 def check_move_log(game: StoredGame) -> None:
     """The log has one row per throw, numbered 0..n-1, and replaying it gives the stored position."""
-    assert play.replays(game), f"game {game.view.id}: the move log does not replay to the stored position"
+    assert play.replays(game), f"game {game.snapshot.id}: the move log does not replay to the stored position"
 
 
 class PostgresServer:

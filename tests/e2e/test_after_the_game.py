@@ -17,13 +17,13 @@ async def test_after_a_game_members_list_export_replay_and_see_their_rating(tabl
     await table.alice.slash(table.channel, "pachisi start", players=2, pieces=1, level="hard")
     await play_out(table, [table.alice], by="buttons")
     (game,) = await stored_games(table.database_url)
-    assert game.view.status == "finished"
+    assert game.snapshot.status == "finished"
 
     listed = await table.bob.slash(table.channel, "pachisi history")
     assert listed.ephemeral
-    line = next(line for line in listed.content.splitlines() if line.startswith(f"`#{game.view.id}`"))
+    line = next(line for line in listed.content.splitlines() if line.startswith(f"`#{game.snapshot.id}`"))
     assert f"<@{table.alice.id}>" in line and "computer (hard)" in line
-    assert "classic, 2 players, 1 piece ·" in line and f"{game.view.turn_number} throws" in line
+    assert "classic, 2 players, 1 piece ·" in line and f"{game.snapshot.turn_number} throws" in line
     assert " won · " in line or "draw" in line
 
     exported = await table.bob.slash(table.channel, "pachisi export")
@@ -32,18 +32,18 @@ async def test_after_a_game_members_list_export_replay_and_see_their_rating(tabl
     assert "python -m" not in exported.content and "PGN" in exported.content
     assert "`/pachisi rules`" in exported.content and "docs/" not in exported.content
     (attachment,) = exported.attachments
-    assert attachment.filename == f"pachisi-game-{game.view.id}.txt"
+    assert attachment.filename == f"pachisi-game-{game.snapshot.id}.txt"
     record = read_record(attachment.data.decode())
-    assert record.final == game.view.position
-    assert len(record.throws) == game.view.turn_number
+    assert record.final == game.snapshot.position
+    assert len(record.throws) == game.snapshot.turn_number
     assert record.tags["Black"] == f"Alice (user {table.alice.id})"
     assert record.tags["Yellow"] == "computer (hard)"
     assert record.tags["Site"] == "Discord: Pachisi club #games"
 
-    replayed = await table.bob.slash(table.channel, "pachisi replay", game=game.view.id)
+    replayed = await table.bob.slash(table.channel, "pachisi replay", game=game.snapshot.id)
     assert not replayed.ephemeral
     (gif,) = replayed.attachments
-    assert gif.filename == f"pachisi-game-{game.view.id}.gif"
+    assert gif.filename == f"pachisi-game-{game.snapshot.id}.gif"
     animation = Image.open(io.BytesIO(gif.data))
     assert animation.format == "GIF" and getattr(animation, "n_frames", 1) > 2
     assert gif in table.channel.messages[-1].attachments  # posted for the channel to see
@@ -81,14 +81,14 @@ async def test_export_and_replay_in_the_channel_find_the_game_of_its_thread(
         [thread] = await table.fake.wait_until(lambda: table.channel.threads, what="the game's thread")
         await table.fake.wait_until(lambda: final_message(thread), what="the game's result")
         (game,) = await stored_games(table.database_url)
-        assert game.view.status == "finished" and game.view.card_channel_id == table.channel.id
+        assert game.snapshot.status == "finished" and game.snapshot.card_channel_id == table.channel.id
         # Typed in the channel that shows the table card, not in the thread.
         exported = await table.bob.slash(table.channel, "pachisi export")
         (attachment,) = exported.attachments
-        assert attachment.filename == f"pachisi-game-{game.view.id}.txt"
+        assert attachment.filename == f"pachisi-game-{game.snapshot.id}.txt"
         replayed = await table.bob.slash(table.channel, "pachisi replay")
         (gif,) = replayed.attachments
-        assert gif.filename == f"pachisi-game-{game.view.id}.gif"
+        assert gif.filename == f"pachisi-game-{game.snapshot.id}.gif"
         # Another channel has had no game.
         other = table.guild.add_text_channel("elsewhere")
         nothing = await table.bob.slash(other, "pachisi export")

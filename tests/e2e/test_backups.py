@@ -102,23 +102,23 @@ async def test_a_backup_taken_during_play_restores_and_the_game_resumes(
         assert refused.returncode == 1
         assert refused.stderr.startswith("restore refused: a bot is running on "), refused.stderr
         [live] = await stored_games(database_url)
-        assert live.view.turn_number > backed_up.view.turn_number  # the refusal changed nothing
+        assert live.snapshot.turn_number > backed_up.snapshot.turn_number  # the refusal changed nothing
 
         assert await bot.terminate() == 0
         restored = cli("restore", str(copy), database_url=database_url)
         assert restored.returncode == 0, restored.stderr
         [game] = await stored_games(database_url)
         assert moves_of(game) == moves_of(backed_up)
-        assert (game.view.turn_number, game.view.pending_throw) == (
-            backed_up.view.turn_number,
-            backed_up.view.pending_throw,
+        assert (game.snapshot.turn_number, game.snapshot.pending_throw) == (
+            backed_up.snapshot.turn_number,
+            backed_up.snapshot.pending_throw,
         )
         await bot.start()
         final = await play_out(table, [table.alice], by="buttons")
         assert "Throws:" in final.content
     [game] = await stored_games(database_url)
     check_move_log(game)
-    assert game.view.status == "finished"
+    assert game.snapshot.status == "finished"
     assert moves_of(game)[: len(backed_up.moves)] == moves_of(backed_up)
     kept = f"{make_url(database_url).database}.before-restore"
     [before] = await stored_games(sqlite_url(Path(kept)))  # what the restore replaced
@@ -275,14 +275,14 @@ async def test_a_pg_dump_taken_during_play_restores_and_the_game_resumes(
         [dumped] = await stored_games(restored_url)
         check_move_log(dumped)
         [live] = await stored_games(postgres_url)
-        assert live.view.turn_number > dumped.view.turn_number  # the dump was taken mid-game
+        assert live.snapshot.turn_number > dumped.snapshot.turn_number  # the dump was taken mid-game
         resumed = Table(fake, table.bot, table.guild, table.channel, table.alice, table.bob, restored_url)
         async with running_bot(fake, bot_env(fake, restored_url)):
             final = await play_out(resumed, [table.alice], by="buttons")
             assert "Throws:" in final.content
         [game] = await stored_games(restored_url)
         check_move_log(game)
-        assert game.view.status == "finished"
+        assert game.snapshot.status == "finished"
         assert moves_of(game)[: len(dumped.moves)] == moves_of(dumped)
     finally:
         await admin(postgres_url, "DROP DATABASE IF EXISTS pachisi_restored WITH (FORCE)")

@@ -14,9 +14,9 @@ from tests.e2e.helpers import Table, live_buttons, stored_games, turn_state, wai
 
 async def game_now(table: Table) -> tuple[object, ...]:
     """What a refused request must not change (the turn message's id is display, set after posting)."""
-    view: GameSnapshot | None = await table.bot.service.get_active(table.channel.id)
-    assert view is not None
-    return view.version, view.turn_number, view.position, view.pending_throw, view.seats
+    snapshot: GameSnapshot | None = await table.bot.service.get_active(table.channel.id)
+    assert snapshot is not None
+    return snapshot.version, snapshot.turn_number, snapshot.position, snapshot.pending_throw, snapshot.seats
 
 
 async def refusal(table: Table, reply: Reply) -> str:
@@ -102,7 +102,7 @@ async def test_a_double_click_plays_the_move_once(table: Table) -> None:
     await wait_for_turn_or_end(table, after=state)
     games = await stored_games(table.database_url)
     assert [row.turn_number for row in games[0].moves].count(before.turn_number) == 1
-    assert games[0].view.turn_number >= before.turn_number + 1
+    assert games[0].snapshot.turn_number >= before.turn_number + 1
 
 
 async def test_a_typed_move_that_is_not_in_the_list_is_refused(table: Table) -> None:
@@ -137,7 +137,7 @@ async def test_start_in_a_running_game_tells_its_player_to_play_on_not_to_join(t
     [game] = await stored_games(table.database_url)
     reply = await table.alice.slash(table.channel, "pachisi start")
     assert reply.ephemeral
-    assert reply.content == refusal_text(ENGLISH, "playing_here", {"game": game.view.id, "seat": 0})
+    assert reply.content == refusal_text(ENGLISH, "playing_here", {"game": game.snapshot.id, "seat": 0})
     assert "join" not in reply.content
     reply = await table.bob.slash(table.channel, "pachisi start")  # an onlooker is offered a seat
     assert "/pachisi join" in reply.content
@@ -158,10 +158,10 @@ async def test_a_command_in_a_channel_without_a_game(table: Table) -> None:
 
 async def test_autocomplete_offers_exactly_the_legal_moves_of_the_pending_throw(table: Table) -> None:
     message = await thrown(table)
-    view = await table.bot.service.get_active(table.channel.id)
-    assert view is not None and view.pending_throw is not None
+    snapshot = await table.bot.service.get_active(table.channel.id)
+    assert snapshot is not None and snapshot.pending_throw is not None
     choices = await table.alice.autocomplete(table.channel, "pachisi move", "choice", "")
-    assert [value for _, value in choices] == [str(m) for m in view.legal_moves()]
+    assert [value for _, value in choices] == [str(m) for m in snapshot.legal_moves()]
     assert [name.split(" · ")[0] for name, _ in choices] == [b.label for b in live_buttons(message)]
     narrowed = await table.alice.autocomplete(table.channel, "pachisi move", "choice", "A:")
     assert narrowed == choices[:1]
@@ -198,11 +198,11 @@ FORGED = (
 async def test_every_forged_button_id_gets_an_answer_and_changes_nothing(table: Table) -> None:
     """Button ids are untrusted input: any client can send any id on any message."""
     message = await thrown(table)
-    view = await table.bot.service.get_active(table.channel.id)
-    assert view is not None
+    snapshot = await table.bot.service.get_active(table.channel.id)
+    assert snapshot is not None
     before = await game_now(table)
     for template in FORGED:
-        custom_id = template.format(nines="9" * 40, game=view.id, turn=view.turn_number)
+        custom_id = template.format(nines="9" * 40, game=snapshot.id, turn=snapshot.turn_number)
         reply = await table.alice.press(message, custom_id)
         assert reply.ephemeral, (custom_id, reply.content)
         assert reply.content, custom_id

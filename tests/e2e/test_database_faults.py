@@ -76,12 +76,14 @@ async def test_postgres_stopped_mid_game(
         finally:
             await postgres_server.start()
         [after] = await stored_games(postgres_url)
-        assert after.view.turn_number == before.view.turn_number and len(after.moves) == len(before.moves)
+        assert after.snapshot.turn_number == before.snapshot.turn_number and len(after.moves) == len(
+            before.moves
+        )
         final = await play_out(table, [table.alice], by="buttons")  # the same bot plays on
         assert "Throws:" in final.content
     [game] = await stored_games(postgres_url)
     check_move_log(game)
-    assert game.view.status == "finished"
+    assert game.snapshot.status == "finished"
     assert errors_logged(caplog) == []
 
 
@@ -111,6 +113,6 @@ async def test_sqlite_locked_by_another_process_past_the_busy_timeout(
         locker.kill()
         await locker.wait()
     [after] = await stored_games(table.database_url)
-    assert (after.view.turn_number, len(after.moves)) == (before.view.turn_number, len(before.moves))
+    assert (after.snapshot.turn_number, len(after.moves)) == (before.snapshot.turn_number, len(before.moves))
     await play_one_turn(table)  # the lock is gone: the same click works
     assert errors_logged(caplog) == []

@@ -45,4 +45,4 @@ async def test_a_failing_button_answers_with_a_reference_and_changes_nothing(
     assert found is not None, reply.content
     assert any(f"ref={found[1]}" in r.getMessage() for r in caplog.records)
     (after,) = await stored_games(table.database_url)
-    assert after.view == before.view
+    assert after.snapshot == before.snapshot

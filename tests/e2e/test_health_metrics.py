@@ -85,9 +85,7 @@ async def health_becomes(port: int, status: int) -> dict[str, Any]:
 async def test_metrics_after_a_played_game(fake: FakeDiscord, database_url: str) -> None:
     table = subprocess_table(fake, database_url)
     # Discord says 429 to two posts through the channel (discord.py waits and posts again).
-    fake.fail_next(
-        "POST", "/channels/{c}/messages", status=429, retry_after=0.2, times=2, bucket="f00d"
-    )
+    fake.fail_next("POST", "/channels/{c}/messages", status=429, retry_after=0.2, times=2, bucket="f00d")
     port = free_port()
     async with running_bot(fake, bot_env(fake, database_url, METRICS_PORT=str(port))):
         assert await health(port) == (200, {"status": "ok", "gateway": True, "database": True})

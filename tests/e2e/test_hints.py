@@ -58,18 +58,20 @@ async def test_the_hint_answers_the_member_to_move_alone_with_hards_letter(table
     reply = await table.alice.click(message, HINT_BUTTON)
     assert reply.ephemeral
     [game] = await stored_games(table.database_url)
-    view = game.view
-    assert view.pending_throw is not None
-    moves = view.legal_moves()
-    best = HardPlayer().choose(view.position, view.pending_throw, moves, Random(0))
+    snapshot = game.snapshot
+    assert snapshot.pending_throw is not None
+    moves = snapshot.legal_moves()
+    best = HardPlayer().choose(snapshot.position, snapshot.pending_throw, moves, Random(0))
     text = reply.followups[-1].content if reply.followups else reply.content
     assert text.startswith(f"**Hint**: play **{choice_label(moves.index(best))}**,"), text
     assert "chance to win" in text
     for index in range(len(moves)):
-        assert f"\n**{choice_label(index)}** {move_steps(ENGLISH, view.position, moves[index])}, " in text
+        assert f"\n**{choice_label(index)}** {move_steps(ENGLISH, snapshot.position, moves[index])}, " in text
     assert len(table.channel.messages) == seen  # nothing posted for the channel to see
     [game] = await stored_games(table.database_url)
-    assert game.view.seats[0].hints_used == 1 and game.view.seats[1].hints_used == 0  # Bob's not counted
+    assert (
+        game.snapshot.seats[0].hints_used == 1 and game.snapshot.seats[1].hints_used == 0
+    )  # Bob's not counted
 
     # The hint changed nothing: Alice still plays her turn, and the Hint goes with it.
     before = turn_state(table.channel)
@@ -97,7 +99,7 @@ async def test_the_board_shows_the_chances_under_the_picture(table: Table) -> No
     [embed] = reply.embeds
     assert embed["image"]["url"] == "attachment://board.png"
     [game] = await stored_games(table.database_url)
-    assert embed["footer"]["text"] == chances_line(ENGLISH, game.view)
+    assert embed["footer"]["text"] == chances_line(ENGLISH, game.snapshot)
     assert embed["footer"]["text"].startswith("Chance to win: Black + Yellow ")
 
 
@@ -109,7 +111,7 @@ async def test_the_result_carries_the_games_story(table: Table) -> None:
     chart = Image.open(io.BytesIO(final.attachments[1].data)).convert("RGB")
     [game] = await stored_games(table.database_url)
     record = [(row.throw, parse_move(row.move or "pass")) for row in game.moves]
-    chances, _ = story(Position.initial(game.view.rules), record)
+    chances, _ = story(Position.initial(game.snapshot.rules), record)
     assert chances[-1] in (0.0, 1.0)  # the game is over: the line ends at 0 or 100 %
     winner_inner = line_colours(0, 2)[1]
     x, y = point(len(chances) - 1, chances[-1], len(chances))
@@ -124,4 +126,4 @@ async def test_a_game_without_hints_offers_neither_the_button_nor_the_chances(ta
     reply = await table.alice.slash(table.channel, "pachisi board")
     assert reply.attachments and "footer" not in reply.embeds[0]
     [game] = await stored_games(table.database_url)
-    assert not game.view.hints
+    assert not game.snapshot.hints

@@ -132,7 +132,7 @@ async def test_a_pseudo_language_game_shows_only_the_catalogs_sentences(
     offered = await play_alone(table, thread, table.alice, random.Random(3))
     offered += await visit(table, table.alice, thread)
     [stored] = await stored_games(table.database_url)
-    game = stored.view
+    game = stored.snapshot
     assert game.status == Status.FINISHED and game.language == PSEUDO
     aside = names_aside(table, game) | {languages.language(PSEUDO).moment(game.created_at)}
     texts = [*seen_texts(table), *offered]
@@ -155,7 +155,7 @@ async def test_a_game_in_hindi_speaks_hindi_throughout(tables: Table) -> None:
     )
     offered = await play_alone(table, thread, table.alice, random.Random(5))
     [stored] = await stored_games(table.database_url)
-    game = stored.view
+    game = stored.snapshot
     assert game.language == "hi" and game.status == Status.FINISHED
     hindi = languages.language("hi")
     result = turns.result_head(hindi, game)
@@ -286,7 +286,7 @@ async def test_the_table_speaks_its_language_and_each_member_their_own(tables: T
     unknown = await table.alice.slash(table.channel, "pachisi start", language="fr", **QUICK)
     assert unknown.content == "I don't speak `fr` yet: choose English and हिन्दी."
     [stored] = await stored_games(table.database_url)
-    assert stored.view.language == "hi"
+    assert stored.snapshot.language == "hi"
 
 
 async def test_one_language_per_message_for_a_member_of_another_language(tables: Table) -> None:

@@ -76,7 +76,9 @@ async def test_a_refused_post_mid_game_is_explained_and_the_move_is_kept(table: 
     assert "/pachisi throw" in said
     assert all(f.ephemeral for f in reply.followups)
     (game,) = await stored_games(table.database_url)
-    assert game.view.status == "active" and game.view.user_to_move() == table.bob.id  # the move was kept
+    assert (
+        game.snapshot.status == "active" and game.snapshot.user_to_move() == table.bob.id
+    )  # the move was kept
     check_move_log(game)
     table.fake.server.faults.clear()
     board = await table.bob.slash(table.channel, "pachisi board")
@@ -89,4 +91,6 @@ async def test_a_deleted_channel_abandons_its_game(table: Table) -> None:
     await table.alice.slash(table.channel, "pachisi start", players=4, level="easy")
     await wait_for_turn_or_end(table)
     table.fake.delete_channel(table.channel)
-    await wait_for_game(table.database_url, lambda g: g.view.status == "abandoned", what="the game abandoned")
+    await wait_for_game(
+        table.database_url, lambda g: g.snapshot.status == "abandoned", what="the game abandoned"
+    )

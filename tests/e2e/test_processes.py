@@ -104,7 +104,7 @@ async def test_two_shard_processes_one_killed_and_replaced(fake: FakeDiscord, po
     assert len(games) == 2
     for game in games:
         check_move_log(game)
-        assert game.view.status == "finished"
+        assert game.snapshot.status == "finished"
 
 
 async def test_a_second_process_for_a_live_shard_plays_no_turn_twice(
@@ -137,5 +137,5 @@ async def test_a_second_process_for_a_live_shard_plays_no_turn_twice(
             bot.log.close()
     [game] = await stored_games(postgres_url)
     check_move_log(game)  # every turn once, in order
-    assert game.view.status == "finished"
+    assert game.snapshot.status == "finished"
     assert len([m for m in table.channel.messages if is_final(m)]) == 1, "the result was posted twice"

@@ -49,25 +49,25 @@ async def test_killed_while_a_human_move_is_pending(fake: FakeDiscord, database_
             await table.alice.click(message, "Throw")
             await wait_for_turn_or_end(table, after=before)
         [game] = await stored_games(database_url)
-        pending = game.view.pending_throw, game.view.turn_number
+        pending = game.snapshot.pending_throw, game.snapshot.turn_number
         assert pending[0] is not None
 
         await bot.kill()
         await bot.start()
         [game] = await stored_games(database_url)
-        assert (game.view.pending_throw, game.view.turn_number) == pending
+        assert (game.snapshot.pending_throw, game.snapshot.turn_number) == pending
         # The buttons posted by the dead process still work.
         await click_until_acknowledged(
             table, table.alice, message, labels[0] or "", turn_state(table.channel)
         )
         [game] = await stored_games(database_url)
-        assert game.view.turn_number > pending[1]
+        assert game.snapshot.turn_number > pending[1]
         assert [m.turn_number for m in game.moves].count(pending[1]) == 1
         final = await play_out(table, [table.alice], by="buttons")
         assert "Throws:" in final.content
     [game] = await stored_games(database_url)
     check_move_log(game)
-    assert game.view.status == "finished"
+    assert game.snapshot.status == "finished"
 
 
 async def test_killed_while_the_computers_play(fake: FakeDiscord, database_url: str) -> None:
@@ -95,20 +95,22 @@ async def test_killed_while_the_computers_play(fake: FakeDiscord, database_url: 
             await store.close()
         assert killed_at >= played
         [game] = await stored_games(database_url)
-        assert game.view.status == "active", "the computers finished before the kill"
+        assert game.snapshot.status == "active", "the computers finished before the kill"
         check_move_log(game)
         await bot.start()
         final = await fake.wait_until(  # a posted "… is playing" has the result's shape until edited
-            lambda: ((m := final_message(table.channel)) is not None and "Throws:" in m.content and m) or None,
+            lambda: (
+                ((m := final_message(table.channel)) is not None and "Throws:" in m.content and m) or None
+            ),
             timeout=WHOLE_GAME,  # the computers play the rest of the game
             what="the computers' game finished after the restart",
         )
         assert "Throws:" in final.content
     [game] = await stored_games(database_url)
     check_move_log(game)
-    assert game.view.status == "finished"
-    assert game.view.turn_number > killed_at
-    assert "Throws: " + str(game.view.turn_number) in final.content
+    assert game.snapshot.status == "finished"
+    assert game.snapshot.turn_number > killed_at
+    assert "Throws: " + str(game.snapshot.turn_number) in final.content
 
 
 async def throws_stored(store: Store) -> int:
@@ -141,7 +143,7 @@ async def test_killed_after_a_move_is_stored_before_the_next_turn_is_shown(
     async with running_bot(fake, env) as bot:
         message, labels = await two_members_to_a_choice(table)
         [game] = await stored_games(database_url)
-        turn = game.view.turn_number
+        turn = game.snapshot.turn_number
         # Discord holds the click's answer back (a long 429): the bot dies waiting.
         fake.fail_next("POST", "/interactions/{i}/{t}/callback", status=429, retry_after=60)
         member = await player_to_move(table, message, [table.alice, table.bob])
@@ -149,13 +151,13 @@ async def test_killed_after_a_move_is_stored_before_the_next_turn_is_shown(
         await fake.wait_until(lambda: any(r.status == 429 for r in fake.server.requests), what="the 429")
         await bot.kill()
         [game] = await stored_games(database_url)
-        assert game.view.turn_number == turn + 1  # the move was stored, the channel was not told
+        assert game.snapshot.turn_number == turn + 1  # the move was stored, the channel was not told
         await bot.start()
         final = await play_out(table, [table.alice, table.bob], by="buttons")
         assert "Throws:" in final.content
     [game] = await stored_games(database_url)
     check_move_log(game)
-    assert game.view.status == "finished"
+    assert game.snapshot.status == "finished"
 
 
 async def test_killed_after_a_throw_is_stored_before_its_choices_are_shown(
@@ -181,7 +183,7 @@ async def test_killed_after_a_throw_is_stored_before_its_choices_are_shown(
                 what="the 429",
             )
             [game] = await stored_games(database_url)
-            if game.view.pending_throw is not None:
+            if game.snapshot.pending_throw is not None:
                 break
             # The throw played at once (one move or none): the bot waits out the short 429.
             fake.server.faults.clear()
@@ -190,10 +192,10 @@ async def test_killed_after_a_throw_is_stored_before_its_choices_are_shown(
             raise AssertionError("no throw offered a move")
         await bot.kill()
         fake.server.faults.clear()
-        pending = game.view.pending_throw, game.view.turn_number
+        pending = game.snapshot.pending_throw, game.snapshot.turn_number
         await bot.start()
         [game] = await stored_games(database_url)
-        assert (game.view.pending_throw, game.view.turn_number) == pending
+        assert (game.snapshot.pending_throw, game.snapshot.turn_number) == pending
         final = await play_out(table, members, by="buttons")
         assert "Throws:" in final.content
     [game] = await stored_games(database_url)
@@ -223,16 +225,16 @@ async def test_killed_after_the_last_move_is_stored_before_the_result_is_posted(
         await bot.kill()
         fake.server.faults.clear()
         [game] = await stored_games(database_url)
-        assert game.view.status == "finished" and final_message(table.channel) is None
+        assert game.snapshot.status == "finished" and final_message(table.channel) is None
         await bot.start()
         final = await fake.wait_until(
             lambda: final_message(table.channel), what="the result after the restart"
         )
-        assert "Throws: " + str(game.view.turn_number) in final.content
+        assert "Throws: " + str(game.snapshot.turn_number) in final.content
         assert not any(live_buttons(m) for m in table.channel.messages), "a finished game offers a move"
         # The result's post is followed by clearing the stored turn message.
         await wait_for_game(
-            database_url, lambda g: g.view.message_id is None, what="the turn message cleared"
+            database_url, lambda g: g.snapshot.message_id is None, what="the turn message cleared"
         )
         await bot.kill()
         await bot.start()
@@ -249,10 +251,10 @@ async def test_a_second_copy_of_the_turn_message_left_by_a_crash_still_plays(tab
     first = await wait_for_turn_or_end(table)
     flow = table.bot.flow
     (game,) = await stored_games(table.database_url)
-    snapshot = await flow.service.get(game.view.id)
+    snapshot = await flow.service.get(game.snapshot.id)
     turn = present.turn_message(ENGLISH, snapshot, [], flow.names)
     await flow.writer.post(flow.channel(snapshot), turn, snapshot)  # the copy a restart re-posts...
-    await flow.service.shown(game.view.id, first.id)  # ...whose id the crash never stored
+    await flow.service.shown(game.snapshot.id, first.id)  # ...whose id the crash never stored
     copy = table.channel.last_message()
     assert copy is not None and copy.id != first.id and live_buttons(copy)[0].label == "Throw"
     await table.alice.click(copy, "Throw")
@@ -260,8 +262,8 @@ async def test_a_second_copy_of_the_turn_message_left_by_a_crash_still_plays(tab
     original = next(m for m in table.channel.messages if m.id == first.id)
     await table.fake.wait_until(lambda: not live_buttons(original), what="the first copy closed")
     (after,) = await stored_games(table.database_url)
-    assert after.view.turn_number > game.view.turn_number or after.view.pending_throw is not None
-    assert after.view.message_id != first.id  # the copy (or the next turn after it) is the turn now
+    assert after.snapshot.turn_number > game.snapshot.turn_number or after.snapshot.pending_throw is not None
+    assert after.snapshot.message_id != first.id  # the copy (or the next turn after it) is the turn now
 
 
 async def test_throw_clicked_again_after_the_throw_was_stored_shows_its_choices(table: Table) -> None:
@@ -271,12 +273,12 @@ async def test_throw_clicked_again_after_the_throw_was_stored_shows_its_choices(
     store = table.bot.service.store
     async with store.transaction() as session:  # a throw stored, then a crash before it was shown
         values: GameValues = {"pending_throw": 10, "pending_cowries": "100000"}
-        assert await store.update_game(session, game.view.id, game.view.version, **values)
-    thrown = await table.bot.service.get(game.view.id)
+        assert await store.update_game(session, game.snapshot.id, game.snapshot.version, **values)
+    thrown = await table.bot.service.get(game.snapshot.id)
     await table.alice.click(message, "Throw", wait=False)
     shown = await table.fake.wait_until(lambda: choices_shown(table.channel), what="the choices")
     (after,) = await stored_games(table.database_url)
-    assert after.view.pending_throw == thrown.pending_throw
+    assert after.snapshot.pending_throw == thrown.pending_throw
     assert len(after.moves) == len(game.moves)  # nothing thrown twice
     assert all(b.label and b.label[1] == ":" for b in live_buttons(shown))
 
@@ -310,7 +312,7 @@ async def test_killed_after_a_turn_is_posted_before_its_id_is_stored(
         current = await fake.wait_until(one_live_turn, what="one live turn message, not the orphan")
         # The bot stores a turn message's id once Discord has answered its post: a moment later.
         await wait_for_game(
-            database_url, lambda g: g.view.message_id == current.id, what="the live turn's id stored"
+            database_url, lambda g: g.snapshot.message_id == current.id, what="the live turn's id stored"
         )
         final = await play_out(table, members, by="buttons")
         assert "Throws:" in final.content
@@ -331,7 +333,7 @@ async def test_a_resumed_game_draws_the_members_names_as_before(fake: FakeDiscor
         await wait_for_turn_or_end(table)  # Alice to throw: nothing moves until she does
         await table.bob.slash(table.channel, "pachisi join", seat="red")
         await wait_for_game(
-            database_url, lambda g: g.view.seats[1].user_id == table.bob.id, what="Bob's seat"
+            database_url, lambda g: g.snapshot.seats[1].user_id == table.bob.id, what="Bob's seat"
         )
         [before] = (await carol.slash(table.channel, "pachisi board")).attachments
 

@@ -54,8 +54,8 @@ async def test_a_second_member_takes_a_computer_seat_then_leaves(table: Table) -
     assert not reply.ephemeral
     assert reply.content == f"<@{table.bob.id}> takes **Red** (Red + Green)."
     [game] = await stored_games(table.database_url)
-    assert game.view.seat_of(table.bob.id) == 1
-    taken_at = game.view.turn_number
+    assert game.snapshot.seat_of(table.bob.id) == 1
+    taken_at = game.snapshot.turn_number
 
     # Bob is asked to play Red's turns now, and does, by buttons, until he has played a few.
     members = [table.alice, table.bob]
@@ -78,7 +78,7 @@ async def test_a_second_member_takes_a_computer_seat_then_leaves(table: Table) -
     reply = await table.bob.slash(table.channel, "pachisi leave")
     assert not reply.ephemeral
     assert reply.content == f"<@{table.bob.id}> leaves; the computer plays Red."
-    left_at = (await stored_games(table.database_url))[0].view.turn_number
+    left_at = (await stored_games(table.database_url))[0].snapshot.turn_number
     # The leave is answered before the turn message is updated: wait until it asks Bob no more.
 
     async def bob_asked_no_more() -> bool:
@@ -89,7 +89,7 @@ async def test_a_second_member_takes_a_computer_seat_then_leaves(table: Table) -
     final = await play_out(table, [table.alice], by="buttons")  # a turn naming Bob would fail here
     assert is_final(final)
     [game] = await stored_games(table.database_url)
-    assert game.view.seats[1].user_id is None
+    assert game.snapshot.seats[1].user_id is None
     assert all(m.actor_id is None for m in game.moves if m.seat == 1 and m.turn_number >= left_at)
 
 
@@ -106,7 +106,7 @@ async def test_join_by_command_names_the_seat_and_refuses_a_taken_one(table: Tab
     assert reply.ephemeral
     assert reply.content == "Black is taken: free seats are Red and Green."
     [game] = await stored_games(table.database_url)
-    assert game.view.seats[0].user_id == table.alice.id and game.view.seats[2].user_id == table.bob.id
+    assert game.snapshot.seats[0].user_id == table.alice.id and game.snapshot.seats[2].user_id == table.bob.id
 
 
 async def test_ending_a_game_says_what_happened_where_it_was_confirmed(table: Table) -> None:
@@ -123,8 +123,8 @@ async def test_ending_a_game_says_what_happened_where_it_was_confirmed(table: Ta
         lambda: confirm.content not in (asked, working), what="the confirmation's answer"
     )
     [game] = await stored_games(table.database_url)
-    assert game.view.status == "abandoned"
-    assert confirm.content == f"<@{table.alice.id}> ended the game after {game.view.turn_number} throws."
+    assert game.snapshot.status == "abandoned"
+    assert confirm.content == f"<@{table.alice.id}> ended the game after {game.snapshot.turn_number} throws."
     assert confirm.buttons == [] and confirm.ephemeral
 
 
@@ -135,7 +135,7 @@ async def test_resigning_a_two_player_game_concedes_it_and_its_record_replays(ta
     assert not reply.ephemeral
     assert reply.content.startswith(f"<@{table.alice.id}> resigns: **Yellow wins** by resignation")
     [game] = await stored_games(table.database_url)
-    assert game.view.outcome == Outcome(Termination.RESIGNATION, game.view.position.side_of(2))
+    assert game.snapshot.outcome == Outcome(Termination.RESIGNATION, game.snapshot.position.side_of(2))
     # The record written from the rows replays to the game as stored, and a backup takes it.
     await check_records(table.database_url)
     check_move_log(game)
@@ -156,5 +156,7 @@ async def test_the_last_member_who_leaves_is_said_to_leave_and_the_computers_fin
     # The message that offered Alice her turn is closed, and says why.
     assert not turn.buttons and turn.content.splitlines()[-1] == news
     [game] = await stored_games(table.database_url)
-    assert game.view.outcome is not None and game.view.outcome.termination is not Termination.RESIGNATION
-    assert all(info.user_id is None for info in game.view.seats.values())
+    assert (
+        game.snapshot.outcome is not None and game.snapshot.outcome.termination is not Termination.RESIGNATION
+    )
+    assert all(info.user_id is None for info in game.snapshot.seats.values())

@@ -158,7 +158,7 @@ async def test_fifty_kills_lose_no_move_and_play_no_turn_twice(fake: FakeDiscord
             await stop(drivers)
         assert bot.starts == KILLS + 1
         # Every game left can be finished, by the same members, after all that.
-        with_a_game = {game.view.channel_id for game in await stored_games(database_url)}
+        with_a_game = {game.snapshot.channel_id for game in await stored_games(database_url)}
         for table, seating in played:
             if table.channel.id not in with_a_game:
                 continue  # the kills ended before its start was answered
@@ -189,7 +189,7 @@ async def test_fifty_kills_lose_no_move_and_play_no_turn_twice(fake: FakeDiscord
     assert len(games) > len(seatings), "no channel finished a game during the kills"
     for game in games:
         check_move_log(game)  # each throw once, numbered in order, replaying to the stored position
-        assert game.view.status == "finished", f"game {game.view.id} is {game.view.status}"
+        assert game.snapshot.status == "finished", f"game {game.snapshot.id} is {game.snapshot.status}"
     moves = sum(len(game.moves) for game in games)
     print(
         f"soak: kills={KILLS} after_a_post={held} games={len(games)} throws={moves} lost=0 doubled=0 "

@@ -110,7 +110,7 @@ async def test_without_thread_permissions_the_game_plays_in_the_channel_and_says
     assert tables.channel.threads == []
     await tables.fake.wait_until(lambda: asking(tables.channel) or ended(tables.channel), what="the game")
     (game,) = await stored_games(tables.database_url)
-    assert game.view.channel_id == tables.channel.id and game.view.card_channel_id is None
+    assert game.snapshot.channel_id == tables.channel.id and game.snapshot.card_channel_id is None
 
 
 async def test_start_inside_a_thread_plays_there(tables: Table) -> None:
@@ -131,9 +131,9 @@ async def test_start_inside_a_thread_plays_there(tables: Table) -> None:
     reply = await tables.bob.slash(thread, "pachisi start", **QUICK)  # ...and a new one starts in its thread
     assert reply.ephemeral and "Your game has started" in reply.content
     stored = await stored_games(tables.database_url)
-    assert [g.view.channel_id for g in stored] == [thread.id, thread.id]
-    assert stored[0].view.status == "abandoned" and first.view.id == stored[0].view.id
-    assert len(tables.channel.threads) == 1 and stored[1].view.card_channel_id is None
+    assert [g.snapshot.channel_id for g in stored] == [thread.id, thread.id]
+    assert stored[0].snapshot.status == "abandoned" and first.snapshot.id == stored[0].snapshot.id
+    assert len(tables.channel.threads) == 1 and stored[1].snapshot.card_channel_id is None
 
 
 async def test_the_bot_throws_for_members_and_asks_only_for_real_choices(tables: Table) -> None:
@@ -204,8 +204,8 @@ async def test_rematch_opens_a_new_thread_with_the_same_seats(tables: Table) -> 
     await tables.alice.click(card, "Rematch")
     second = await the_thread(tables, 2)
     games = await stored_games(tables.database_url)
-    new = games[-1].view
-    assert new.channel_id == second.id and new.rules == games[0].view.rules
+    new = games[-1].snapshot
+    assert new.channel_id == second.id and new.rules == games[0].snapshot.rules
     assert new.seats[2].user_id == tables.alice.id and new.seats[0].level == "hard"
     assert len(tables.channel.messages) == 2  # one card per table
 
@@ -234,9 +234,9 @@ async def test_a_member_is_reminded_once_at_half_time_and_the_hand_back_is_annou
             assert reminder.pinged == [table.alice.id] and not live_buttons(shown)
             reminders.append(reminder)
             game = await time_passes(
-                table, clock, 30, then=lambda g, m=missed: g.view.seats[0].missed == m % 3
+                table, clock, 30, then=lambda g, m=missed: g.snapshot.seats[0].missed == m % 3
             )
-        assert game.view.seats[0].user_id is None
+        assert game.snapshot.seats[0].user_id is None
         handed = await table.fake.wait_until(
             lambda: next((m for m in thread.messages if "missed too many turns" in m.content), None),
             what="the hand-back",

@@ -31,9 +31,11 @@ async def test_the_computer_plays_for_an_absent_member_and_takes_the_seat_after_
     async with start_table(clock=clock, turn_timeout_seconds=60) as table:
         await table.alice.slash(table.channel, "pachisi start", players=2, pieces=2, level="easy")
         for missed in (1, 2):
-            game = await time_passes(table, clock, 61, then=lambda g, m=missed: g.view.seats[0].missed == m)
-            assert game.view.seats[0].user_id == table.alice.id
-        await time_passes(table, clock, 61, then=lambda g: g.view.seats[0].user_id is None)
+            game = await time_passes(
+                table, clock, 61, then=lambda g, m=missed: g.snapshot.seats[0].missed == m
+            )
+            assert game.snapshot.seats[0].user_id == table.alice.id
+        await time_passes(table, clock, 61, then=lambda g: g.snapshot.seats[0].user_id is None)
         final = await table.fake.wait_until(
             lambda: final_message(table.channel),
             timeout=WHOLE_GAME,  # the computers play the whole game
@@ -55,8 +57,8 @@ async def test_a_missed_turn_is_forgiven_when_the_member_comes_back(
     clock = MovableClock()
     async with start_table(clock=clock, turn_timeout_seconds=60) as table:
         await table.alice.slash(table.channel, "pachisi start", players=2, pieces=2, level="easy")
-        game = await time_passes(table, clock, 61, then=lambda g: g.view.seats[0].missed == 1)
-        assert game.view.seats[0].user_id == table.alice.id  # one miss: still Alice's seat
+        game = await time_passes(table, clock, 61, then=lambda g: g.snapshot.seats[0].missed == 1)
+        assert game.snapshot.seats[0].user_id == table.alice.id  # one miss: still Alice's seat
         await table.fake.wait_until(
             lambda: "(time ran out)" in "\n".join(m.content for m in table.channel.messages),
             what="the turn the timer played, told",
@@ -65,7 +67,7 @@ async def test_a_missed_turn_is_forgiven_when_the_member_comes_back(
         assert "Throws:" in final.content
         [game] = await stored_games(table.database_url)
     check_move_log(game)
-    assert game.view.seats[0].user_id == table.alice.id and game.view.seats[0].missed == 0
+    assert game.snapshot.seats[0].user_id == table.alice.id and game.snapshot.seats[0].missed == 0
     assert any(m.actor_id == table.alice.id for m in game.moves)
 
 
@@ -86,7 +88,7 @@ async def test_rate_limited_posts_are_delayed_not_lost(table: Table) -> None:
     assert len(limited) == 6
     [game] = await stored_games(table.database_url)
     check_move_log(game)
-    assert game.view.status == "finished"
+    assert game.snapshot.status == "finished"
     # Every post that was refused got through on a retry: one stored message per accepted post.
     posted = [r for r in table.fake.server.requests if r.method == "POST" and r.path.endswith("/messages")]
     accepted = [r for r in posted if r.status == 200]

@@ -239,10 +239,10 @@ class Game:
     async def to_move(self) -> Member | None:
         """The member whose turn it is, from the database (None: a computer's, or no game)."""
         games = await stored_games(self.database_url)
-        if not games or games[-1].view.position.result is not None:
+        if not games or games[-1].snapshot.position.result is not None:
             return None
-        view = games[-1].view
-        user = view.seats[view.position.turn].user_id
+        snapshot = games[-1].snapshot
+        user = snapshot.seats[snapshot.position.turn].user_id
         return self.transcript.members.get(user) if user else None
 
     async def turn(self, *, typed: bool = False, hint: bool = False) -> bool:

@@ -17,13 +17,13 @@ REASONS_LENGTH = 280
 """At most this many characters of reasons per choice: five choices and the head stay under 2,000."""
 
 
-def hint(lang: Language, view: GameSnapshot, analysis: Analysis) -> str:
+def hint(lang: Language, game: GameSnapshot, analysis: Analysis) -> str:
     """The ephemeral answer: the pick and its letter, the chances before and after, the reasons."""
     best = analysis.best
     if best is None:
         return lang.gettext("This throw has no move to play.")
-    letters = {move: choice_letter(i) for i, move in enumerate(view.legal_moves())}
-    position = view.position
+    letters = {move: choice_letter(i) for i, move in enumerate(game.legal_moves())}
+    position = game.position
     before = percent(lang, analysis.win_chance[analysis.side])
     lines = [
         lang.gettext(
@@ -36,7 +36,7 @@ def hint(lang: Language, view: GameSnapshot, analysis: Analysis) -> str:
             "computer from here). After each choice:",
             chance=before,
         )
-        if view.rules.players == 4
+        if game.rules.players == 4
         else lang.gettext(
             "Your chance to win: {chance} before the choice (if every seat played like the normal computer "
             "from here). After each choice:",

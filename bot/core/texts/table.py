@@ -60,7 +60,7 @@ def member_name(lang: Language, user_id: int, names: Mapping[int, str], stored: 
 
 def card(
     lang: Language,
-    view: GameSnapshot,
+    game: GameSnapshot,
     starter: str,
     *,
     tallies: Mapping[int, SeatTally] | None = None,
@@ -69,24 +69,24 @@ def card(
 ) -> str:
     """The table card in the channel: options, seats, where it plays; the result at the end."""
     seats = " · ".join(
-        lang.gettext("{colour}: {player}", colour=colour(lang, s), player=player(lang, view, s))
-        for s in view.rules.seats
+        lang.gettext("{colour}: {player}", colour=colour(lang, s), player=player(lang, game, s))
+        for s in game.rules.seats
     )
     head = lang.gettext(
         "**Pachisi: {name}'s table** ({rules}) · in {language}",
         name=starter,
-        rules=rules_words(lang, view.rules),
+        rules=rules_words(lang, game.rules),
         language=lang.name,
     )
     lines = [head, seats]
-    if view.status == Status.ACTIVE:
-        if view.card_channel_id is not None:
-            where = lang.gettext("Playing in <#{thread}>.", thread=view.channel_id)
+    if game.status == Status.ACTIVE:
+        if game.card_channel_id is not None:
+            where = lang.gettext("Playing in <#{thread}>.", thread=game.channel_id)
         else:
             where = lang.gettext("Playing in this channel.")
         lines.append(where + " " + lang.gettext("Anyone can take a computer's seat with **Take a seat**."))
-    elif view.status == Status.FINISHED:
-        lines.append(result_head(lang, view))
+    elif game.status == Status.FINISHED:
+        lines.append(result_head(lang, game))
         tallies = tallies or {}
         captures = lang.join(
             [
@@ -95,16 +95,16 @@ def card(
                     colour=colour(lang, s),
                     count=tallies[s].captures if s in tallies else 0,
                 )
-                for s in view.rules.seats
+                for s in game.rules.seats
             ]
         )
         lines.append(
             lang.gettext(
-                "Throws: {throws}. Captures: {captures}.", throws=view.turn_number, captures=captures
+                "Throws: {throws}. Captures: {captures}.", throws=game.turn_number, captures=captures
             )
         )
         if ended_at is not None:
-            minutes = max(1, round((ended_at - view.created_at).total_seconds() / 60))
+            minutes = max(1, round((ended_at - game.created_at).total_seconds() / 60))
             lines.append(lang.ngettext("Duration: {count} minute.", "Duration: {count} minutes.", minutes))
         if players:
             played = lang.join([f"<@{u}> ({colour(lang, s)})" for u, s in players.items()])
@@ -114,18 +114,18 @@ def card(
             lang.ngettext(
                 "This game was ended after {count} throw.",
                 "This game was ended after {count} throws.",
-                view.turn_number,
+                game.turn_number,
             )
         )
     return "\n".join(lines)
 
 
-def your_game(lang: Language, view: GameSnapshot, user_id: int, missing: list[str]) -> str:
+def your_game(lang: Language, game: GameSnapshot, user_id: int, missing: list[str]) -> str:
     """The starter's answer: where the game plays and which seat they have."""
-    seat = colour(lang, view.seat_of(user_id) or 0)
-    if view.card_channel_id is not None:
+    seat = colour(lang, game.seat_of(user_id) or 0)
+    if game.card_channel_id is not None:
         text = lang.gettext(
-            "Your game has started in <#{thread}>: you play {seat}.", thread=view.channel_id, seat=seat
+            "Your game has started in <#{thread}>: you play {seat}.", thread=game.channel_id, seat=seat
         )
     else:
         text = lang.gettext("Your game has started: you play {seat}.", seat=seat)
@@ -138,15 +138,15 @@ def your_game(lang: Language, view: GameSnapshot, user_id: int, missing: list[st
     return text
 
 
-def seat_taken(lang: Language, user_id: int, view: GameSnapshot, seat: int) -> str:
+def seat_taken(lang: Language, user_id: int, game: GameSnapshot, seat: int) -> str:
     """`<@id> takes **Red** (Red + Green).`; in a two-player game the seat is the side."""
-    if view.rules.players == 2:
+    if game.rules.players == 2:
         return lang.gettext("<@{user}> takes **{colour}**.", user=user_id, colour=colour(lang, seat))
     return lang.gettext(
         "<@{user}> takes **{colour}** ({side}).",
         user=user_id,
         colour=colour(lang, seat),
-        side=side(lang, view.position.side_of(seat), view.rules.players),
+        side=side(lang, game.position.side_of(seat), game.rules.players),
     )
 
 
@@ -162,19 +162,19 @@ def seat_given_up(lang: Language, user_id: int, seat: int | None, *, resign: boo
     return text
 
 
-def conceded(lang: Language, user_id: int, view: GameSnapshot) -> str:
-    return lang.gettext("<@{user}> resigns: {result}", user=user_id, result=result_head(lang, view))
+def conceded(lang: Language, user_id: int, game: GameSnapshot) -> str:
+    return lang.gettext("<@{user}> resigns: {result}", user=user_id, result=result_head(lang, game))
 
 
-def ended(lang: Language, user_id: int, view: GameSnapshot) -> str:
+def ended(lang: Language, user_id: int, game: GameSnapshot) -> str:
     return lang.ngettext(
         "<@{user}> ended the game after {count} throw.",
         "<@{user}> ended the game after {count} throws.",
-        view.turn_number,
+        game.turn_number,
         user=user_id,
     )
 
 
-def plays_in(lang: Language, text: str, view: GameSnapshot) -> str:
+def plays_in(lang: Language, text: str, game: GameSnapshot) -> str:
     """News told to a member who is not in the game's thread, with a link to it."""
-    return lang.gettext("{news} The game plays in <#{thread}>.", news=text, thread=view.channel_id)
+    return lang.gettext("{news} The game plays in <#{thread}>.", news=text, thread=game.channel_id)

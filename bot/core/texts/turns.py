@@ -30,42 +30,42 @@ def relative_time(moment: datetime) -> str:
     return f"<t:{int(moment.timestamp())}:R>"
 
 
-def owners(view: GameSnapshot) -> dict[int, int | None]:
-    return {seat: info.user_id for seat, info in view.seats.items()}
+def owners(game: GameSnapshot) -> dict[int, int | None]:
+    return {seat: info.user_id for seat, info in game.seats.items()}
 
 
-def player(lang: Language, view: GameSnapshot, seat: int) -> str:
+def player(lang: Language, game: GameSnapshot, seat: int) -> str:
     """Who plays a seat: `<@id>` or `Computer (hard)`."""
-    info = view.seats[seat]
+    info = game.seats[seat]
     if info.user_id:
         return f"<@{info.user_id}>"
     return lang.gettext("Computer ({level})", level=level_name(lang, info.level))
 
 
-def seat_label(lang: Language, view: GameSnapshot, seat: int) -> str:
+def seat_label(lang: Language, game: GameSnapshot, seat: int) -> str:
     """`<@id> (Black)`, or `Computer (hard, Black)`: one pair of brackets, never two in a row."""
-    info = view.seats[seat]
+    info = game.seats[seat]
     if info.user_id:
         return lang.gettext("{player} ({colour})", player=f"<@{info.user_id}>", colour=colour(lang, seat))
     level = level_name(lang, info.level)
     return lang.gettext("Computer ({level}, {colour})", level=level, colour=colour(lang, seat))
 
 
-def event_line(lang: Language, event: Event, view: GameSnapshot) -> str:
+def event_line(lang: Language, event: Event, game: GameSnapshot) -> str:
     """One throw of the log: `` `6` Computer (hard), Red: piece from ... to ... ``."""
     if event.actor_id is not None:
         who = f"<@{event.actor_id}>"
     elif event.by_timer or event.handed_back:
         who = lang.gettext("Computer (time ran out)")
     else:
-        who = lang.gettext("Computer ({level})", level=level_name(lang, view.seats[event.seat].level))
+        who = lang.gettext("Computer ({level})", level=level_name(lang, game.seats[event.seat].level))
     head = f"{THROW_MARK}{event.throw:>2}{THROW_MARK} " + lang.gettext(
         "{who}, {colour}:", who=who, colour=colour(lang, event.seat)
     )
     if event.move is None:
         what = lang.gettext("threw {throw}, no move", throw=event.throw)
     else:
-        words = move_words(lang, event.before, event.move, owners(view))
+        words = move_words(lang, event.before, event.move, owners(game))
         what = lang.gettext("the only move: {move}", move=words) if event.forced else words
     return f"{head} {what}"
 
@@ -92,7 +92,7 @@ def log_lines(content: str) -> list[str]:
 
 
 def log(
-    lang: Language, events: Iterable[Event], view: GameSnapshot, earlier: list[str] | None = None
+    lang: Language, events: Iterable[Event], game: GameSnapshot, earlier: list[str] | None = None
 ) -> list[str]:
     """Earlier log lines plus the events', the oldest summarised beyond `LOG_LINES`."""
     earlier = earlier or []
@@ -101,7 +101,7 @@ def log(
     )
     lines = [line for line in earlier if not line.startswith(SKIPPED_MARK)]
     for event in events:
-        lines.append(event_line(lang, event, view))
+        lines.append(event_line(lang, event, game))
     if len(lines) > LOG_LINES:
         skipped += len(lines) - LOG_LINES
         lines = lines[-LOG_LINES:]
@@ -111,44 +111,44 @@ def log(
     return [SKIPPED_MARK + summary, *lines]
 
 
-def status_line(lang: Language, view: GameSnapshot) -> str:
+def status_line(lang: Language, game: GameSnapshot) -> str:
     return lang.gettext(
         "Throw {number}: {player} to play.",
-        number=view.turn_number + 1,
-        player=seat_label(lang, view, view.seat_to_move()),
+        number=game.turn_number + 1,
+        player=seat_label(lang, game, game.seat_to_move()),
     )
 
 
-def prompt(lang: Language, view: GameSnapshot) -> list[str]:
+def prompt(lang: Language, game: GameSnapshot) -> list[str]:
     """What the game waits for, last in a turn message."""
-    if view.status == Status.FINISHED:
+    if game.status == Status.FINISHED:
         return []
-    if view.status != Status.ACTIVE:
+    if game.status != Status.ACTIVE:
         return [lang.gettext("This game has ended.")]
-    label = seat_label(lang, view, view.seat_to_move())
-    if view.pending_throw is not None:
+    label = seat_label(lang, game, game.seat_to_move())
+    if game.pending_throw is not None:
         lines = [
-            lang.gettext("{player} threw **{throw}**: choose a move.", player=label, throw=view.pending_throw)
+            lang.gettext("{player} threw **{throw}**: choose a move.", player=label, throw=game.pending_throw)
         ]
-    elif view.is_human_turn():
+    elif game.is_human_turn():
         lines = [lang.gettext("{player}, your throw.", player=label)]
     else:
         lines = [lang.gettext("{player} is playing…", player=label)]
-    if view.deadline is not None and view.is_human_turn():
-        lines.append(lang.gettext("Time runs out {when}.", when=relative_time(view.deadline)))
+    if game.deadline is not None and game.is_human_turn():
+        lines.append(lang.gettext("Time runs out {when}.", when=relative_time(game.deadline)))
     return lines
 
 
-def result_head(lang: Language, view: GameSnapshot) -> str:
+def result_head(lang: Language, game: GameSnapshot) -> str:
     """`**Black + Yellow win!** <@A> (Black), Computer (hard) (Yellow)`, or the draw and its cause."""
-    outcome = view.outcome
+    outcome = game.outcome
     if outcome is None or outcome.winner is None:
         if outcome is not None and outcome.termination is Termination.THROW_LIMIT:
             return lang.gettext("The game is a draw: the throw limit was reached.")
         return lang.gettext("The game is a draw: no piece can move.")
-    winners = [s for s in view.rules.seats if view.position.side_of(s) == outcome.winner]
-    names = lang.join([seat_label(lang, view, s) for s in winners])
-    sides = side(lang, outcome.winner, view.rules.players)
+    winners = [s for s in game.rules.seats if game.position.side_of(s) == outcome.winner]
+    names = lang.join([seat_label(lang, game, s) for s in winners])
+    sides = side(lang, outcome.winner, game.rules.players)
     if outcome.termination is Termination.RESIGNATION:
         if len(winners) == 1:
             return lang.gettext("**{side} wins** by resignation: {players}", side=sides, players=names)
@@ -158,7 +158,7 @@ def result_head(lang: Language, view: GameSnapshot) -> str:
     return lang.gettext("**{side} win!** {players}", side=sides, players=names)
 
 
-def final_summary(lang: Language, view: GameSnapshot, tallies: Mapping[int, SeatTally]) -> str:
+def final_summary(lang: Language, game: GameSnapshot, tallies: Mapping[int, SeatTally]) -> str:
     """The result, everyone mentioned, and how the game went seat by seat."""
     turns = sum(t.turns for t in tallies.values())
     captures = lang.join(
@@ -166,33 +166,33 @@ def final_summary(lang: Language, view: GameSnapshot, tallies: Mapping[int, Seat
             lang.gettext(
                 "{colour} {count}", colour=colour(lang, s), count=tallies[s].captures if s in tallies else 0
             )
-            for s in view.rules.seats
+            for s in game.rules.seats
         ]
     )
     lines = [
-        result_head(lang, view),
+        result_head(lang, game),
         # the plural follows the turns, the one number with a noun: "Throws: 3 in 1 turn"
         lang.ngettext(
             "Throws: {throws} in {count} turn. Captures: {captures}.",
             "Throws: {throws} in {count} turns. Captures: {captures}.",
             turns,
-            throws=lang.number(view.turn_number),
+            throws=lang.number(game.turn_number),
             captures=captures,
         ),
     ]
-    used = [(s, view.seats[s].hints_used) for s in view.rules.seats if view.seats[s].hints_used]
+    used = [(s, game.seats[s].hints_used) for s in game.rules.seats if game.seats[s].hints_used]
     if used:
         hints = lang.join(
             [lang.gettext("{colour} {count}", colour=colour(lang, s), count=n) for s, n in used]
         )
         lines.append(lang.gettext("Hints used: {hints}.", hints=hints))
-    players = " ".join(f"<@{i.user_id}>" for i in view.seats.values() if i.user_id)
+    players = " ".join(f"<@{i.user_id}>" for i in game.seats.values() if i.user_id)
     return "\n".join([*lines, players]).strip()
 
 
 def turn_content(
     lang: Language,
-    view: GameSnapshot,
+    game: GameSnapshot,
     events: Iterable[Event],
     *,
     earlier: list[str] | None = None,
@@ -203,11 +203,11 @@ def turn_content(
     """A turn message: the throws since it began, then what the game waits for (when `closed`,
     the message is done with: `note`, what closed it, if given), or the result."""
     events = list(events)
-    lines = log(lang, events, view, earlier) + handed_back(lang, events)
-    if view.status == Status.FINISHED and tallies is not None:
-        lines.append(final_summary(lang, view, tallies))
+    lines = log(lang, events, game, earlier) + handed_back(lang, events)
+    if game.status == Status.FINISHED and tallies is not None:
+        lines.append(final_summary(lang, game, tallies))
     elif not closed:
-        lines += prompt(lang, view)
+        lines += prompt(lang, game)
     elif note:
         lines.append(note)
     return "\n".join(lines) or lang.gettext("This turn is over.")
