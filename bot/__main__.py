@@ -28,11 +28,17 @@ from bot.client import PachisiBot, point_discord_at
 from bot.core.config import Settings, load_settings
 from engine import build
 
-TOKEN_HELP = (
-    "DISCORD_TOKEN is not set. Create an application at https://discord.com/developers/applications, "
-    "add a bot, copy its token into .env as DISCORD_TOKEN=... (see .env.example), and run again; "
-    "or try it without Discord, in your browser: python -m bot play"
-)
+
+def token_help() -> str:
+    """What to do without a token; the local table's command names this interpreter, so it works
+    from a shell where the virtual environment is not active."""
+    from localdiscord.table import play_command
+
+    return (
+        "DISCORD_TOKEN is not set. Create an application at https://discord.com/developers/applications, "
+        "add a bot, copy its token into .env as DISCORD_TOKEN=... (see .env.example), and run again; "
+        f"or try it without Discord, in your browser: {play_command()}"
+    )
 
 
 def configure_logging(level: str) -> None:
@@ -168,7 +174,7 @@ def main(argv: list[str] | None = None) -> None:
         copy(args[0], args[1], settings)
         return
     if not settings.discord_token:
-        print(TOKEN_HELP, file=sys.stderr)
+        print(token_help(), file=sys.stderr)
         raise SystemExit(2)
     build.exit_if_stale()
     configure_logging(settings.log_level)

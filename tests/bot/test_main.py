@@ -20,3 +20,5 @@ def test_missing_token_gives_a_one_line_explanation(tmp_path: Path) -> None:
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "DISCORD_TOKEN" in lines[0] and ".env" in lines[0]
     assert "Traceback" not in done.stderr
+    # The way to try it without Discord names this interpreter: bare `python` may lack the bot.
+    assert lines[0].endswith(f"{sys.executable} -m bot play")
