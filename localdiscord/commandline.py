@@ -6,7 +6,8 @@ APPLICATION_COMMAND interaction, or refuses it with the reason Discord's client 
 option missing): a refused line never reaches the bot. `suggest` lists what may come next while
 typing (sub-commands, options, choices) and says when the bot's own autocomplete is wanted.
 `localized` gives the commands as a member of a language sees them (Discord's `name_localizations`):
-their names are typed and suggested in that language, and the English names still work.
+their names are typed and suggested in that language, and the English names still work; the
+reasons for a refusal are in the member's language too (`language`, the bot's catalogs).
 """
 
 from __future__ import annotations
@@ -15,18 +16,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.core.texts.language import ENGLISH, Language
+
 Json = dict[str, Any]
 
 SUB_COMMAND, SUB_COMMAND_GROUP, STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER = range(
     1, 11
 )
-TYPE_WORDS = {
-    STRING: "text",
-    INTEGER: "a whole number",
-    BOOLEAN: "True or False",
-    USER: "a member",
-    NUMBER: "a number",
-}
 MAX_SUGGESTIONS = 25
 STRING_LIMIT = 6000
 NAME = r"[^\s:]+"
@@ -74,17 +70,19 @@ class Suggestions:
     """The option being typed asks the bot for its choices (see `autocomplete_data`)."""
 
 
-def split(text: str, commands: list[Json]) -> Line:
+def split(text: str, commands: list[Json], language: Language = ENGLISH) -> Line:
     """The command, its sub-commands and the option texts of `text`; refuses unknown names."""
     if not text.startswith("/"):
-        raise Refused("Commands start with /, for example /pachisi help.")
+        raise Refused(
+            language.gettext("Commands start with /, for example {example}.", example=_help(commands))
+        )
     words = list(re.finditer(r"\S+", text[1:]))
     if not words:
-        raise Refused("Type a command after the /.")
+        raise Refused(language.gettext("Type a command after the /."))
     name = words[0][0]
     command = _named(commands, name)
     if command is None:
-        raise Refused(f"There is no command /{name} here.")
+        raise Refused(language.gettext("There is no command /{name} here.", name=name))
     line = Line(command, [command["name"]], command.get("options") or [])
     rest_at = words[0].end()
     for word in words[1:]:
@@ -94,13 +92,24 @@ def split(text: str, commands: list[Json]) -> Line:
         sub = _named(groups, word[0])
         if sub is None:
             listed = ", ".join(g["name"] for g in groups)
-            raise Refused(f"{line.path} has no sub-command {word[0]}; it has {listed}.")
+            raise Refused(
+                language.gettext(
+                    "{command} has no sub-command {name}; it has {names}.",
+                    command=line.path,
+                    name=word[0],
+                    names=listed,
+                )
+            )
         line.names.append(sub["name"])
         line.schema = sub.get("options") or []
         rest_at = word.end()
     subs = [o["name"] for o in line.schema if o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP)]
     if subs:
-        raise Refused(f"Choose what {line.path} should do: {', '.join(subs)}.")
+        raise Refused(
+            language.gettext(
+                "Choose what {command} should do: {names}.", command=line.path, names=", ".join(subs)
+            )
+        )
     rest = text[1 + rest_at :]
     starts = [m for m in re.finditer(rf"(?:^|(?<=\s))({NAME}):", rest) if line.option(m[1])]
     line.stray = rest[: starts[0].start() if starts else len(rest)].strip()
@@ -108,30 +117,41 @@ def split(text: str, commands: list[Json]) -> Line:
         end = starts[n + 1].start() if n + 1 < len(starts) else len(rest)
         name = _required(line.option(m[1]))["name"]
         if name in line.values:
-            raise Refused(f"The option {name} is given twice.")
+            raise Refused(language.gettext("The option {name} is given twice.", name=name))
         line.values[name] = rest[m.end() : end].strip()
     return line
 
 
-def read(text: str, commands: list[Json], members: dict[str, Json]) -> Json:
+def read(text: str, commands: list[Json], members: dict[str, Json], language: Language = ENGLISH) -> Json:
     """The interaction `data` for a whole typed line (`members`: name -> member payload, for
     options that take a member), or Refused."""
-    line = split(text.strip(), commands)
+    line = split(text.strip(), commands, language)
     if line.stray:
         word = line.stray.split()[0]
+        if ":" in word and not line.known:
+            raise Refused(language.gettext("{command} takes no options.", command=line.path))
         if ":" in word:
-            name = word.split(":")[0]
-            raise Refused(f"{line.path} has no option {name}; it has {_listed(line.known)}.")
-        raise Refused(f"Give options as name:value, e.g. {_example(line)}.")
+            names = ", ".join(line.known)
+            raise Refused(
+                language.gettext(
+                    "{command} has no option {name}; it has {names}.",
+                    command=line.path,
+                    name=word.split(":")[0],
+                    names=names,
+                )
+            )
+        raise Refused(language.gettext("Give options as name:value, e.g. {example}.", example=_example(line)))
     options: list[Json] = []
     resolved: Json = {}
     for option in line.schema:
         name = option["name"]
         if name not in line.values:
             if option.get("required"):
-                raise Refused(f"{line.path} needs the option {name}.")
+                raise Refused(
+                    language.gettext("{command} needs the option {name}.", command=line.path, name=name)
+                )
             continue
-        value = convert(option, line.values[name], members)
+        value = convert(option, line.values[name], members, language)
         if option["type"] == USER:
             member = next(m for m in members.values() if m["user"]["id"] == value)
             resolved.setdefault("users", {})[value] = member["user"]
@@ -143,18 +163,19 @@ def read(text: str, commands: list[Json], members: dict[str, Json]) -> Json:
     return data
 
 
-def convert(option: Json, text: str, members: dict[str, Json]) -> Any:
+def convert(option: Json, text: str, members: dict[str, Json], language: Language = ENGLISH) -> Any:
     """The value of one option from its typed text, checked as Discord's client checks it."""
     name, kind = option["name"], option["type"]
     if not text:
-        raise Refused(f"The option {name} needs a value.")
+        raise Refused(language.gettext("The option {name} needs a value.", name=name))
     choices = option.get("choices")
     if choices:
         for choice in choices:
             names = (choice["name"], _default(choice), choice["value"])
             if text.casefold() in (str(n).casefold() for n in names):
                 return choice["value"]
-        raise Refused(f"{name} must be one of: {', '.join(str(c['name']) for c in choices)}.")
+        listed = ", ".join(str(c["name"]) for c in choices)
+        raise Refused(language.gettext("{name} must be one of: {choices}.", name=name, choices=listed))
     if kind == INTEGER and re.fullmatch(r"-?\d+", text):
         value: Any = int(text)
     elif kind == NUMBER and re.fullmatch(r"-?(\d+\.?\d*|\.\d+)", text):
@@ -164,20 +185,26 @@ def convert(option: Json, text: str, members: dict[str, Json]) -> Any:
     elif kind == STRING:
         low, high = option.get("min_length", 0), option.get("max_length", STRING_LIMIT)
         if not low <= len(text) <= high:
-            raise Refused(f"{name} takes {low} to {high} characters.")
+            raise Refused(
+                language.gettext("{name} takes {low} to {high} characters.", name=name, low=low, high=high)
+            )
         return text
     elif kind == USER:
         member = members.get(text.removeprefix("@").casefold())
         if member is None:
-            raise Refused(f"{name} must be a member of this server; nobody here is called {text}.")
+            raise Refused(
+                language.gettext(
+                    "{name} must be a member of this server; nobody here is called {text}.",
+                    name=name,
+                    text=text,
+                )
+            )
         return member["user"]["id"]
-    elif kind in TYPE_WORDS:
-        raise Refused(f"{name} must be {TYPE_WORDS[kind]}.")
     else:
-        raise Refused(f"The option {name} cannot be typed here.")
+        raise Refused(_wrong_type(language, name, kind))
     low, high = option.get("min_value"), option.get("max_value")
     if (low is not None and value < low) or (high is not None and value > high):
-        raise Refused(f"{name} must be from {low} to {high}.")
+        raise Refused(language.gettext("{name} must be from {low} to {high}.", name=name, low=low, high=high))
     return value
 
 
@@ -308,8 +335,24 @@ def _nest(line: Line, options: list[Json]) -> Json:
     return data
 
 
-def _listed(known: dict[str, Json]) -> str:
-    return ", ".join(known) if known else "none"
+def _wrong_type(language: Language, name: str, kind: int) -> str:
+    """Why a typed value is not of the option's type (whole sentences, for the translators)."""
+    if kind == INTEGER:
+        return language.gettext("{name} must be a whole number.", name=name)
+    if kind == NUMBER:
+        return language.gettext("{name} must be a number.", name=name)
+    if kind == BOOLEAN:
+        return language.gettext("{name} must be {true} or {false}.", name=name, true="True", false="False")
+    return language.gettext("The option {name} cannot be typed here.", name=name)
+
+
+def _help(commands: list[Json]) -> str:
+    """`/pachisi help`, as the member's language names it (the first command with a `help`)."""
+    for command in commands:
+        for sub in command.get("options") or []:
+            if _default(sub) == "help":
+                return f"/{command['name']} {sub['name']}"
+    return "/" + commands[0]["name"] if commands else "/"
 
 
 def _example(line: Line) -> str:

@@ -300,7 +300,8 @@ class Page:
                 raise Refused(str(exc)) from None
             return
         try:
-            data = commandline.read(text, self._commands(member), self._member_payloads())
+            language = words.language_of(member.locale)
+            data = commandline.read(text, self._commands(member), self._member_payloads(), language)
         except commandline.Refused as refused:
             raise Refused(str(refused)) from None
         if not self.server.ready():

@@ -12,6 +12,7 @@
   const SECRET = "pachisi.secret"; // this browser's secret: the members it holds are its own
   const LOCALE = "pachisi.locale"; // the language of the browser's last member, for the name dialog
   let words = {};
+  const OPENED = linked(); // the table whose link opened this page, if one did
 
   // A word of the page in the member's language, its {placeholders} filled.
   function t(key, params) {
@@ -190,7 +191,10 @@
     const wanted = linked();
     const first = [...state.channels.values()].find((c) => !c.thread);
     show(state.channels.has(wanted) ? wanted : state.current && state.channels.has(state.current) ? state.current : first && first.id);
-    if (state.channels.has(wanted) && state.channels.get(wanted).thread) offerSeat(wanted);
+    if (!state.offered && wanted === OPENED && state.channels.has(wanted) && state.channels.get(wanted).thread) {
+      offerSeat(wanted);
+    }
+    state.offered = true;
   }
 
   function member(data) {
@@ -380,6 +384,7 @@
       if (focused) {
         const again = [...fresh.querySelectorAll("button")].find((b) => b.dataset.customId === focused);
         if (again && !again.disabled) again.focus();
+        else box.focus(); // the button is gone: back to the box (Shift+Tab reaches the newest buttons)
       }
     } else {
       const list = $("messages");
@@ -424,7 +429,7 @@
       el("span", "author", [message.author.name]),
     ]);
     if (message.author.bot) head.append(el("span", "badge", [t("app")]));
-    const time = el("time", "sent", [new Date(message.timestamp).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })]);
+    const time = el("time", "sent", [new Date(message.timestamp).toLocaleTimeString(document.documentElement.lang || [], { hour: "2-digit", minute: "2-digit" })]);
     time.dateTime = message.timestamp;
     head.append(time);
     if (message.edited) head.append(el("span", "edited", [t("edited")]));
@@ -577,7 +582,7 @@
   // The list scrolls; while some of it is out of sight below, a cue says so.
   function moreBelow() {
     const list = $("suggestions");
-    $("suggestions-more").hidden = list.scrollHeight - list.scrollTop - list.clientHeight < 4;
+    $("suggestions-more").hidden = list.scrollHeight - list.scrollTop - list.clientHeight <= 8; // its padding
   }
 
   $("suggestions").addEventListener("scroll", moreBelow);
@@ -606,7 +611,7 @@
       select(state.selected + 1);
     } else if (open && event.key === "ArrowUp") {
       event.preventDefault();
-      select(state.selected - 1);
+      select(state.selected < 0 ? -1 : state.selected - 1); // from none: the last one
     } else if (open && event.key === "Tab" && !event.shiftKey) {
       event.preventDefault();
       take(state.selected >= 0 ? state.selected : 0);
@@ -624,6 +629,8 @@
     if (!text || !state.current) return;
     if (/^\/\S+\s+\S+/.test(text)) state.awaitThreadFrom = Date.now(); // it may open a table
     if (send({ op: "send", text, channel: state.current })) {
+      clearTimeout(typingTimer);
+      state.seq += 1; // suggestions still on their way for the line are for a line gone
       box.value = "";
       showSuggestions([]);
       refused(null);
@@ -637,8 +644,6 @@
   // The seat offer of a table's link: the newest enabled Take a seat button of the thread's table
   // (on its card in the channel, or in the thread), one click away.
   function offerSeat(threadId) {
-    if (state.offered) return;
-    state.offered = true;
     const thread = state.channels.get(threadId);
     const about = [...state.messages.values()].filter((m) => !m.gone && (m.channel_id === threadId ||
       (m.channel_id === thread.parent_id && JSON.stringify([m.content, m.embeds, m.components]).includes(`<#${threadId}>`))));

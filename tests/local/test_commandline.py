@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from bot.core.texts.language import language
 from localdiscord.commandline import Refused, autocomplete_data, localized, read, suggest
 
 CHOICES_2_4 = [{"name": "4", "value": 4}, {"name": "2", "value": 2}]
@@ -179,6 +180,8 @@ def test_a_hindi_member_types_and_is_suggested_the_hindi_names_and_english_still
     assert [s.label for s in suggest("/पच्चीसी शुरू खि", hindi).items] == ["खिलाड़ी:"]
     with pytest.raises(Refused, match="no command /पच्चीस"):
         read("/पच्चीस शुरू", hindi, {})
+    with pytest.raises(Refused, match=r"^खिलाड़ी इनमें से एक होना चाहिए: 4, 2।$"):  # in her language
+        read("/पच्चीसी शुरू खिलाड़ी:3", hindi, {}, language("hi"))
     english = localized(hindi_commands(), "en-US")
     with pytest.raises(Refused, match="no command /पच्चीसी"):
         read("/पच्चीसी शुरू", english, {})  # Hindi names are for Hindi members, as on Discord

@@ -44,3 +44,25 @@ async def test_axe_finds_nothing_serious_in_any_state_of_the_page(browser: Any, 
     counts = {state: len(v) for state, v in found.items()}
     print("axe-core serious+critical violations:", counts)
     assert found == {state: [] for state in found}, found
+
+
+async def test_a_whole_game_is_played_with_the_keyboard_alone(browser: Any, table: LocalTable) -> None:
+    context = await browser.new_context(viewport=DESKTOP)
+    page = await context.new_page()
+    await page.goto(table.url)
+    await page.wait_for_selector("#join[open]")
+    await page.keyboard.type("Asha")  # the name box has the focus
+    await page.keyboard.press("Enter")
+    await page.wait_for_selector("#bot-status.online")
+    asha = Tab(page, "Asha")
+    await asha.focus_by_keyboard("el.id === 'box'", key="Tab")
+    await page.keyboard.type("/pachisi auto mode:off")
+    await page.keyboard.press("Enter")
+    await asha.message_with("Only you can see this").first.wait_for()
+    await page.keyboard.type(START)
+    await page.keyboard.press("Enter")
+    await page.wait_for_selector("#channel-name:has-text('›')")
+    assert await asha.play_by_keyboard(table.database) > 0
+    await asha.message_with(WON).first.wait_for()
+    await asha.focus_by_keyboard("el.textContent.includes('Rematch')")
+    assert asha.errors == []
