@@ -28,12 +28,13 @@
   }
 
   function applyWords(data) {
+    const changed = document.documentElement.lang !== data.lang;
     words = data.words;
     document.documentElement.lang = data.lang;
     for (const node of document.querySelectorAll("[data-word]")) node.textContent = t(node.dataset.word);
     for (const node of document.querySelectorAll("[data-word-label]")) node.setAttribute("aria-label", t(node.dataset.wordLabel));
     if (state.me) showMe();
-    if (state.current) show(state.current);
+    if (state.current && changed) show(state.current); // the messages' words and times
     if (state.me) setStatus(state.online);
   }
 
@@ -342,9 +343,14 @@
     follow();
   }
 
+  let reading = 0; // when the member last scrolled the list themselves (wheel, touch, keys)
+  for (const kind of ["wheel", "touchmove", "keydown", "pointerdown"]) {
+    $("messages").addEventListener(kind, () => { reading = Date.now(); }, { passive: true });
+  }
   $("messages").addEventListener("scroll", () => {
     const list = $("messages");
-    state.pinned = atBottom() || (state.pinned && list.scrollTop >= state.autoTop - 2);
+    const theirs = Date.now() - reading < 1000;
+    state.pinned = atBottom() || (state.pinned && (!theirs || list.scrollTop >= state.autoTop - 2));
     if (state.pinned) $("new-messages").hidden = true;
   });
   $("new-messages").addEventListener("click", () => {

@@ -64,5 +64,16 @@ async def test_a_whole_game_is_played_with_the_keyboard_alone(browser: Any, tabl
     await page.wait_for_selector("#channel-name:has-text('›')")
     assert await asha.play_by_keyboard(table.database) > 0
     await asha.message_with(WON).first.wait_for()
-    await asha.focus_by_keyboard("el.textContent.includes('Rematch')")
+    thread = page.url
+    await asha.focus_by_keyboard(
+        "el.classList.contains('channel') && el.textContent === '# pachisi'", key="Tab"
+    )
+    await page.keyboard.press("Enter")  # the channel, where the table card offers a rematch
+    await asha.focus_by_keyboard("el.textContent.includes('Rematch') && !el.disabled")
+    await page.keyboard.press("Enter")
+    await page.wait_for_function(
+        "(old) => location.pathname !== old && document.querySelector('#channel-name')"
+        ".textContent.includes('›')",
+        arg=thread.removeprefix(table.url),
+    )
     assert asha.errors == []
