@@ -72,6 +72,7 @@
     online: false,
     fresh: new Set(), // threads opened since this page connected (a rematch's, say)
     offered: false, // the seat offer of the table this page was opened for is made
+    offerFor: null, // {thread, until}: that offer, waiting for the table's free seat to show
   };
 
   // --- members -----------------------------------------------------------------------------
@@ -193,7 +194,8 @@
     const first = [...state.channels.values()].find((c) => !c.thread);
     show(state.channels.has(wanted) ? wanted : state.current && state.channels.has(state.current) ? state.current : first && first.id);
     if (!state.offered && wanted === OPENED && state.channels.has(wanted) && state.channels.get(wanted).thread) {
-      offerSeat(wanted);
+      state.offerFor = { thread: wanted, until: Date.now() + 15000 }; // the card may be on its way
+      tryOffer();
     }
     state.offered = true;
   }
@@ -372,6 +374,7 @@
   function upsert(message) {
     const old = state.messages.get(message.id);
     state.messages.set(message.id, message);
+    if (state.offerFor) tryOffer();
     if (message.channel_id !== state.current) {
       if (!old && !message.gone) {
         state.unread.add(message.channel_id);
@@ -649,12 +652,17 @@
 
   // The seat offer of a table's link: the newest enabled Take a seat button of the thread's table
   // (on its card in the channel, or in the thread), one click away.
+  function tryOffer() {
+    const pending = state.offerFor;
+    if (Date.now() > pending.until || offerSeat(pending.thread)) state.offerFor = null;
+  }
+
   function offerSeat(threadId) {
     const thread = state.channels.get(threadId);
     const about = [...state.messages.values()].filter((m) => !m.gone && (m.channel_id === threadId ||
       (m.channel_id === thread.parent_id && JSON.stringify([m.content, m.embeds, m.components]).includes(`<#${threadId}>`))));
     const seats = about.sort(byId).reverse().flatMap((m) => seatButtons(m.components).map((b) => [m, b]));
-    if (!seats.length) return;
+    if (!seats.length) return false;
     const [message, seat] = seats[0];
     $("offer-text").textContent = t("seat_offer", { table: thread.name });
     $("offer-take").onclick = () => {
@@ -663,6 +671,7 @@
     };
     $("offer").showModal();
     $("offer-take").focus();
+    return true;
   }
 
   function seatButtons(list) {

@@ -3,6 +3,7 @@ link seating a friend, members held by their browsers, and a page that follows t
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from pathlib import Path
@@ -73,12 +74,13 @@ async def test_a_tables_link_seats_a_friend_and_shows_an_onlooker_the_game_live(
     chandra = await Tab.join(browser, link, "Chandra")
     await chandra.page.click("#offer-watch")
     await chandra.page.wait_for_selector("#messages img.picture")
-    boards = "() => [...document.querySelectorAll('#messages img.picture')].map((i) => i.src)"
-    before = await chandra.page.evaluate(boards)
+    shown = "() => document.querySelector('#messages').innerText"
     turn = await asha.turn()
+    before = await chandra.page.evaluate(shown)
     await asha.click(turn["id"])
     await asha.wait_gone(turn["id"])
-    await chandra.page.wait_for_function(f"(old) => ({boards})().at(-1) !== old.at(-1)", arg=before)
+    await chandra.page.wait_for_function(f"(old) => ({shown})() !== old", arg=before)  # live
+    await chandra.wait_gone(turn["id"])  # the turn she played is played on his page too
     assert asha.errors == bala.errors == chandra.errors == []
 
 
@@ -209,3 +211,37 @@ async def test_the_command_list_scrolls_with_a_cue_and_reaches_every_sub_command
     await asha.page.wait_for_selector("#suggestions-more", state="hidden")
     await asha.page.press("#box", "Enter")  # takes it
     assert await asha.page.input_value("#box") == f"/pachisi {subs[-1]} "
+
+
+async def test_a_rematch_opens_for_every_member_of_the_game(browser: Any, table: LocalTable) -> None:
+    asha = await Tab.join(browser, table.url, "Asha")
+    await asha.command("/pachisi auto mode:off")  # until Bala is seated; then it mostly plays itself
+    await asha.command("/pachisi start players:4 pieces:1 level:easy")
+    await asha.page.wait_for_selector("#channel-name:has-text('›')")
+    thread = asha.page.url
+    await asha.turn()
+    bala = await Tab.join(browser, thread, "Bala")
+    await bala.page.click("#offer-take")
+    await bala.page.wait_for_selector("#messages li.message:has-text('Bala takes')")
+    await bala.command("/pachisi auto mode:on")
+    await asha.command("/pachisi auto mode:on")
+    for _ in range(400):  # a choice of move now and then: either may click it (the other is refused)
+        if await asha.finished():
+            break
+        turn = await asha.newest_turn()
+        if turn is not None:
+            for tab in (asha, bala):
+                with contextlib.suppress(Exception):
+                    await tab.page.click(
+                        f'#messages button[data-custom-id="{turn["id"]}"]:not([disabled])', timeout=500
+                    )
+        await asha.page.wait_for_timeout(200)
+    name = await bala.page.inner_text("#channel-name")
+    await asha.open_channel("# pachisi")
+    await asha.page.locator("#messages button:has-text('Rematch'):not([disabled])").last.click()
+    for tab in (asha, bala):  # Bala, still at the old table, is taken to the new one too
+        await tab.page.wait_for_function(
+            "([old, name]) => location.href !== old && document.querySelector('#channel-name').textContent === name",
+            arg=[thread, name],
+        )
+    assert asha.page.url == bala.page.url
