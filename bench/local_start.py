@@ -7,6 +7,9 @@ the moment the command is started:
   online_s      the page shows the bot online, its commands ready in the command box
   board_s       a member who joined the page, typed `/pachisi start` and pressed Enter sees the
                 board of the new game in its thread: the game is playable
+  link_s        then a friend opens that table's link (`/t/<thread>`) in a browser of their own:
+                from opening it, through picking a name, to the board drawn on their page
+                (measured from the link's opening, not from the command)
 The browser is Debian's Chromium driven by Playwright (started before the command, not counted).
 
     .venv/bin/python bench/local_start.py [--runs 5] [--json]
@@ -42,6 +45,9 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+
+
+BOARD_DRAWN = "() => [...document.querySelectorAll('#messages img.picture')].some((i) => i.naturalWidth > 0)"
 
 
 def free_port() -> int:
@@ -91,11 +97,27 @@ async def timed(browser: Any, folder: Path) -> dict[str, float]:
         await page.wait_for_selector("#channel-name:has-text('›')")
         await page.wait_for_selector("#messages img.picture")
         board_s = time.monotonic() - began
+        link_s = await open_link(browser, page.url)
         await context.close()
-        return {"page_s": page_s, "online_s": online_s, "board_s": board_s}
+        return {"page_s": page_s, "online_s": online_s, "board_s": board_s, "link_s": link_s}
     finally:
         os.killpg(process.pid, signal.SIGINT)
         process.wait(60)
+
+
+async def open_link(browser: Any, link: str) -> float:
+    """Seconds from opening a table's link in a new browser to its board drawn there."""
+    context = await browser.new_context()
+    page = await context.new_page()
+    page.set_default_timeout(60_000)
+    began = time.monotonic()
+    await page.goto(link)
+    await page.fill("#join-name", "Friend")
+    await page.click("#join-button")
+    await page.wait_for_function(BOARD_DRAWN)
+    seconds = time.monotonic() - began
+    await context.close()
+    return seconds
 
 
 async def main() -> None:
@@ -110,7 +132,7 @@ async def main() -> None:
         runs = [await one_run(browser) for _ in range(options.runs)]
         await browser.close()
     found: dict[str, float] = {"runs": len(runs)}
-    for key in ("page_s", "online_s", "board_s"):
+    for key in ("page_s", "online_s", "board_s", "link_s"):
         values = [run[key] for run in runs]
         found[key + "_median"] = round(statistics.median(values), 2)
         found[key + "_max"] = round(max(values), 2)

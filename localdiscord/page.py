@@ -6,8 +6,9 @@ the browser, or a name to join as) and gets a `welcome` snapshot, then every cha
 happens (`message`, `channel`, `member`, `status`). It sends what the member does: `type`
 (a partly typed line: suggestions come back), `send` (a command or a chat line), `click`,
 `settings` (Moderators role, language) and `dismiss` (an ephemeral answer). A command is read
-by commandline.py; a refused one, like a click on a button that is not there, never reaches
-the bot.
+by commandline.py, in the member's language; a refused one, like a click on a button that is not
+there, never reaches the bot. Every request names its member and carries its browser's secret
+(members.py): a page acts only for members its browser holds.
 """
 
 from __future__ import annotations
@@ -17,12 +18,12 @@ import contextlib
 import json
 import logging
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from localdiscord import commandline, views
+from localdiscord import commandline, pagefiles, views, words
+from localdiscord.members import Members, Refused
 from localdiscord.records import ChannelRecord, GuildRecord, Interaction, InteractionType, MemberRecord
 from localdiscord.server import FakeDiscordServer
 
@@ -34,12 +35,6 @@ COMMAND, CLICK, AUTOCOMPLETE = (
     InteractionType.AUTOCOMPLETE,
 )
 
-STATIC = {
-    "index.html": "text/html",
-    "app.js": "text/javascript",
-    "markdown.js": "text/javascript",
-    "style.css": "text/css",
-}
 LOCALES = ("en-US", "en-GB", "hi")
 """Languages a member can pick (Discord's locale codes): the bot speaks English and Hindi."""
 ANSWER_WITHIN = 3.0  # Discord's client gives up on an interaction after 3 seconds
@@ -49,10 +44,6 @@ HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
 }
-
-
-class Refused(ValueError):
-    """What a member tried cannot be done; the message says why."""
 
 
 @dataclass(eq=False)
@@ -67,8 +58,11 @@ class Client:
 
 
 class Page:
-    def __init__(self, server: FakeDiscordServer, guild: GuildRecord) -> None:
+    def __init__(
+        self, server: FakeDiscordServer, guild: GuildRecord, owners: dict[int, str] | None = None
+    ) -> None:
         self.server, self.guild = server, guild
+        self.members = Members(server, guild, owners)
         self.clients: set[Client] = set()
         self._runner: web.AppRunner | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -77,9 +71,12 @@ class Page:
 
     async def start(self, host: str, port: int) -> None:
         app = web.Application(middlewares=[_secure])
-        app.router.add_get("/", self._static)
-        app.router.add_get("/static/{name}", self._static)
-        app.router.add_get("/attachments/{attachment}/{filename}", self._attachment)
+        app.router.add_get("/", pagefiles.static)
+        app.router.add_get("/t/{channel:[0-9]+}", pagefiles.static)
+        app.router.add_get("/static/{name}", pagefiles.static)
+        app.router.add_get("/static/fonts/{name}", pagefiles.font)
+        app.router.add_get("/words", pagefiles.page_words)
+        app.router.add_get("/attachments/{attachment:[0-9]+}/{filename}", self._attachment)
         app.router.add_get("/live", self._live)
         app.router.add_get("/favicon.ico", _no_icon)
         self._runner = web.AppRunner(app, handle_signals=False, access_log=None, shutdown_timeout=1.0)
@@ -111,24 +108,12 @@ class Page:
 
     # --- HTTP --------------------------------------------------------------------------------
 
-    async def _static(self, request: web.Request) -> web.Response:
-        name = request.match_info.get("name", "index.html")
-        if name not in STATIC:
-            raise web.HTTPNotFound()
-        body = resources.files("localdiscord").joinpath("static", name).read_bytes()
-        return web.Response(body=body, content_type=STATIC[name], headers={"Cache-Control": "no-cache"})
-
     async def _attachment(self, request: web.Request) -> web.Response:
-        """A picture the bot uploaded; anything else is offered as a download, never run here."""
-        found = self.server.attachments.get(int(request.match_info["attachment"]))
-        if found is None:
-            raise web.HTTPNotFound()
-        picture = views.picture_type(found)
-        headers = {"Cache-Control": "max-age=86400, immutable"}
-        if picture is None:
-            headers["Content-Disposition"] = "attachment"
-        content_type = picture or "application/octet-stream"
-        return web.Response(body=found.data, content_type=content_type, headers=headers)
+        return pagefiles.attachment(self.server, int(request.match_info["attachment"]))
+
+    def link(self, channel_id: int) -> str:
+        """The address that opens a channel (a table's thread) for whoever opens it."""
+        return f"{self.url}/t/{channel_id}"
 
     # --- the live socket ---------------------------------------------------------------------
 
@@ -188,11 +173,14 @@ class Page:
             if channel.guild_id == self.guild.id:
                 return {"op": "channel", "channel": views.channel_view(channel)}
         elif kind == "commands":
-            names = [{"name": c["name"], "description": c.get("description", "")} for c in self._commands()]
+            shown = self._commands(member)
+            names = [{"name": c["name"], "description": c.get("description", "")} for c in shown]
             return {"op": "commands", "commands": names}
         elif kind == "member":
             found = self.guild.members.get(ident)
             user = self.server.users.get(ident)
+            if found is not None and found is member:
+                return {"op": "member", "member": views.member_view(self.guild, found), **_words(found)}
             if found is not None:
                 return {"op": "member", "member": views.member_view(self.guild, found)}
             if user is not None:
@@ -217,16 +205,19 @@ class Page:
         member = client.member
         if member is None:
             raise Refused("Say hello first.")
+        self.members.check(member, data)
         if op == "type":
             if client.typing is not None:
                 client.typing.cancel()  # a newer line replaces the one still waiting for the bot
             client.typing = asyncio.get_running_loop().create_task(self._suggest(client, member, data))
         elif op == "send":
-            await self._send_line(client, member, self._channel(data["channel"]), str(data["text"]))
+            await self._send_line(client, member, self._channel(data["channel"], member), str(data["text"]))
         elif op == "click":
             await self._click(client, member, data)
         elif op == "settings":
             self._settings(member, data)
+            client.changes[("commands", 0)] = None  # in the member's language now
+            client.wake.set()
         elif op == "dismiss":
             message = self.server.messages.get(int(data["message"]))
             if (
@@ -240,28 +231,25 @@ class Page:
             raise Refused(f"Unknown request {op!r}.")
 
     async def _hello(self, client: Client, data: Json) -> None:
-        """The tab's member: the one it names if still here, else a new member with its name."""
-        wanted = str(data.get("member_id") or "")
-        member = self.guild.members.get(int(wanted)) if wanted.isdigit() else None
-        if member is None or member.user.bot:
-            name = " ".join(str(data.get("name") or "").split())
-            if not 1 <= len(name) <= 32:
-                raise Refused("Pick a name of 1 to 32 characters.")
-            member = self.server.add_member(self.guild, name)
+        """The tab's member: the one it names if still here and its browser's, else the one its
+        browser holds by that name, else a new member with its name."""
+        member = self.members.greet(data)
         client.member = member
-        await self._send(client, {"op": "welcome", **views.snapshot(self.server, self.guild, member)})
+        snapshot = views.snapshot(self.server, self.guild, member)
+        await self._send(client, {"op": "welcome", **snapshot, **_words(member)})
         client.changes[("commands", 0)] = None
         client.wake.set()
 
-    def _commands(self) -> list[Json]:
-        """The commands members of the guild can use: the guild's, then the global ones."""
+    def _commands(self, member: MemberRecord) -> list[Json]:
+        """The commands members of the guild can use (the guild's, then the global ones), as the
+        member's language names them."""
         found = {**self.server.commands.get(None, {}), **self.server.commands.get(self.guild.id, {})}
-        return list(found.values())
+        return commandline.localized(list(found.values()), member.locale)
 
-    def _channel(self, ident: Any) -> ChannelRecord:
+    def _channel(self, ident: Any, member: MemberRecord) -> ChannelRecord:
         channel = self.server.channels.get(int(ident))
         if channel is None or channel.deleted or channel.guild_id != self.guild.id:
-            raise Refused("That channel is gone.")
+            raise Refused(words.channel_gone(words.language_of(member.locale)))
         return channel
 
     def _member_payloads(self) -> dict[str, Json]:
@@ -271,9 +259,10 @@ class Page:
         """What may come next on the typed line (the bot's choices where it completes an option)."""
         text, seq = str(data.get("text", "")), data.get("seq")
         names = [m.user.name for m in self.guild.members.values() if not m.user.bot]
-        found = commandline.suggest(text, self._commands(), names)
+        commands = self._commands(member)
+        found = commandline.suggest(text, commands, names)
         items = [{"label": s.label, "detail": s.detail, "text": s.text} for s in found.items]
-        request = commandline.autocomplete_data(text, self._commands()) if found.autocomplete else None
+        request = commandline.autocomplete_data(text, commands) if found.autocomplete else None
         where = str(data.get("channel") or "")
         channel = self.server.channels.get(int(where)) if where.isdigit() else None
         if request is not None and channel is not None and not channel.deleted and self.server.ready():
@@ -311,28 +300,30 @@ class Page:
                 raise Refused(str(exc)) from None
             return
         try:
-            data = commandline.read(text, self._commands(), self._member_payloads())
+            language = words.language_of(member.locale)
+            data = commandline.read(text, self._commands(member), self._member_payloads(), language)
         except commandline.Refused as refused:
             raise Refused(str(refused)) from None
         if not self.server.ready():
-            raise Refused("Pachisi is not connected right now; try again in a moment.")
+            raise Refused(words.bot_away(words.language_of(member.locale)))
         interaction = await self.server.send_interaction(COMMAND, member, channel, data)
         self._spawn(self._expect_answer(client, interaction, "/" + " ".join(commandline.leaf(data)[0])))
 
     async def _click(self, client: Client, member: MemberRecord, data: Json) -> None:
         message = self.server.messages.get(int(data["message"]))
         if message is None or not views.visible(self.server, message, member.user.id):
-            raise Refused("That message is gone.")
+            raise Refused(words.message_gone(words.language_of(member.locale)))
         custom_id = str(data["custom_id"])
         button = next((b for b in message.buttons if b.custom_id == custom_id), None)
         if button is None or button.disabled:
-            raise Refused("That button is not there any more.")
+            raise Refused(words.button_gone(words.language_of(member.locale)))
         if not self.server.ready():
-            raise Refused("Pachisi is not connected right now; try again in a moment.")
-        channel = self._channel(message.channel_id)
+            raise Refused(words.bot_away(words.language_of(member.locale)))
+        channel = self._channel(message.channel_id, member)
         payload = {"custom_id": custom_id, "component_type": 2}
         interaction = await self.server.send_interaction(CLICK, member, channel, payload, message)
-        self._spawn(self._expect_answer(client, interaction, f"the {button.label or ''} button"))
+        what = words.button(words.language_of(member.locale), button.label or "")
+        self._spawn(self._expect_answer(client, interaction, what))
 
     async def _expect_answer(self, client: Client, interaction: Interaction, what: str) -> None:
         """As Discord's client: an interaction the bot has not acknowledged within 3 s failed, and
@@ -340,7 +331,8 @@ class Page:
         try:
             await self.server.wait_until(lambda: interaction.callback_type is not None, ANSWER_WITHIN, what)
         except TimeoutError:
-            await self._send(client, {"op": "notice", "text": f"Pachisi did not respond to {what}."})
+            language = words.language_of(client.member.locale if client.member else None)
+            await self._send(client, {"op": "notice", "text": words.no_answer(language, what)})
 
     def _settings(self, member: MemberRecord, data: Json) -> None:
         if "moderator" in data:
@@ -350,6 +342,12 @@ class Page:
                 raise Refused(f"Pick one of {', '.join(LOCALES)}.")
             member.locale = str(data["locale"])
             self.server.touched("member", member.user.id)
+
+
+def _words(member: MemberRecord) -> Json:
+    """The page's words in the member's language, and the language's code (the page's `lang`)."""
+    language = words.language_of(member.locale)
+    return {"lang": language.code, "words": words.page_words(language)}
 
 
 async def _no_icon(request: web.Request) -> web.Response:

@@ -81,6 +81,17 @@ class Saved:
             self.db.executemany("DELETE FROM attachments WHERE id = ?", [(i,) for i in gone])
         self.written = set(kept)
 
+    def page_owners(self) -> dict[int, str]:
+        """Which browser holds each member of the page (members.py): kept with the table."""
+        row = self.db.execute("SELECT value FROM state WHERE key = 'page_owners'").fetchone()
+        return {int(k): str(v) for k, v in json.loads(row[0]).items()} if row else {}
+
+    def save_page_owners(self, owners: dict[int, str]) -> None:
+        with self.db:
+            self.db.execute(
+                "INSERT OR REPLACE INTO state (key, value) VALUES ('page_owners', ?)", (json.dumps(owners),)
+            )
+
 
 def forget_unused(server: State, keep_requests: int = 1000) -> None:
     """Drop from memory what a long evening would pile up and nothing shows any more: pictures of

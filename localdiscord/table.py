@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import shlex
 import signal
+import socket
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -23,7 +24,7 @@ from typing import IO
 from localdiscord import child
 from localdiscord.child import Child
 from localdiscord.page import Page
-from localdiscord.records import GuildRecord
+from localdiscord.records import PUBLIC_THREAD, GuildRecord
 from localdiscord.saved import Saved, forget_unused
 from localdiscord.server import FakeDiscordServer
 
@@ -35,8 +36,10 @@ QUICK_DEATH = 15.0  # a bot that stops sooner after starting has a problem a res
 GIVE_UP_AFTER = 5  # ...this many times in a row
 STOP_WITHIN = 30.0
 SHARE_WARNING = (
-    "WARNING: the table listens on {host}: anyone who can reach port {port} of this computer can "
-    "play as any member and read every message. Stop it with Ctrl-C when you are done."
+    "WARNING: shared on your network: anyone who can reach port {port} of this computer can watch every game "
+    "and join as a new member. Each member is held by the browser that made it (nobody else can play "
+    "as them), but the traffic is plain HTTP: it does not protect against someone who can read your "
+    "network. Stop it with Ctrl-C when you are done."
 )
 
 
@@ -56,6 +59,19 @@ def play_command(
     if port != DEFAULT_PORT:
         words += ["--port", str(port)]
     return shlex.join(words)
+
+
+def network_address() -> str:
+    """This computer's address on its network (the one a friend's device reaches), found by asking
+    the system which interface would route outwards; nothing is sent."""
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("10.255.255.255", 1))
+        return str(probe.getsockname()[0])
+    return socket.gethostname()
+
+
+def shared(host: str) -> bool:
+    return host not in ("127.0.0.1", "localhost", "::1")
 
 
 def local_paths(database: Path) -> tuple[Path, Path]:
@@ -129,6 +145,27 @@ class LocalTable:
     def url(self) -> str:
         return self.page.url if self.page else ""
 
+    @property
+    def share_url(self) -> str:
+        """The page's address as a friend's device reaches it (`--host 0.0.0.0`: this computer's
+        network address), else the local one."""
+        if not self.page or self.host not in ("0.0.0.0", "::"):
+            return self.url
+        return self.url.replace("127.0.0.1", network_address(), 1)
+
+    def announce_tables(self) -> None:
+        """Print each table's link as its thread opens: the link to send a friend."""
+        told: set[int] = {c.id for c in self.server.channels.values()}
+
+        def opened(kind: str, ident: int) -> None:
+            channel = self.server.channels.get(ident)
+            if kind != "channel" or ident in told or channel is None or channel.type != PUBLIC_THREAD:
+                return
+            told.add(ident)
+            self.say(f"  table {channel.name!r}: send {self.share_url}/t/{ident} to seat a friend")
+
+        self.server.observers.append(opened)
+
     async def start(self) -> None:
         self.database.parent.mkdir(parents=True, exist_ok=True)
         self.saved = Saved(self.state_path)
@@ -140,7 +177,7 @@ class LocalTable:
             self.saved.save(self.server)
         self.server.observers.append(self._changed)
         await self.server.start()
-        self.page = Page(self.server, self.guild)
+        self.page = Page(self.server, self.guild, self.saved.page_owners())
         await self.page.start(self.host, self.port)
         self._log = self.log_path.open("ab")
         self.bot = BotChild(self.bot_argv, self.bot_env(), self._log, self.say)
@@ -173,7 +210,7 @@ class LocalTable:
         if self._save_task is not None:
             self._save_task.cancel()
         if self.saved is not None:
-            self.saved.save(self.server)
+            self._save()
             self.saved.close()
         if self.page is not None:
             await self.page.stop()
@@ -188,14 +225,20 @@ class LocalTable:
     async def _save_soon(self) -> None:
         await asyncio.sleep(SAVE_AFTER)
         if self.saved is not None:
-            self.saved.save(self.server)
+            self._save()
             forget_unused(self.server)
+
+    def _save(self) -> None:
+        assert self.saved is not None
+        self.saved.save(self.server)
+        if self.page is not None:
+            self.saved.save_page_owners(self.page.members.owners)
 
 
 async def play(database: Path, host: str, port: int) -> None:
     """Run the table until Ctrl-C (SIGINT) or SIGTERM, then stop everything in order."""
     began = time.monotonic()
-    table = LocalTable(database, host=host, port=port)
+    table = LocalTable(database, host=host, port=port, say=lambda text: print(text, flush=True))
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -205,9 +248,10 @@ async def play(database: Path, host: str, port: int) -> None:
     except OSError as exc:
         await table.stop()
         raise SystemExit(f"cannot listen on {host}:{port} ({exc.strerror}); choose another --port") from exc
-    print(f"Pachisi's local table: {table.url}   (Ctrl-C stops it)", flush=True)
-    if host not in ("127.0.0.1", "localhost", "::1"):
+    print(f"Pachisi's local table: {table.share_url}   (Ctrl-C stops it)", flush=True)
+    if shared(host):
         print(SHARE_WARNING.format(host=host, port=port), flush=True)
+        table.announce_tables()
     print(f"  database {database}, Discord stand-in {table.state_path}, bot log {table.log_path}", flush=True)
     ready = loop.create_task(table.wait_ready())
     stopped = loop.create_task(stop.wait())

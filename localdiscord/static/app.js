@@ -1,5 +1,7 @@
 // The local table's page: one member per tab, the guild's channels and threads as Discord shows
-// them, live over a WebSocket (see page.py for what goes both ways).
+// them, live over a WebSocket (see page.py for what goes both ways). Its own words come from the
+// bot's catalogs (words.py), in the member's language; every request carries the browser's secret
+// (members.py). A table's address is /t/<channel id>.
 "use strict";
 
 (() => {
@@ -7,6 +9,49 @@
   const $ = (id) => document.getElementById(id);
   const KNOWN = "pachisi.members"; // [{id, name}] this browser has played as
   const LAST = "pachisi.member"; // the tab's member id (session storage), the browser's last one (local)
+  const SECRET = "pachisi.secret"; // this browser's secret: the members it holds are its own
+  const LOCALE = "pachisi.locale"; // the language of the browser's last member, for the name dialog
+  let words = {};
+  const OPENED = linked(); // the table whose link opened this page, if one did
+
+  // A word of the page in the member's language, its {placeholders} filled.
+  function t(key, params) {
+    let text = words[key] || key;
+    for (const [name, value] of Object.entries(params || {})) text = text.split("{" + name + "}").join(value);
+    return text;
+  }
+
+  // A sentence with {placeholders} as nodes (a name in bold, a command in its own style).
+  function tNodes(key, nodes) {
+    const parts = (words[key] || key).split(/(\{\w+\})/);
+    return parts.filter((p) => p).map((p) => (p.startsWith("{") && nodes[p.slice(1, -1)]) || p);
+  }
+
+  function applyWords(data) {
+    const changed = document.documentElement.lang !== data.lang;
+    words = data.words;
+    document.documentElement.lang = data.lang;
+    for (const node of document.querySelectorAll("[data-word]")) node.textContent = t(node.dataset.word);
+    for (const node of document.querySelectorAll("[data-word-label]")) node.setAttribute("aria-label", t(node.dataset.wordLabel));
+    if (state.me) showMe();
+    if (state.current && changed) show(state.current); // the messages' words and times
+    if (state.me) setStatus(state.online);
+  }
+
+  function secret() {
+    let found = localStorage.getItem(SECRET);
+    if (!found) {
+      const bytes = crypto.getRandomValues(new Uint8Array(24));
+      found = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+      localStorage.setItem(SECRET, found);
+    }
+    return found;
+  }
+
+  function linked() {
+    const path = location.pathname.match(/^\/t\/(\d+)$/);
+    return path ? path[1] : new URLSearchParams(location.hash.slice(1)).get("channel");
+  }
 
   const state = {
     ws: null,
@@ -21,8 +66,13 @@
     selected: -1,
     suggestions: [],
     retry: 0,
-    awaitThreadFrom: null, // a channel where this member just started a table
+    awaitThreadFrom: null, // when this member last sent a command or asked for a rematch (a table may open)
     pinned: true, // the message list follows new messages (scrolled to its bottom)
+    autoTop: 0, // where the page itself last scrolled the list
+    online: false,
+    fresh: new Set(), // threads opened since this page connected (a rematch's, say)
+    offered: false, // the seat offer of the table this page was opened for is made
+    offerFor: null, // {thread, until}: that offer, waiting for the table's free seat to show
   };
 
   // --- members -----------------------------------------------------------------------------
@@ -42,11 +92,13 @@
     sessionStorage.setItem(LAST, member.id);
   }
 
-  function askName() {
+  function askName(error) {
+    $("join-error").hidden = !error;
+    $("join-error").textContent = error || "";
     const list = $("known-members");
     list.replaceChildren();
     for (const member of known()) {
-      const button = el("button", null, ["Continue as " + member.name]);
+      const button = el("button", null, [t("continue_as", { name: member.name })]);
       button.type = "button";
       button.addEventListener("click", () => {
         $("join").close();
@@ -55,7 +107,7 @@
       });
       list.append(el("li", null, [button]));
     }
-    $("join").showModal();
+    if (!$("join").open) $("join").showModal();
     $("join-name").focus();
   }
 
@@ -85,11 +137,12 @@
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     const ws = new WebSocket(`${scheme}//${location.host}/live`);
     state.ws = ws;
-    ws.addEventListener("open", () => ws.send(JSON.stringify({ op: "hello", ...hello })));
+    const locale = localStorage.getItem(LOCALE) || navigator.language;
+    ws.addEventListener("open", () => ws.send(JSON.stringify({ op: "hello", locale, ...hello, secret: secret() })));
     ws.addEventListener("message", (event) => receive(JSON.parse(event.data)));
     ws.addEventListener("close", () => {
       if (state.ws !== ws) return; // replaced on purpose
-      banner("Reconnecting to the table…");
+      banner(t("reconnecting"));
       setStatus(false);
       const delay = Math.min(5000, 250 * 2 ** state.retry);
       state.retry += 1;
@@ -100,11 +153,11 @@
   }
 
   function send(data) {
-    if (state.ws && state.ws.readyState === WebSocket.OPEN) {
-      state.ws.send(JSON.stringify(data));
+    if (state.ws && state.ws.readyState === WebSocket.OPEN && state.me) {
+      state.ws.send(JSON.stringify({ ...data, member: state.me.id, secret: secret() }));
       return true;
     }
-    refused("Not connected to the table right now; it reconnects by itself.");
+    refused(t("not_connected"));
     return false;
   }
 
@@ -113,7 +166,7 @@
       case "welcome": return welcome(data);
       case "message": return upsert(data.message);
       case "channel": return addChannel(data.channel);
-      case "member": return member(data.member);
+      case "member": return member(data);
       case "commands": state.commands = data.commands; return undefined;
       case "status": return setStatus(data.bot_online);
       case "suggest": return data.seq === state.seq ? showSuggestions(data.items) : undefined;
@@ -128,6 +181,8 @@
     banner(null);
     state.me = data.me;
     remember(data.me);
+    localStorage.setItem(LOCALE, data.me.locale);
+    applyWords(data);
     state.users = data.users;
     state.channels = new Map(data.channels.map((c) => [c.id, c]));
     state.messages = new Map(data.messages.map((m) => [m.id, m]));
@@ -135,21 +190,29 @@
     document.title = data.guild.name;
     showMe();
     setStatus(data.bot_online);
-    const wanted = new URLSearchParams(location.hash.slice(1)).get("channel");
+    const wanted = linked();
     const first = [...state.channels.values()].find((c) => !c.thread);
     show(state.channels.has(wanted) ? wanted : state.current && state.channels.has(state.current) ? state.current : first && first.id);
+    if (!state.offered && wanted === OPENED && state.channels.has(wanted) && state.channels.get(wanted).thread) {
+      state.offerFor = { thread: wanted, until: Date.now() + 15000 }; // the card may be on its way
+      tryOffer();
+    }
+    state.offered = true;
   }
 
-  function member(view) {
+  function member(data) {
+    const view = data.member;
     state.users[view.id] = view.name;
     if (state.me && view.id === state.me.id) {
       state.me = view;
+      localStorage.setItem(LOCALE, view.locale);
+      if (data.words) applyWords(data);
       showMe();
     }
   }
 
   function showMe() {
-    $("me-name").textContent = "You are " + state.me.name;
+    $("me-name").textContent = t("you_are", { name: state.me.name });
     $("moderator").checked = state.me.moderator;
     $("locale").value = state.me.locale;
   }
@@ -158,8 +221,9 @@
   $("locale").addEventListener("change", () => send({ op: "settings", locale: $("locale").value }));
 
   function setStatus(online) {
+    state.online = online;
     const status = $("bot-status");
-    status.textContent = online ? "Pachisi: online" : "Pachisi: offline";
+    status.textContent = online ? t("online") : t("offline");
     status.className = online ? "online" : "offline";
   }
 
@@ -180,7 +244,9 @@
   function refusedLine(data) {
     if (!state.me) {
       sessionStorage.removeItem(LAST);
-      askName(); // the tab's member is gone and it had no name to join with
+      if (state.ws) state.ws.close(1000, "refused");
+      state.ws = null;
+      askName(data.error); // the name is another browser's, or the tab's member is gone
       return;
     }
     refused(data.error);
@@ -198,11 +264,7 @@
     const fresh = !state.channels.has(channel.id);
     state.channels.set(channel.id, channel);
     if (channel.deleted) state.channels.delete(channel.id);
-    if (fresh && channel.thread && state.awaitThreadFrom === channel.parent_id) {
-      state.awaitThreadFrom = null;
-      show(channel.id);
-      return;
-    }
+    if (fresh && channel.thread) state.fresh.add(channel.id);
     if (channel.deleted && state.current === channel.id) show(channel.parent_id);
     drawChannels();
   }
@@ -241,11 +303,12 @@
     if (!channelId || !state.channels.has(channelId)) return;
     state.current = channelId;
     state.unread.delete(channelId);
-    history.replaceState(null, "", "#channel=" + channelId);
+    if (location.pathname !== "/t/" + channelId) history.replaceState(null, "", "/t/" + channelId);
     const channel = state.channels.get(channelId);
     const parent = channel.parent_id && state.channels.get(channel.parent_id);
     $("channel-name").textContent = parent ? `# ${parent.name} › ${channel.name}` : channelLabel(channel);
-    $("box").placeholder = `Message ${channel.thread ? "" : "#"}${channel.name}, or / for commands`;
+    $("box").placeholder = t("box_channel", { channel: (channel.thread ? "" : "#") + channel.name });
+    $("copy-link").hidden = !channel.thread;
     drawChannels();
     drawMessages();
   }
@@ -266,11 +329,38 @@
     return list.scrollHeight - list.scrollTop - list.clientHeight < 80;
   }
 
+  // Keep the newest message in view, unless the member scrolled up to read (then a cue offers to
+  // come back down). Only the member's own scrolling unpins: the page's, and a list that grows or
+  // shrinks as pictures load and boards are replaced, do not.
   function follow() {
-    if (state.pinned) $("messages").scrollTop = $("messages").scrollHeight;
+    const list = $("messages");
+    if (!state.pinned) return;
+    list.scrollTop = list.scrollHeight;
+    state.autoTop = list.scrollTop;
+    $("new-messages").hidden = true;
   }
 
-  $("messages").addEventListener("scroll", () => { state.pinned = atBottom(); });
+  function jumpDown() {
+    state.pinned = true;
+    follow();
+  }
+
+  let reading = 0; // when the member last scrolled the list themselves (wheel, touch, keys)
+  for (const kind of ["wheel", "touchmove", "keydown", "pointerdown"]) {
+    $("messages").addEventListener(kind, () => { reading = Date.now(); }, { passive: true });
+  }
+  $("messages").addEventListener("scroll", () => {
+    const list = $("messages");
+    const theirs = Date.now() - reading < 1000;
+    state.pinned = atBottom() || (state.pinned && (!theirs || list.scrollTop >= state.autoTop - 2));
+    if (state.pinned) $("new-messages").hidden = true;
+  });
+  $("new-messages").addEventListener("click", () => {
+    jumpDown();
+    $("box").focus();
+  });
+  const growing = new ResizeObserver(() => follow());
+  growing.observe($("messages"));
   window.addEventListener("hashchange", () => show(new URLSearchParams(location.hash.slice(1)).get("channel")));
 
   function drawMessages() {
@@ -278,17 +368,18 @@
     list.replaceChildren();
     const shown = [...state.messages.values()].filter((m) => m.channel_id === state.current && !m.gone).sort(byId);
     for (const message of shown) list.append(messageItem(message));
-    state.pinned = true;
-    follow();
+    jumpDown();
   }
 
   function upsert(message) {
     const old = state.messages.get(message.id);
     state.messages.set(message.id, message);
+    if (state.offerFor) tryOffer();
     if (message.channel_id !== state.current) {
       if (!old && !message.gone) {
         state.unread.add(message.channel_id);
         drawChannels();
+        if (followsMe(message)) show(message.channel_id);
       }
       return;
     }
@@ -302,13 +393,27 @@
       if (focused) {
         const again = [...fresh.querySelectorAll("button")].find((b) => b.dataset.customId === focused);
         if (again && !again.disabled) again.focus();
+        else box.focus(); // the button is gone: back to the box (Shift+Tab reaches the newest buttons)
       }
     } else {
       const list = $("messages");
       const later = [...list.children].find((child) => BigInt(child.dataset.id) > BigInt(message.id));
       list.insertBefore(messageItem(message), later || null);
+      if (!state.pinned && !message.ephemeral) $("new-messages").hidden = false;
     }
     follow();
+  }
+
+  // A table opened since this page connected that calls this member in (a rematch's new thread,
+  // or the table the member just started) opens by itself, when the member is at the old one.
+  function followsMe(message) {
+    const thread = state.channels.get(message.channel_id);
+    if (!thread || !state.fresh.has(thread.id) || !state.me) return false;
+    if (!JSON.stringify([message.content, message.embeds, message.components]).includes(`<@${state.me.id}>`)) return false;
+    state.fresh.delete(thread.id);
+    const here = state.channels.get(state.current);
+    const asked = state.awaitThreadFrom && Date.now() - state.awaitThreadFrom < 30000;
+    return Boolean(asked || (here && (here.id === thread.parent_id || (here.thread && here.name === thread.name))));
   }
 
   function context() {
@@ -323,37 +428,39 @@
     item.id = "m" + message.id;
     item.dataset.id = message.id;
     if (message.invoked) {
-      const who = state.users[message.invoked.user_id] || "someone";
-      item.append(el("div", "invoked", [el("span", "who", [who]), " used ", el("span", "command", ["/" + message.invoked.command])]));
+      const who = state.users[message.invoked.user_id] || "?";
+      const command = el("span", "command", ["/" + message.invoked.command]);
+      item.append(el("div", "invoked", tNodes("used", { name: el("span", "who", [who]), command })));
     }
+    new ResizeObserver(() => follow()).observe(item);
     const head = el("div", "head", [
       el("span", "avatar", [message.author.name.slice(0, 1).toUpperCase()]),
       el("span", "author", [message.author.name]),
     ]);
-    if (message.author.bot) head.append(el("span", "badge", ["APP"]));
-    const time = el("time", "sent", [new Date(message.timestamp).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })]);
+    if (message.author.bot) head.append(el("span", "badge", [t("app")]));
+    const time = el("time", "sent", [new Date(message.timestamp).toLocaleTimeString(document.documentElement.lang || [], { hour: "2-digit", minute: "2-digit" })]);
     time.dateTime = message.timestamp;
     head.append(time);
-    if (message.edited) head.append(el("span", "edited", ["(edited)"]));
+    if (message.edited) head.append(el("span", "edited", [t("edited")]));
     item.append(head);
     const body = el("div", "body");
-    if (message.thinking && !message.content) body.append(el("p", "thinking", [message.author.name + " is thinking…"]));
+    if (message.thinking && !message.content) body.append(el("p", "thinking", [t("thinking", { name: message.author.name })]));
     if (message.content) body.append(Markdown.render(message.content, ctx));
     for (const embed of message.embeds) body.append(embedBox(embed, ctx));
     for (const file of message.attachments) body.append(attachment(file));
     body.append(...components(message, message.components, ctx));
     if (message.thread_id && state.channels.has(message.thread_id)) {
       const thread = state.channels.get(message.thread_id);
-      const open = el("button", "open-thread", ["Thread: " + thread.name + " — open it"]);
+      const open = el("button", "open-thread", [t("open_thread", { name: thread.name })]);
       open.type = "button";
       open.addEventListener("click", () => show(thread.id));
       body.append(open);
     }
     if (message.ephemeral) {
-      const dismiss = el("button", "link", ["Dismiss message"]);
+      const dismiss = el("button", "link", [t("dismiss")]);
       dismiss.type = "button";
       dismiss.addEventListener("click", () => send({ op: "dismiss", message: message.id }));
-      body.append(el("div", "only-you", ["Only you can see this • ", dismiss]));
+      body.append(el("div", "only-you", [t("only_you") + " • ", dismiss]));
     }
     item.append(body);
     return item;
@@ -382,7 +489,7 @@
       }
       box.append(fields);
     }
-    if (embed.image) box.append(picture(embed.image.url, embed.title || "picture"));
+    if (embed.image) box.append(picture(embed.image.url, embed.title || t("picture")));
     if (embed.thumbnail) box.append(picture(embed.thumbnail.url, "thumbnail", "embed-thumbnail"));
     if (embed.footer && embed.footer.text) box.append(el("div", "embed-footer", [embed.footer.text]));
     return box;
@@ -398,7 +505,7 @@
 
   function attachment(file) {
     if (file.image) return picture(file.url, file.filename);
-    const a = el("a", "file", ["File: " + file.filename]);
+    const a = el("a", "file", [t("file", { name: file.filename })]);
     a.href = file.url;
     a.download = file.filename;
     return a;
@@ -415,7 +522,7 @@
       else if (c.type === 9) out.push(el("div", "section", [...components(message, c.components, ctx), ...components(message, c.accessory ? [c.accessory] : [], ctx)]));
       else if (c.type === 17) out.push(el("div", "container", components(message, c.components, ctx)));
       else if (c.type === 14) out.push(el("hr"));
-      else out.push(el("div", "unsupported", ["(a component this page cannot show)"]));
+      else out.push(el("div", "unsupported", [t("unsupported")]));
     }
     return out;
   }
@@ -437,6 +544,7 @@
     b.disabled = Boolean(c.disabled);
     b.dataset.customId = c.custom_id;
     b.addEventListener("click", () => {
+      if ((c.custom_id || "").startsWith("pachisi:rematch:")) state.awaitThreadFrom = Date.now();
       if (send({ op: "click", message: message.id, custom_id: c.custom_id })) refused(null);
     });
     return b;
@@ -473,15 +581,28 @@
       });
       list.append(option);
     });
-    list.hidden = items.length === 0;
+    $("suggest-box").hidden = items.length === 0;
     box.setAttribute("aria-expanded", String(items.length > 0));
+    box.removeAttribute("aria-activedescendant");
+    list.scrollTop = 0;
+    moreBelow();
   }
+
+  // The list scrolls; while some of it is out of sight below, a cue says so.
+  function moreBelow() {
+    const list = $("suggestions");
+    $("suggestions-more").hidden = list.scrollHeight - list.scrollTop - list.clientHeight <= 8; // its padding
+  }
+
+  $("suggestions").addEventListener("scroll", moreBelow);
 
   function select(index) {
     const options = $("suggestions").children;
     state.selected = (index + options.length) % options.length;
     [...options].forEach((o, i) => o.setAttribute("aria-selected", String(i === state.selected)));
     box.setAttribute("aria-activedescendant", "suggestion-" + state.selected);
+    options[state.selected].scrollIntoView({ block: "nearest" });
+    moreBelow();
   }
 
   function take(index) {
@@ -499,7 +620,7 @@
       select(state.selected + 1);
     } else if (open && event.key === "ArrowUp") {
       event.preventDefault();
-      select(state.selected - 1);
+      select(state.selected < 0 ? -1 : state.selected - 1); // from none: the last one
     } else if (open && event.key === "Tab" && !event.shiftKey) {
       event.preventDefault();
       take(state.selected >= 0 ? state.selected : 0);
@@ -515,8 +636,10 @@
     event.preventDefault();
     const text = box.value.trim();
     if (!text || !state.current) return;
-    if (/^\/\S+\s+start\b/.test(text)) state.awaitThreadFrom = state.current;
+    if (/^\/\S+\s+\S+/.test(text)) state.awaitThreadFrom = Date.now(); // it may open a table
     if (send({ op: "send", text, channel: state.current })) {
+      clearTimeout(typingTimer);
+      state.seq += 1; // suggestions still on their way for the line are for a line gone
       box.value = "";
       showSuggestions([]);
       refused(null);
@@ -527,9 +650,60 @@
 
   // --- start -------------------------------------------------------------------------------
 
+  // The seat offer of a table's link: the newest enabled Take a seat button of the thread's table
+  // (on its card in the channel, or in the thread), one click away.
+  function tryOffer() {
+    const pending = state.offerFor;
+    if (Date.now() > pending.until || offerSeat(pending.thread)) state.offerFor = null;
+  }
+
+  function offerSeat(threadId) {
+    const thread = state.channels.get(threadId);
+    const about = [...state.messages.values()].filter((m) => !m.gone && (m.channel_id === threadId ||
+      (m.channel_id === thread.parent_id && JSON.stringify([m.content, m.embeds, m.components]).includes(`<#${threadId}>`))));
+    const seats = about.sort(byId).reverse().flatMap((m) => seatButtons(m.components).map((b) => [m, b]));
+    if (!seats.length) return false;
+    const [message, seat] = seats[0];
+    $("offer-text").textContent = t("seat_offer", { table: thread.name });
+    $("offer-take").onclick = () => {
+      $("offer").close();
+      send({ op: "click", message: message.id, custom_id: seat.custom_id });
+    };
+    $("offer").showModal();
+    $("offer-take").focus();
+    return true;
+  }
+
+  function seatButtons(list) {
+    const found = [];
+    for (const c of list || []) {
+      if (c.type === 2 && !c.disabled && (c.custom_id || "").startsWith("pachisi:join:")) found.push(c);
+      found.push(...seatButtons(c.components), ...seatButtons(c.accessory ? [c.accessory] : []));
+    }
+    return found;
+  }
+
+  $("offer-watch").addEventListener("click", () => $("offer").close());
+
+  $("copy-link").addEventListener("click", () => {
+    const link = location.origin + "/t/" + state.current;
+    const done = () => toast(t("link_copied", { link }));
+    if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(link).then(done, done);
+    else done();
+  });
+
   // A tab keeps its member across reloads; a new tab picks one (this browser's earlier ones are offered).
-  const id = sessionStorage.getItem(LAST);
-  const name = (known().find((m) => m.id === id) || {}).name;
-  if (id) connect({ member_id: id, name });
-  else askName();
+  function start() {
+    const id = sessionStorage.getItem(LAST);
+    const name = (known().find((m) => m.id === id) || {}).name;
+    if (id) connect({ member_id: id, name });
+    else askName();
+  }
+
+  const asked = localStorage.getItem(LOCALE) || navigator.language || "en-US";
+  fetch("/words?locale=" + encodeURIComponent(asked))
+    .then((r) => r.json())
+    .then(applyWords)
+    .catch(() => undefined)
+    .finally(start);
 })();

@@ -3,7 +3,9 @@
 "use strict";
 
 const Markdown = (() => {
-  const RELATIVE = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
+  // Times in the page's language (its <html lang>, the member's), else the browser's.
+  const lang = () => document.documentElement.lang || undefined;
+  const relativeIn = (code) => new Intl.RelativeTimeFormat(code, { numeric: "auto" });
   const STEPS = [["second", 60], ["minute", 60], ["hour", 24], ["day", 30], ["month", 12], ["year", Infinity]];
 
   function el(tag, className, children) {
@@ -15,6 +17,7 @@ const Markdown = (() => {
 
   // "in 5 minutes", "2 hours ago": Discord's <t:...:R>.
   function relative(seconds) {
+    const RELATIVE = relativeIn(lang());
     let amount = seconds - Date.now() / 1000;
     for (const [unit, size] of STEPS) {
       if (Math.abs(amount) < size) return RELATIVE.format(Math.round(amount), unit);
@@ -32,12 +35,12 @@ const Markdown = (() => {
   function timestamp(seconds, style) {
     const node = el("time", "timestamp");
     node.dateTime = new Date(seconds * 1000).toISOString();
-    node.title = new Date(seconds * 1000).toLocaleString();
+    node.title = new Date(seconds * 1000).toLocaleString(lang());
     if (style === "R") {
       node.dataset.relative = String(seconds);
       node.textContent = relative(seconds);
     } else {
-      node.textContent = new Date(seconds * 1000).toLocaleString(undefined, STYLES[style || "f"] || STYLES.f);
+      node.textContent = new Date(seconds * 1000).toLocaleString(lang(), STYLES[style || "f"] || STYLES.f);
     }
     return node;
   }

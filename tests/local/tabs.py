@@ -109,6 +109,34 @@ class Tab:
         found: dict[str, str] = await handle.json_value()
         return found
 
+    async def focus_by_keyboard(self, wanted: str, key: str = "Shift+Tab", limit: int = 300) -> None:
+        """Press `key` until the element `wanted` (a JavaScript test of `document.activeElement`,
+        `el`) has the focus."""
+        test = f"() => {{ const el = document.activeElement; return Boolean(el && ({wanted})); }}"
+        for _ in range(limit):
+            if await self.page.evaluate(test):
+                return
+            await self.page.keyboard.press(key)
+        raise AssertionError(f"{wanted} not reached in {limit} presses of {key}")
+
+    async def play_by_keyboard(self, database: Path, limit: int = 400) -> int:
+        """As play_to_the_end, with the keyboard alone: Shift+Tab to the turn's button, Enter."""
+        from playwright.async_api import TimeoutError as PlaywrightTimeout
+
+        games = play.StoredGames(f"sqlite+aiosqlite:///{database}")
+        for clicks in range(limit):
+            try:
+                handle = await self.page.wait_for_function(NEWEST_TURN, arg=PLAYING, timeout=LOOK_AGAIN_MS)
+            except PlaywrightTimeout:
+                if await games.all_over():
+                    return clicks
+                continue
+            turn = await handle.json_value()
+            await self.focus_by_keyboard(f"el.dataset.customId === {turn['id']!r}")
+            await self.page.keyboard.press("Enter")
+            await self.wait_gone(turn["id"])
+        raise AssertionError(f"no end after {limit} key presses of Enter")
+
     async def play_to_the_end(self, database: Path, limit: int = 400) -> int:
         """Click Throw or the first move offered until the stored game (in `database`) is over;
         returns the clicks made."""

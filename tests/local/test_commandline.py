@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from localdiscord.commandline import Refused, autocomplete_data, read, suggest
+from bot.core.texts.language import language
+from localdiscord.commandline import Refused, autocomplete_data, localized, read, suggest
 
 CHOICES_2_4 = [{"name": "4", "value": 4}, {"name": "2", "value": 2}]
 SECTIONS = [{"name": "The board", "value": "board"}, {"name": "Throws", "value": "throws"}]
@@ -146,3 +147,41 @@ def test_an_option_the_bot_completes_asks_the_bot() -> None:
     ]
     assert autocomplete_data("/pachisi start players:2 ", COMMANDS) is None
     assert autocomplete_data("/pachisi start players:2", COMMANDS) is None
+
+
+def hindi_commands() -> list[dict[str, Any]]:
+    """COMMANDS as the bot syncs them with Hindi names (Discord's `name_localizations`)."""
+    import copy
+
+    synced = copy.deepcopy(COMMANDS)
+    synced[0]["name_localizations"] = {"hi": "पच्चीसी"}
+    start = synced[0]["options"][0]
+    start["name_localizations"] = {"hi": "शुरू"}
+    start["description_localizations"] = {"hi": "खेल शुरू करें"}
+    start["options"][0]["name_localizations"] = {"hi": "खिलाड़ी"}
+    start["options"][2]["choices"] = [{"name": "yes", "name_localizations": {"hi": "हाँ"}, "value": "y"}]
+    start["options"][2]["type"] = 3
+    return synced
+
+
+def test_a_hindi_member_types_and_is_suggested_the_hindi_names_and_english_still_works() -> None:
+    hindi = localized(hindi_commands(), "hi")
+    sent = read("/पच्चीसी शुरू खिलाड़ी:2 thread:हाँ", hindi, {})
+    assert sent["name"] == "pachisi"  # the interaction carries the command's own names
+    assert sent["options"][0]["name"] == "start"
+    assert sent["options"][0]["options"] == [
+        {"name": "players", "type": 4, "value": 2},
+        {"name": "thread", "type": 3, "value": "y"},
+    ]
+    assert read("/pachisi start players:2", hindi, {}) == read("/पच्चीसी शुरू खिलाड़ी:2", hindi, {})
+    assert [s.label for s in suggest("/प", hindi).items] == ["/पच्चीसी"]
+    assert [s.label for s in suggest("/पच्चीसी शु", hindi).items] == ["/पच्चीसी शुरू"]
+    assert suggest("/pachisi st", hindi).items[0].detail == "खेल शुरू करें"
+    assert [s.label for s in suggest("/पच्चीसी शुरू खि", hindi).items] == ["खिलाड़ी:"]
+    with pytest.raises(Refused, match="no command /पच्चीस"):
+        read("/पच्चीस शुरू", hindi, {})
+    with pytest.raises(Refused, match=r"^खिलाड़ी इनमें से एक होना चाहिए: 4, 2।$"):  # in her language
+        read("/पच्चीसी शुरू खिलाड़ी:3", hindi, {}, language("hi"))
+    english = localized(hindi_commands(), "en-US")
+    with pytest.raises(Refused, match="no command /पच्चीसी"):
+        read("/पच्चीसी शुरू", english, {})  # Hindi names are for Hindi members, as on Discord

@@ -111,10 +111,19 @@ async def test_ctrl_c_and_play_again_resumes_the_game_and_the_page_reconnects(
     assert asha.errors == []
 
 
-async def test_sharing_on_the_network_is_announced_with_a_warning(tmp_path: Path) -> None:
-    async with play(tmp_path, "--host", "0.0.0.0", "--database", "shared/table.sqlite3") as (run, _):
+async def test_sharing_on_the_network_is_announced_with_a_warning_and_each_tables_link(
+    browser: Any, tmp_path: Path
+) -> None:
+    async with play(tmp_path, "--host", "0.0.0.0", "--database", "shared/table.sqlite3") as (run, url):
         assert any("WARNING" in line and "anyone who can reach" in line for line in run.lines), run.lines
+        assert any("does not protect against someone who can read" in line for line in run.lines)
         assert (tmp_path / "shared" / "table.discord.sqlite3").is_file()
+        asha = await Tab.join(browser, url, "Asha")  # at the network address printed
+        await asha.command("/pachisi start players:2 pieces:1 level:easy")
+        await asha.page.wait_for_selector("#channel-name:has-text('›')")
+        link = (await run.line(r"table .*: send (\S+) to seat a friend"))[1]
+        assert link == url + asha.page.url.removeprefix(url)  # the thread's own address
+        assert "/t/" in link
         assert await run.ctrl_c() == 0
 
 

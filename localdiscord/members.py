@@ -1,0 +1,92 @@
+"""Who a page may act as: each member belongs to the browser that made it.
+
+A browser keeps one random secret (its local storage) and sends it with every request; the page
+remembers, for each member, a hash of the secret that made it (or first used it). A name another
+browser holds, or a request naming a member this browser does not hold, is refused and changes
+nothing. It stops friends on one network from playing for each other by accident or by a forged
+request; it is no defence against someone who can read the traffic (plain HTTP), see docs/LOCAL.md.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from typing import Any
+
+from localdiscord import words
+from localdiscord.records import GuildRecord, MemberRecord
+from localdiscord.state import State
+
+SECRET_LENGTHS = range(16, 129)
+NAME_LENGTHS = range(1, 33)
+
+
+class Refused(ValueError):
+    """What a member tried cannot be done; the message says why."""
+
+
+def _hash(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+class Members:
+    """The members of the table's guild and the browsers that hold them."""
+
+    def __init__(self, server: State, guild: GuildRecord, owners: dict[int, str] | None = None) -> None:
+        self.server, self.guild = server, guild
+        self.owners: dict[int, str] = owners if owners is not None else {}
+        """member id -> the hash of the secret of the browser that holds it (kept with the table)."""
+
+    def greet(self, data: dict[str, Any]) -> MemberRecord:
+        """The member a page's `hello` asks for (by id, else by name; a new one for a new name),
+        bound to its browser's secret; or Refused."""
+        language = words.language_of(str(data.get("locale") or ""))
+        secret = _secret(data, language)
+        wanted = str(data.get("member_id") or "")
+        member = self.guild.members.get(int(wanted)) if wanted.isdigit() else None
+        if member is not None and not member.user.bot:
+            return self._claim(member, secret, language)
+        name = " ".join(str(data.get("name") or "").split())
+        if len(name) not in NAME_LENGTHS:
+            raise Refused(words.bad_name(language))
+        found = self.named(name)
+        if found is not None:
+            if not self._holds(found, secret):
+                raise Refused(words.name_taken(language, found.user.name))
+            return self._claim(found, secret, language)
+        member = self.server.add_member(self.guild, name)
+        self.owners[member.user.id] = _hash(secret)
+        return member
+
+    def check(self, member: MemberRecord, data: dict[str, Any]) -> None:
+        """A request must name the page's member and carry the secret of the browser holding it."""
+        secret = str(data.get("secret") or "")
+        named = str(data.get("member") or "")
+        if named != str(member.user.id) or not self._holds(member, secret, strict=True):
+            raise Refused(words.not_yours(words.language_of(member.locale)))
+
+    def named(self, name: str) -> MemberRecord | None:
+        wanted = name.casefold()
+        return next(
+            (m for m in self.guild.members.values() if not m.user.bot and m.user.name.casefold() == wanted),
+            None,
+        )
+
+    def _claim(self, member: MemberRecord, secret: str, language: words.Language) -> MemberRecord:
+        if not self._holds(member, secret):
+            raise Refused(words.not_yours(language))
+        self.owners.setdefault(member.user.id, _hash(secret))  # a member from before browsers held them
+        return member
+
+    def _holds(self, member: MemberRecord, secret: str, *, strict: bool = False) -> bool:
+        owner = self.owners.get(member.user.id)
+        if owner is None:
+            return not strict
+        return hmac.compare_digest(owner, _hash(secret))
+
+
+def _secret(data: dict[str, Any], language: words.Language) -> str:
+    secret = str(data.get("secret") or "")
+    if len(secret) not in SECRET_LENGTHS:
+        raise Refused(words.not_yours(language))
+    return secret

@@ -1,0 +1,58 @@
+"""What the page's server sends over plain HTTP: the page itself, its fonts, its words, and the
+pictures the bot uploaded. Everything comes from the page's own origin, so the strict
+Content-Security-Policy (page.py) holds: no third-party font, script or picture."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from aiohttp import web
+
+from localdiscord import views, words
+from localdiscord.state import State
+
+STATIC = {
+    "index.html": "text/html",
+    "app.js": "text/javascript",
+    "markdown.js": "text/javascript",
+    "style.css": "text/css",
+}
+FONTS = ("NotoSansDevanagari-Bold.ttf", "DejaVuSans-Bold.ttf")
+"""The fonts the board pictures are drawn with (render/assets), served for the page's Hindi and
+Latin text as well, so a computer without them shows the same letters."""
+
+
+async def static(request: web.Request) -> web.Response:
+    """A file of the page; a table's address (`/t/<channel>`) is the page too."""
+    name = request.match_info.get("name", "index.html")
+    if name not in STATIC:
+        raise web.HTTPNotFound()
+    body = resources.files("localdiscord").joinpath("static", name).read_bytes()
+    return web.Response(body=body, content_type=STATIC[name], headers={"Cache-Control": "no-cache"})
+
+
+async def font(request: web.Request) -> web.Response:
+    name = request.match_info["name"]
+    if name not in FONTS:
+        raise web.HTTPNotFound()
+    body = resources.files("render").joinpath("assets", name).read_bytes()
+    return web.Response(body=body, content_type="font/ttf", headers={"Cache-Control": "max-age=86400"})
+
+
+async def page_words(request: web.Request) -> web.Response:
+    """The page's words in the language of `?locale=` (the name dialog needs them before a member)."""
+    language = words.language_of(request.query.get("locale"))
+    return web.json_response({"lang": language.code, "words": words.page_words(language)})
+
+
+def attachment(server: State, ident: int) -> web.Response:
+    """A picture the bot uploaded; anything else is offered as a download, never run here."""
+    found = server.attachments.get(ident)
+    if found is None:
+        raise web.HTTPNotFound()
+    picture = views.picture_type(found)
+    headers = {"Cache-Control": "max-age=86400, immutable"}
+    if picture is None:
+        headers["Content-Disposition"] = "attachment"
+    content_type = picture or "application/octet-stream"
+    return web.Response(body=found.data, content_type=content_type, headers=headers)

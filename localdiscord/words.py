@@ -1,0 +1,128 @@
+"""The page's own words (its labels, the name dialog, its notices and refusals) in every language
+the bot ships, from the bot's catalogs (bot/locale, `scripts/catalogs` extracts them from here).
+
+The page gets them as one table when it connects and again when its member changes language;
+`{name}`-style placeholders are filled on the page. What the bot itself says is the bot's.
+"""
+
+from __future__ import annotations
+
+from bot.core.texts.language import Language, choose
+
+
+def language_of(locale: str | None) -> Language:
+    """The language the page speaks to a member whose Discord locale is `locale` (English else)."""
+    return choose(locale)
+
+
+def page_words(language: Language) -> dict[str, str]:
+    """Every word the page shows itself, by the key app.js and index.html use."""
+    return {
+        **_frame(language),
+        **_dialog(language),
+        **_messages(language),
+        **_notices(language),
+    }
+
+
+def _frame(language: Language) -> dict[str, str]:
+    return {
+        "channels": language.gettext("Channels"),
+        "you": language.gettext("You"),
+        "you_are": language.gettext("You are {name}"),
+        "moderator": language.gettext("Moderator"),
+        "moderator_note": language.gettext("(Manage Channels)"),
+        "language": language.gettext("Language"),
+        "switch": language.gettext("Play as someone else"),
+        "menu": language.gettext("Channels and settings"),
+        "connecting": language.gettext("Pachisi: connecting…"),
+        "online": language.gettext("Pachisi: online"),
+        "offline": language.gettext("Pachisi: offline"),
+        "messages": language.gettext("Messages"),
+        "suggestions": language.gettext("Suggestions"),
+        "box": language.gettext("Message or /command"),
+        "box_hint": language.gettext("Type / for commands"),
+        "box_channel": language.gettext("Message {channel}, or / for commands"),
+        "more_below": language.gettext("More below: use the arrow keys or scroll"),
+        "copy_link": language.gettext("Copy this table's link"),
+        "link_copied": language.gettext("Link copied: {link}"),
+    }
+
+
+def _dialog(language: Language) -> dict[str, str]:
+    return {
+        "join_title": language.gettext("Take a seat at the table"),
+        "join_text": language.gettext(
+            "Pick the name the others see. This browser keeps it for you: nobody else can play as you."
+        ),
+        "your_name": language.gettext("Your name"),
+        "join": language.gettext("Join"),
+        "continue_as": language.gettext("Continue as {name}"),
+        "seat_offer": language.gettext("A seat is free at {table}."),
+        "take_seat": language.gettext("Take a seat"),
+        "watch": language.gettext("Just watch"),
+    }
+
+
+def _messages(language: Language) -> dict[str, str]:
+    return {
+        "used": language.gettext("{name} used {command}"),
+        "app": language.gettext("APP"),
+        "edited": language.gettext("(edited)"),
+        "thinking": language.gettext("{name} is thinking…"),
+        "open_thread": language.gettext("Thread: {name} (open it)"),
+        "only_you": language.gettext("Only you can see this"),
+        "dismiss": language.gettext("Dismiss message"),
+        "file": language.gettext("File: {name}"),
+        "unsupported": language.gettext("(a component this page cannot show)"),
+        "new_messages": language.gettext("New messages: show them"),
+        "picture": language.gettext("picture"),
+    }
+
+
+def _notices(language: Language) -> dict[str, str]:
+    return {
+        "reconnecting": language.gettext("Reconnecting to the table…"),
+        "not_connected": language.gettext("Not connected to the table right now; it reconnects by itself."),
+    }
+
+
+def name_taken(language: Language, name: str) -> str:
+    return language.gettext(
+        "The name {name} belongs to someone else's browser; pick another name.", name=name
+    )
+
+
+def not_yours(language: Language) -> str:
+    return language.gettext(
+        "This browser does not hold that member, so it cannot act for them; nothing was done."
+    )
+
+
+def bad_name(language: Language) -> str:
+    return language.gettext("Pick a name of 1 to 32 characters.")
+
+
+def no_answer(language: Language, what: str) -> str:
+    """Discord's client gives up on an interaction after 3 s: `what` is a command or a button."""
+    return language.gettext("Pachisi did not respond to {what}.", what=what)
+
+
+def button(language: Language, label: str) -> str:
+    return language.gettext("the {label} button", label=label)
+
+
+def channel_gone(language: Language) -> str:
+    return language.gettext("That channel is gone.")
+
+
+def message_gone(language: Language) -> str:
+    return language.gettext("That message is gone.")
+
+
+def button_gone(language: Language) -> str:
+    return language.gettext("That button is not there any more.")
+
+
+def bot_away(language: Language) -> str:
+    return language.gettext("Pachisi is not connected right now; try again in a moment.")

@@ -1,0 +1,247 @@
+"""The local table shared as a web game: Hindi with the served font and Hindi commands, a table's
+link seating a friend, members held by their browsers, and a page that follows the game."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+
+from localdiscord.table import LocalTable
+from tests.local.conftest import DESKTOP
+from tests.local.tabs import WON, Tab
+
+SCREENSHOTS = (
+    Path(os.environ["PACHISI_SCREENSHOTS"]).resolve() if os.environ.get("PACHISI_SCREENSHOTS") else None
+)
+"""A folder for the Hindi page's screenshot besides the test's own (docs/images remakes the doc's)."""
+START = "/pachisi start players:2 pieces:1 level:easy"
+HINDI_START = "/पच्चीसी शुरू खिलाड़ी:2 गोटियाँ:1 स्तर:आसान"
+DEVANAGARI_LOADED = """() => [...document.fonts].some(
+    (f) => f.family.replaceAll('"', '') === 'Pachisi Devanagari' && f.status === 'loaded')"""
+
+
+async def test_hindi_is_drawn_in_the_served_font_and_a_hindi_command_starts_a_game(
+    browser: Any, table: LocalTable
+) -> None:
+    asha = await Tab.join(browser, table.url, "Asha")
+    await asha.page.select_option("#locale", "hi")
+    await asha.page.wait_for_selector("html[lang='hi']")
+    assert await asha.page.inner_text("#switch") == "किसी और के नाम से खेलें"  # the page's own words
+    await asha.page.fill("#box", "/प")
+    await asha.page.wait_for_selector("#suggestions li:has-text('/पच्चीसी')")
+    await asha.page.fill("#box", "/पच्चीसी शु")
+    await asha.page.wait_for_selector("#suggestions li:has-text('/पच्चीसी शुरू')")
+    await asha.command("/पच्चीसी अपनेआप ढंग:बंद")
+    await asha.message_with("इसे सिर्फ़ आप देख सकते हैं").first.wait_for()
+    await asha.command(HINDI_START)
+    await asha.page.wait_for_selector("#channel-name:has-text('›')")
+    await asha.page.wait_for_selector("#messages img.picture")
+    await asha.turn()
+    sent = [i.payload["data"] for i in table.server.interactions.values() if i.type == 2]
+    assert [d["options"][0]["name"] for d in sent] == ["auto", "start"]  # as Discord sends them
+    await asha.page.wait_for_function(DEVANAGARI_LOADED)
+    glyphs = await asha.page.evaluate("document.fonts.check('16px \"Pachisi Devanagari\"', 'पच्चीसी')")
+    assert glyphs
+    await asha.page.wait_for_function(
+        "() => [...document.querySelectorAll('#messages img.picture')].every((i) => i.complete)"
+    )
+    for folder in [table.database.parent, *([SCREENSHOTS] if SCREENSHOTS else [])]:
+        await asha.page.screenshot(path=str(folder / "local-hindi.png"))
+    assert asha.errors == []
+
+
+async def test_a_tables_link_seats_a_friend_and_shows_an_onlooker_the_game_live(
+    browser: Any, table: LocalTable
+) -> None:
+    asha = await Tab.join(browser, table.url, "Asha")
+    await asha.command("/pachisi auto mode:off")
+    await asha.command("/pachisi start players:4 pieces:1 level:easy")
+    await asha.page.wait_for_selector("#channel-name:has-text('›')")
+    await asha.turn()
+    link = asha.page.url
+    assert "/t/" in link
+    bala = await Tab.join(browser, link, "Bala")
+    offer = bala.page.locator("#offer[open]")
+    await offer.wait_for()
+    assert await bala.page.inner_text("#channel-name") == await asha.page.inner_text("#channel-name")
+    await bala.page.click("#offer-take")  # one click
+    await asha.page.wait_for_selector("#messages li.message:has-text('Bala takes')")
+    chandra = await Tab.join(browser, link, "Chandra")
+    await chandra.page.click("#offer-watch")
+    await chandra.page.wait_for_selector("#messages img.picture")
+    shown = "() => document.querySelector('#messages').innerText"
+    turn = await asha.turn()
+    before = await chandra.page.evaluate(shown)
+    await asha.click(turn["id"])
+    await asha.wait_gone(turn["id"])
+    await chandra.page.wait_for_function(f"(old) => ({shown})() !== old", arg=before)  # live
+    await chandra.wait_gone(turn["id"])  # the turn she played is played on his page too
+    assert asha.errors == bala.errors == chandra.errors == []
+
+
+async def test_another_browsers_member_is_refused_by_name_and_by_forged_request(
+    browser: Any, table: LocalTable
+) -> None:
+    asha = await Tab.join(browser, table.url, "Asha")
+    await asha.command("/pachisi auto mode:off")
+    await asha.command(START)
+    turn = await asha.turn()
+    assert table.guild is not None
+    members, sent = len(table.guild.members), len(table.server.interactions)
+    context = await browser.new_context(viewport=DESKTOP)
+    page = await context.new_page()
+    await page.goto(table.url)
+    await page.fill("#join-name", "asha")  # her name, from another browser
+    await page.click("#join-button")
+    await page.wait_for_selector("#join-error:has-text('belongs to someone else')")
+    assert await page.locator("#join[open]").count() == 1  # still asked for a name
+    asha_id = next(m.user.id for m in table.guild.members.values() if m.user.name == "Asha")
+    socket = table.url.replace("http", "ws") + "/live"
+    secret = "f" * 48
+    async with aiohttp.ClientSession() as http, http.ws_connect(socket) as ws:
+        await ws.send_str(json.dumps({"op": "hello", "member_id": str(asha_id), "secret": secret}))
+        assert "does not hold that member" in (await ws.receive_json())["error"]
+        await ws.send_str(json.dumps({"op": "hello", "name": "Mallory", "secret": secret}))
+        welcome = await ws.receive_json()
+        assert welcome["op"] == "welcome"
+        forged = {"op": "click", "message": turn["message"], "custom_id": turn["id"], "secret": secret}
+        await ws.send_str(json.dumps({**forged, "member": str(asha_id)}))
+        while (answer := await ws.receive_json())["op"] != "refused":
+            pass
+        assert "does not hold that member" in answer["error"]
+    assert len(table.guild.members) == members + 1  # Mallory, and nobody else
+    assert len(table.server.interactions) == sent  # nothing reached the bot
+    still = await asha.newest_turn()
+    assert still is not None and still["id"] == turn["id"]  # her turn is still hers to play
+    await asha.page.click("#switch")  # at her own computer she can still switch members...
+    await asha.page.fill("#join-name", "Asha's brother")
+    await asha.page.click("#join-button")
+    await asha.page.wait_for_selector("#me-name:has-text('Asha\\'s brother')")
+    await asha.page.click("#switch")  # ...and back: this browser holds both
+    await asha.page.click("#known-members button:text-is('Continue as Asha')")
+    await asha.page.wait_for_selector("#me-name:text-is('You are Asha')")
+    assert asha.errors == []
+
+
+async def test_the_newest_message_stays_in_view_unless_scrolled_up_and_a_rematch_opens(
+    browser: Any, table: LocalTable
+) -> None:
+    asha = await Tab.join(browser, table.url, "Asha", viewport={"width": 900, "height": 560})
+    await asha.command("/pachisi auto mode:off")
+    await asha.command(START)
+    await asha.page.wait_for_selector("#channel-name:has-text('›')")
+    thread = asha.page.url
+    for _ in range(3):
+        turn = await asha.turn()
+        await asha.click(turn["id"])
+        await asha.wait_gone(turn["id"])
+        await asha.page.wait_for_function(NEWEST_IN_VIEW)  # the next turn in view, by itself
+    await asha.page.hover("#messages")
+    await asha.page.mouse.wheel(0, -3000)  # she scrolls up to read
+    await asha.page.wait_for_function("() => document.querySelector('#messages').scrollTop === 0")
+    await say(table, int(thread.rsplit("/", 1)[1]), "still here?")  # a new message meanwhile
+    await asha.page.wait_for_selector("#new-messages:not([hidden])")
+    assert not await newest_in_view(asha)
+    await asha.page.click("#new-messages")
+    await asha.page.wait_for_function(NEWEST_IN_VIEW)
+    await asha.play_to_the_end(table.database)
+    await asha.message_with(WON).first.wait_for()
+    await asha.page.wait_for_function(NEWEST_IN_VIEW)
+    name = await asha.page.inner_text("#channel-name")
+    await asha.open_channel("# pachisi")
+    await asha.page.locator("#messages button:has-text('Rematch'):not([disabled])").last.click()
+    await asha.page.wait_for_function(  # the new table's thread, of the same name, opens
+        "([old, name]) => location.href !== old && document.querySelector('#channel-name').textContent === name",
+        arg=[thread, name],
+    )
+    assert "/t/" in asha.page.url
+    await asha.page.wait_for_selector("#messages img.picture")
+    assert asha.errors == []
+
+
+async def say(table: LocalTable, channel: int, text: str) -> None:
+    """A message in `channel` from the bot's side (someone else's words arriving)."""
+    from localdiscord.records import API
+
+    headers = {"Authorization": f"Bot {table.server.token}"}
+    async with aiohttp.ClientSession() as http:
+        url = f"{table.server.url}{API}/channels/{channel}/messages"
+        async with http.post(url, json={"content": text}, headers=headers) as response:
+            assert response.status == 200
+
+
+NEWEST_IN_VIEW = """() => {
+    const list = document.querySelector('#messages');
+    const last = list.lastElementChild;
+    if (!last) return true;
+    const box = list.getBoundingClientRect(), item = last.getBoundingClientRect();
+    return item.bottom <= box.bottom + 2 && item.bottom >= box.top;
+}"""
+
+
+async def newest_in_view(tab: Tab) -> bool:
+    return bool(await tab.page.evaluate(NEWEST_IN_VIEW))
+
+
+async def test_the_command_list_scrolls_with_a_cue_and_reaches_every_sub_command(
+    browser: Any, table: LocalTable
+) -> None:
+    asha = await Tab.join(browser, table.url, "Asha", viewport={"width": 900, "height": 600})
+    assert table.guild is not None
+    command = next(iter(table.server.commands[table.guild.id].values()))
+    subs = [o["name"] for o in command["options"]]
+    await asha.page.fill("#box", "/pachisi ")
+    await asha.page.wait_for_function(
+        f"() => document.querySelectorAll('#suggestions li').length === {len(subs)}"
+    )
+    await asha.page.wait_for_selector("#suggestions-more:not([hidden])")  # more than fits
+    await asha.page.press("#box", "ArrowUp")  # the last one, scrolled into sight
+    last = asha.page.locator("#suggestions li").last
+    assert await last.get_attribute("aria-selected") == "true"
+    assert subs[-1] in await last.inner_text()
+    inside = """() => { const list = document.querySelector('#suggestions').getBoundingClientRect();
+        const item = document.querySelector('#suggestions li:last-child').getBoundingClientRect();
+        return item.top >= list.top && item.bottom <= list.bottom + 1; }"""
+    assert await asha.page.evaluate(inside)
+    await asha.page.wait_for_selector("#suggestions-more", state="hidden")
+    await asha.page.press("#box", "Enter")  # takes it
+    assert await asha.page.input_value("#box") == f"/pachisi {subs[-1]} "
+
+
+async def test_a_rematch_opens_for_every_member_of_the_game(browser: Any, table: LocalTable) -> None:
+    asha = await Tab.join(browser, table.url, "Asha")
+    await asha.command("/pachisi auto mode:off")  # until Bala is seated; then it mostly plays itself
+    await asha.command("/pachisi start players:4 pieces:1 level:easy")
+    await asha.page.wait_for_selector("#channel-name:has-text('›')")
+    thread = asha.page.url
+    await asha.turn()
+    bala = await Tab.join(browser, thread, "Bala")
+    await bala.page.click("#offer-take")
+    await bala.page.wait_for_selector("#messages li.message:has-text('Bala takes')")
+    await bala.command("/pachisi auto mode:on")
+    await asha.command("/pachisi auto mode:on")
+    for _ in range(400):  # a choice of move now and then: either may click it (the other is refused)
+        if await asha.finished():
+            break
+        turn = await asha.newest_turn()
+        if turn is not None:
+            for tab in (asha, bala):
+                with contextlib.suppress(Exception):
+                    await tab.page.click(
+                        f'#messages button[data-custom-id="{turn["id"]}"]:not([disabled])', timeout=500
+                    )
+        await asha.page.wait_for_timeout(200)
+    name = await bala.page.inner_text("#channel-name")
+    await asha.open_channel("# pachisi")
+    await asha.page.locator("#messages button:has-text('Rematch'):not([disabled])").last.click()
+    for tab in (asha, bala):  # Bala, still at the old table, is taken to the new one too
+        await tab.page.wait_for_function(
+            "([old, name]) => location.href !== old && document.querySelector('#channel-name').textContent === name",
+            arg=[thread, name],
+        )
+    assert asha.page.url == bala.page.url
