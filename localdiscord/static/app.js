@@ -345,9 +345,18 @@
     follow();
   }
 
-  let reading = 0; // when the member last scrolled the list themselves (wheel, touch, keys)
-  for (const kind of ["wheel", "touchmove", "keydown", "pointerdown"]) {
-    $("messages").addEventListener(kind, () => { reading = Date.now(); }, { passive: true });
+  // When the member last scrolled the list themselves: the wheel, a touch, a scrolling key, or the
+  // scroll bar. A click on a button in the list is not scrolling: the board it brings must follow.
+  let reading = 0;
+  const SCROLL_KEYS = new Set(["PageUp", "PageDown", "ArrowUp", "ArrowDown", "Home", "End"]);
+  const scrolls = {
+    wheel: () => true,
+    touchmove: () => true,
+    keydown: (event) => SCROLL_KEYS.has(event.key),
+    pointerdown: (event) => event.target === $("messages"),
+  };
+  for (const [kind, scrolling] of Object.entries(scrolls)) {
+    $("messages").addEventListener(kind, (event) => { if (scrolling(event)) reading = Date.now(); }, { passive: true });
   }
   $("messages").addEventListener("scroll", () => {
     const list = $("messages");
