@@ -25,6 +25,7 @@ from bot.core import metrics, present, records
 from bot.core.errors import AlreadyThrown, GameError
 from bot.core.present import Message, Plan
 from bot.core.records import SeatTally
+from bot.core.shown import ShownBatch
 from bot.core.snapshot import GameSnapshot, Played
 from bot.core.store import Status
 from bot.core.texts import Language, table
@@ -52,6 +53,8 @@ class GameFlow:
         self.writer = Writer(bot)
         self.timers = TurnTimers(bot.clock, bot.settings.turn_timeout_seconds, self.timed_out, self.remind)
         self.locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self.shown = ShownBatch(bot.store)
+        """The next turn's message ids, stored in batches (bot/core/shown.py)."""
         self.names: dict[int, str] = {}
         """Display names of the members this process has seen, for the board's panels."""
 
@@ -73,16 +76,14 @@ class GameFlow:
         self.remember(interaction.user)
         clicked = interaction.message
         assert clicked is not None
-        async with self.locks[act.game_id]:
+        lock = self.locks[act.game_id]
+        if lock.locked() or self.bot.workers.backlog:  # the work would wait: answer that it comes
+            await defer(interaction, act.game_id)
+        async with lock:
             work = asyncio.ensure_future(self._planned(clicked, act))
             done, _ = await asyncio.wait({work}, timeout=ANSWER_WITHIN)
             if not done:
-                try:
-                    await interaction.response.defer()  # a deferred update: the answer comes as an edit
-                except discord.HTTPException:
-                    log.warning(
-                        "game=%s click not acknowledged in time: shown through the channel", act.game_id
-                    )
+                await defer(interaction, act.game_id)
             played, plan, files = await work
             game = played.game
             await self._answer(interaction, plan.now or Message(clicked.content), game, files)
@@ -125,7 +126,17 @@ class GameFlow:
         return played, plan, files
 
     async def _clicked(self, act: Act, shown_on: int) -> Played:
-        """The service plays a click on the message `shown_on`."""
+        """The service plays a click on the message `shown_on`, which its transaction stores as the
+        one showing the game: the game's id noted and not yet written (`self.shown`) is then moot."""
+        noted = self.shown.take(act.game_id)
+        try:
+            played = await self._act(act, shown_on)
+        except BaseException:
+            self.shown.put_back(act.game_id, noted)
+            raise
+        return self.shown.settled(played, noted, shown_on)
+
+    async def _act(self, act: Act, shown_on: int) -> Played:
         try:
             return await self.service.act(act.game_id, act.user_id, act.turn, act.move, shown_on=shown_on)
         except AlreadyThrown:
@@ -173,7 +184,7 @@ class GameFlow:
             log.warning("game=%s followup refused (%s %s): posted instead", game.id, exc.status, exc.code)
             await self._post(game, message)
             return
-        await self.service.shown(game.id, posted.id if game.status == Status.ACTIVE else None)
+        self.shown.note(game.id, game.version, posted.id if game.status == Status.ACTIVE else None)
 
     async def _post(self, game: GameSnapshot, message: Message) -> None:
         channel = self.channel(game)
@@ -324,3 +335,13 @@ class GameFlow:
             await self.writer.edit(channel, game.card_message_id, card, game)
         except discord.HTTPException as exc:
             log.warning("game=%s table card not updated (%s %s)", game.id, exc.status, exc.code)
+
+
+async def defer(interaction: discord.Interaction[Any], game_id: int) -> None:
+    """A deferred update: the click's answer comes later, as an edit of the clicked message."""
+    if interaction.response.is_done():
+        return
+    try:
+        await interaction.response.defer()
+    except discord.HTTPException:
+        log.warning("game=%s click not acknowledged in time: shown through the channel", game_id)
