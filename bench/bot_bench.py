@@ -222,9 +222,9 @@ async def many_games(
     return moves, acks, elapsed, sum(played), sum(clicks), tables
 
 
-def cpu_seconds(pid: int) -> float:
+def cpu_seconds(pid: int, *, alone: bool = False) -> float:
     """CPU time (user + system) the process `pid` and every live process under it have used: the
-    bot and its worker processes, read from /proc."""
+    bot and its worker processes, read from /proc (`alone`: the bot's own process only)."""
     parents: dict[int, int] = {}
     used: dict[int, float] = {}
     tick = os.sysconf("SC_CLK_TCK")
@@ -237,7 +237,7 @@ def cpu_seconds(pid: int) -> float:
             continue  # gone meanwhile
         parents[int(entry.name)] = int(fields[1])
         used[int(entry.name)] = (int(fields[11]) + int(fields[12])) / tick
-    tree, grew = {pid}, True
+    tree, grew = {pid}, not alone
     while grew:
         more = {child for child, parent in parents.items() if parent in tree} - tree
         tree |= more
@@ -281,7 +281,7 @@ async def busy_phase(
         assert bot.pid is not None
         try:
             tables = [await new_game(fake, guild, f"{name}-{n}", database_url) for n in range(count)]
-            began, cpu = await bot_report(bot), cpu_seconds(bot.pid)
+            began, cpu, main = await bot_report(bot), cpu_seconds(bot.pid), cpu_seconds(bot.pid, alone=True)
             if args.profile and not pace:
                 os.kill(bot.pid, signal.SIGUSR2)  # the profiler starts (PACHISI_PROFILE)
             moves, acks, elapsed, _, clicks, _ = await many_games(
@@ -293,7 +293,7 @@ async def busy_phase(
                 tables=tables,
                 thinking=(2.0, 6.0) if pace else None,
             )
-            cpu = cpu_seconds(bot.pid) - cpu
+            cpu, main = cpu_seconds(bot.pid) - cpu, cpu_seconds(bot.pid, alone=True) - main
             if args.profile and not pace:
                 os.kill(bot.pid, signal.SIGUSR2)  # and stops: written to PACHISI_PROFILE
             ended = await bot_report(bot)
@@ -304,6 +304,7 @@ async def busy_phase(
         f"{name}_tables": count,
         f"{name}_clicks": clicks,
         f"{name}_bot_cpu_ms_per_click": round(cpu * 1000 / clicks, 2),
+        f"{name}_event_loop_cpu_ms_per_click": round(main * 1000 / clicks, 2),
         f"{name}_ack_p99_ms": round(percentile(acks, 0.99), 1),
         f"{name}_ack_max_ms": round(max(acks), 1),
         f"{name}_acks_over_3s": sum(a > 3000 for a in acks),

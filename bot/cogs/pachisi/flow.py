@@ -39,6 +39,9 @@ log = logging.getLogger(__name__)
 
 OLD_MESSAGE_EDITS = 30046
 """Discord's error code for an edit of a message over an hour old once it took a few already."""
+CLICKS_AT_ONCE = 8
+"""Clicks played and answered at once: a busy bot keeps its event loop's queue short, so a new
+click is deferred within moments instead of waiting behind every other click's work."""
 ANSWER_WITHIN = 1.5
 """Seconds a click's work may take before its answer is deferred (Discord allows 3 from the click,
 the gateway's delay included)."""
@@ -53,6 +56,8 @@ class GameFlow:
         self.writer = Writer(bot)
         self.timers = TurnTimers(bot.clock, bot.settings.turn_timeout_seconds, self.timed_out, self.remind)
         self.locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self.working = asyncio.Semaphore(CLICKS_AT_ONCE)
+        """Clicks being played and answered now; the others wait, deferred, so the loop stays free."""
         self.shown = ShownBatch(bot.store)
         """The next turn's message ids, stored in batches (bot/core/shown.py)."""
         self.names: dict[int, str] = {}
@@ -77,16 +82,17 @@ class GameFlow:
         clicked = interaction.message
         assert clicked is not None
         lock = self.locks[act.game_id]
-        if lock.locked() or self.bot.workers.backlog:  # the work would wait: answer that it comes
-            await defer(interaction, act.game_id)
+        if lock.locked() or self.working.locked() or self.bot.workers.backlog:
+            await defer(interaction, act.game_id)  # the work would wait: say at once that it comes
         async with lock:
-            work = asyncio.ensure_future(self._planned(clicked, act))
-            done, _ = await asyncio.wait({work}, timeout=ANSWER_WITHIN)
-            if not done:
-                await defer(interaction, act.game_id)
-            played, plan, files = await work
-            game = played.game
-            await self._answer(interaction, plan.now or Message(clicked.content), game, files)
+            async with self.working:
+                work = asyncio.ensure_future(self._planned(clicked, act))
+                done, _ = await asyncio.wait({work}, timeout=ANSWER_WITHIN)
+                if not done:
+                    await defer(interaction, act.game_id)
+                played, plan, files = await work
+                game = played.game
+                await self._answer(interaction, plan.now or Message(clicked.content), game, files)
             metrics.answered(interaction.id)
             if played.replaced is not None:
                 await self.close(game, played.replaced)
