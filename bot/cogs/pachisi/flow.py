@@ -39,7 +39,7 @@ log = logging.getLogger(__name__)
 
 OLD_MESSAGE_EDITS = 30046
 """Discord's error code for an edit of a message over an hour old once it took a few already."""
-CLICKS_AT_ONCE = 8
+CLICKS_AT_ONCE = 16
 """Clicks played and answered at once: a busy bot keeps its event loop's queue short, so a new
 click is deferred within moments instead of waiting behind every other click's work."""
 ANSWER_WITHIN = 1.5
