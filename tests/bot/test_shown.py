@@ -12,9 +12,21 @@ from bot.core.shown import ShownBatch
 from bot.core.store import Store, upgrade
 from engine.rules import Rules
 from tests.helpers import ALICE, CHANNEL, GUILD, service
-from tests.test_service import count_transactions
 
 TWO = Rules.parse("classic,players=2,pieces=1")
+
+
+def count_transactions(store: Store) -> list[int]:
+    """Counts the transactions `store` runs from now on (the real method, wrapped)."""
+    counted = [0]
+    real = store.transaction
+
+    def counting():  # type: ignore[no-untyped-def]
+        counted[0] += 1
+        return real()
+
+    store.transaction = counting  # type: ignore[method-assign]
+    return counted
 
 
 @pytest.fixture

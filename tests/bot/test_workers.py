@@ -15,14 +15,14 @@ import pytest
 import render
 from bot.core.members import MemberSettings
 from bot.core.service import GameService
+from bot.core.snapshot import GameSnapshot
 from bot.core.store import Store, upgrade
 from bot.core.texts.language import choose
 from bot.core.workers import Workers
 from engine.game import Game
 from engine.rules import Rules
-from engine.state import Position
+from engine.state import Position, parse_move
 from tests.helpers import ALICE, BOB, CHANNEL, GUILD, Clock, play_out
-from tests.test_service import replayed
 
 FOUR = Rules.parse("classic")
 TWO = Rules.parse("classic,players=2,pieces=2")
@@ -54,6 +54,15 @@ def games_service(
         members=MemberSettings(store, default_auto_throw=False),
         workers=workers,
     )
+
+
+async def replayed(store: Store, snapshot: GameSnapshot) -> tuple[Position, int]:
+    """The position rebuilt from the game's rules and its move log, and the log's length."""
+    async with store.transaction() as session:
+        rows = await store.moves(session, snapshot.id)
+    assert [row.turn_number for row in rows] == list(range(len(rows)))  # none lost, none twice
+    throws = [(row.throw, parse_move(row.move or "pass")) for row in rows]
+    return Game.replay(Position.initial(snapshot.rules), throws).position, len(rows)
 
 
 async def move_log(store: Store, game_id: int) -> list[tuple[int, int, str | None]]:
@@ -94,8 +103,8 @@ async def computers_play(store: Store, workers: Workers, channel: int, kill: boo
     leaving = asyncio.create_task(games.leave(started.game.id, ALICE))
     if kill:
         while workers.jobs == 0 or not workers.pids():
-            await asyncio.sleep(0.01)
-        await asyncio.sleep(0.3)
+            await asyncio.sleep(0.01)  # a poll: the job has not reached a worker yet
+        await asyncio.sleep(0.3)  # time itself: the worker is well into its decisions
         os.kill(workers.pids()[0], signal.SIGKILL)
     played = await leaving
     assert played.game.status == "finished"
