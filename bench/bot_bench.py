@@ -35,8 +35,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import functools
+import os
 import random
 import re
+import signal
 import statistics
 import sys
 import tempfile
@@ -184,9 +186,19 @@ async def one_game(
 
 
 async def many_games(
-    fake: FakeDiscord, guild: Guild, database_url: str, games: int, rounds: int
+    fake: FakeDiscord,
+    guild: Guild,
+    database_url: str,
+    games: int,
+    rounds: int,
+    *,
+    tables: list[Table] | None = None,
+    thinking: tuple[float, float] | None = None,
 ) -> tuple[list[float], list[float], float, int, int, list[Table]]:
-    tables = [await new_game(fake, guild, f"many-{n}", database_url) for n in range(games)]
+    """Every game's members click as soon as their turn shows (after `thinking` seconds, drawn
+    uniformly, when given)."""
+    if tables is None:
+        tables = [await new_game(fake, guild, f"many-{n}", database_url) for n in range(games)]
     moves: list[float] = []
     acks: list[float] = []
     played = [0] * games
@@ -195,6 +207,8 @@ async def many_games(
     async def play_one(n: int) -> None:
         rng = random.Random(n)
         for _ in range(rounds * 2):  # a round: a throw and, usually, a move
+            if thinking is not None:
+                await asyncio.sleep(rng.uniform(*thinking))
             over, done = await turn(tables[n], rng, moves, acks)
             played[n] += done
             if over:
@@ -206,6 +220,101 @@ async def many_games(
     await asyncio.gather(*(play_one(n) for n in range(games)))
     elapsed = loop.time() - started
     return moves, acks, elapsed, sum(played), sum(clicks), tables
+
+
+def cpu_seconds(pid: int, *, alone: bool = False) -> float:
+    """CPU time (user + system) the process `pid` and every live process under it have used: the
+    bot and its worker processes, read from /proc (`alone`: the bot's own process only)."""
+    parents: dict[int, int] = {}
+    used: dict[int, float] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # gone meanwhile
+        parents[int(entry.name)] = int(fields[1])
+        used[int(entry.name)] = (int(fields[11]) + int(fields[12])) / tick
+    tree, grew = {pid}, not alone
+    while grew:
+        more = {child for child, parent in parents.items() if parent in tree} - tree
+        tree |= more
+        grew = bool(more)
+    return sum(used.get(p, 0.0) for p in tree)
+
+
+def transactions(bot: BotProcess) -> int:
+    """The database transactions the bot began, as it logs them (on SIGUSR1, and when it stops)."""
+    logged = re.findall(r"store transactions=(\d+)", bot.output(since_start=True))
+    if not logged:
+        print(bot.output()[-5000:], file=sys.stderr)
+        raise RuntimeError("the bot did not report its transactions")
+    return int(logged[-1])
+
+
+async def bot_report(bot: BotProcess) -> int:
+    """Ask the bot for its transaction count now (SIGUSR1; it logs it) and return it."""
+    assert bot.pid is not None
+    before = len(re.findall(r"store transactions=", bot.output(since_start=True)))
+    os.kill(bot.pid, signal.SIGUSR1)
+    for _ in range(200):
+        if len(re.findall(r"store transactions=", bot.output(since_start=True))) > before:
+            return transactions(bot)
+        await asyncio.sleep(0.05)
+    raise RuntimeError("the bot did not answer SIGUSR1 with its transactions")
+
+
+async def busy_phase(
+    fake: FakeDiscord, guild: Guild, database_url: str, args: argparse.Namespace, *, pace: bool = False
+) -> dict[str, float | int]:
+    """`--busy-tables` two-member games in a bot process of their own, every member clicking as soon
+    as their turn shows (with `pace`: after thinking 2-6 s): the bot's CPU per click, the
+    first answer's and the next board's latency, clicks served per second, transactions per click."""
+    count = args.pace_tables if pace else args.busy_tables
+    name = "pace" if pace else "busy"
+    settings = {"WORKERS": str(args.workers)} if args.workers is not None else {}
+    if args.profile and not pace:
+        settings["PACHISI_PROFILE"] = str(Path(args.profile).resolve())
+    async with bot_process(fake, bot_env(fake, database_url, **settings)) as bot:
+        assert bot.pid is not None
+        try:
+            tables = [await new_game(fake, guild, f"{name}-{n}", database_url) for n in range(count)]
+            began, cpu, main = await bot_report(bot), cpu_seconds(bot.pid), cpu_seconds(bot.pid, alone=True)
+            if args.profile and not pace:
+                os.kill(bot.pid, signal.SIGUSR2)  # the profiler starts (PACHISI_PROFILE)
+            moves, acks, elapsed, _, clicks, _ = await many_games(
+                fake,
+                guild,
+                database_url,
+                len(tables),
+                args.rounds,
+                tables=tables,
+                thinking=(2.0, 6.0) if pace else None,
+            )
+            cpu, main = cpu_seconds(bot.pid) - cpu, cpu_seconds(bot.pid, alone=True) - main
+            if args.profile and not pace:
+                os.kill(bot.pid, signal.SIGUSR2)  # and stops: written to PACHISI_PROFILE
+            ended = await bot_report(bot)
+        except Exception:
+            print(bot.output()[-5000:], file=sys.stderr)
+            raise
+    return {
+        f"{name}_tables": count,
+        f"{name}_clicks": clicks,
+        f"{name}_bot_cpu_ms_per_click": round(cpu * 1000 / clicks, 2),
+        f"{name}_event_loop_cpu_ms_per_click": round(main * 1000 / clicks, 2),
+        f"{name}_ack_p99_ms": round(percentile(acks, 0.99), 1),
+        f"{name}_ack_max_ms": round(max(acks), 1),
+        f"{name}_acks_over_3s": sum(a > 3000 for a in acks),
+        f"{name}_board_p50_ms": round(statistics.median(moves), 1),
+        f"{name}_board_p99_ms": round(percentile(moves, 0.99), 1),
+        f"{name}_board_max_ms": round(max(moves), 1),
+        f"{name}_clicks_per_s": round(clicks / elapsed, 1),
+        f"{name}_bot_cpu_share": round(cpu / elapsed, 2),
+        f"{name}_transactions_per_click": round((ended - began) / clicks, 3),
+    }
 
 
 def board_state(thread: Channel) -> tuple[int, int] | None:
@@ -313,11 +422,24 @@ async def tables_bench(
     }
 
 
+async def load_phases(fake: FakeDiscord, guild: Guild, database_url: str, args: argparse.Namespace) -> dict:
+    """The busy phase (`--busy-tables`) and the human-paced one (`--pace-tables`), when asked for."""
+    found: dict[str, float | int] = {}
+    if args.busy_tables:
+        found |= await busy_phase(fake, guild, database_url, args)
+    if args.pace_tables:
+        found |= await busy_phase(fake, guild, database_url, args, pace=True)
+    return found
+
+
 async def measure(args: argparse.Namespace) -> dict[str, float | int]:
     with tempfile.TemporaryDirectory() as folder:
         database_url = f"sqlite+aiosqlite:///{Path(folder) / 'bench.sqlite3'}"
         async with FakeDiscord.start() as fake:
             guild = fake.add_guild("Bench club")
+            load_figures = await load_phases(fake, guild, database_url, args)
+            if args.load_only:
+                return load_figures
             table_figures = (
                 await tables_bench(fake, guild, database_url, args.table_games) if args.tables else {}
             )
@@ -330,16 +452,16 @@ async def measure(args: argparse.Namespace) -> dict[str, float | int]:
                     print(bot.output()[-5000:], file=sys.stderr)  # what the bot said about it
                     raise
             async with bot_process(fake, bot_env(fake, database_url)) as bot:
+                assert bot.pid is not None
                 try:
+                    cpu = cpu_seconds(bot.pid)
                     busy, acks, elapsed, clicked, clicks, tables = await many_games(
                         fake, guild, database_url, args.games, args.rounds
                     )
+                    cpu = cpu_seconds(bot.pid) - cpu
                 finally:
                     await bot.terminate()
-                logged = re.findall(r"store transactions=(\d+)", bot.output())
-                if not logged:
-                    print(bot.output()[-5000:], file=sys.stderr)
-                    raise RuntimeError("the bot did not report its transactions")
+                began = transactions(bot)
             channels = {t.channel.id for t in tables}
             played = [
                 g for g in await play.StoredGames(database_url).all() if g.snapshot.channel_id in channels
@@ -355,8 +477,10 @@ async def measure(args: argparse.Namespace) -> dict[str, float | int]:
         "concurrent_ack_p99_ms": round(percentile(acks, 0.99), 2),
         "moves_per_s": round(clicked / elapsed, 1),
         "moves_lost": lost,
-        "transactions_per_click": round(int(logged[-1]) / clicks, 2),
+        "transactions_per_click": round(began / clicks, 2),
+        "bot_cpu_ms_per_click": round(cpu * 1000 / clicks, 2),
         **table_figures,
+        **load_figures,
     }
 
 
@@ -369,6 +493,11 @@ def main() -> None:
     parser.add_argument("--no-tables", dest="tables", action="store_false", help="skip the table game")
     parser.add_argument("--tables-only", action="store_true", help="only the table games' figures")
     parser.add_argument("--table-games", type=int, default=5, help="table games per auto mode")
+    parser.add_argument("--busy-tables", type=int, default=0, help="tables of the busy phase (0: none)")
+    parser.add_argument("--pace-tables", type=int, default=0, help="tables of the 2-6 s paced phase")
+    parser.add_argument("--load-only", action="store_true", help="only the busy and human-paced phases")
+    parser.add_argument("--workers", type=int, help="the bot's WORKERS setting (default: the bot's)")
+    parser.add_argument("--profile", metavar="FILE", help="pstats of the busy phase")
     figures.add_arguments(parser)
     args = parser.parse_args()
     result = asyncio.run(measure(args))

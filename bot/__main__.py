@@ -23,7 +23,7 @@ from pathlib import Path
 
 import discord
 
-from bot import backup, health
+from bot import backup, health, probe
 from bot.client import PachisiBot, point_discord_at
 from bot.core.config import Settings, load_settings
 from engine import build
@@ -58,6 +58,7 @@ async def run(settings: Settings) -> None:
     stop = asyncio.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
+    probe.install(bot)
     async with bot, serving(bot, settings):
         running = asyncio.create_task(bot.start(settings.discord_token or ""))
         stopping = asyncio.create_task(stop.wait())

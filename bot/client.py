@@ -22,6 +22,7 @@ from bot.core.config import Settings
 from bot.core.members import MemberSettings
 from bot.core.service import GameService
 from bot.core.store import Store, upgrade
+from bot.core.workers import Workers
 from bot.health import http_trace
 from bot.sync import sync_commands
 from bot.translator import CatalogTranslator
@@ -85,7 +86,10 @@ class PachisiBot(commands.AutoShardedBot):
         """Sync the slash commands even when the database says they are unchanged (`python -m bot sync`)."""
         self.render_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="render")
         """Boards are drawn off the event loop; two threads overlap Pillow's GIL-free encoding
-        (bench/bot_bench.py: 100 busy games, p99 2.5 s with one thread, 1.9 s with two)."""
+        (bench/bot_bench.py: 100 busy games, p99 2.5 s with one thread, 1.9 s with two); the turns'
+        boards go to `workers`."""
+        self.workers = Workers(settings.workers)
+        """Worker processes for the boards and the computers' decisions (`WORKERS`)."""
 
     async def setup_hook(self) -> None:
         await upgrade(self.settings.database_url)
@@ -93,12 +97,14 @@ class PachisiBot(commands.AutoShardedBot):
         await asyncio.get_running_loop().run_in_executor(
             self.render_pool, render.board_png, Position.initial()
         )
+        await self.workers.warm()
         self.store = Store(self.settings.database_url, **pool_options(self.settings.database_url))
         self.service = GameService(
             self.store,
             turn_timeout=self.settings.turn_timeout_seconds,
             clock=self.clock.now,
             members=MemberSettings(self.store, default_auto_throw=self.settings.default_auto_throw),
+            workers=self.workers,
         )
         self.flow = GameFlow(self)
         self.seats = Seats(self.flow)
@@ -128,11 +134,15 @@ class PachisiBot(commands.AutoShardedBot):
     async def _stop(self) -> None:
         await self._drain(SHUTDOWN_GRACE_SECONDS)
         await super().close()
+        flow = getattr(self, "flow", None)
+        if flow is not None:
+            await flow.shown.flush()
         store = getattr(self, "store", None)
         if store is not None:
             await store.close()
             log.info("store transactions=%d", store.transactions)
         self.render_pool.shutdown(wait=True)
+        self.workers.shutdown()
         log.info("stopped")
 
     async def _drain(self, timeout: float) -> None:

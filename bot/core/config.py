@@ -30,6 +30,9 @@ class Settings(BaseSettings):
     """Serve /healthz and Prometheus /metrics on this port (bot/health.py); unset: not served."""
     metrics_host: str = "127.0.0.1"
     """Where the metrics listen: this machine only unless told otherwise (0.0.0.0 in a container)."""
+    workers: int | None = None
+    """Worker processes for the board pictures and the computers' decisions (bot/core/workers.py);
+    unset: one per core; 0: in the bot's own process."""
     project_url: str | None = None
     """The project's page (its rules and records in full), linked from `/pachisi rules` and the export."""
     discord_api_base: str | None = None

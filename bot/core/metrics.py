@@ -34,6 +34,9 @@ DATABASE_ERRORS = Counter(
     "pachisi_database_errors_total",
     "Transactions refused because the database did not answer (PostgreSQL down, SQLite locked)",
 )
+WORKER_RETRIES = Counter(
+    "pachisi_worker_retries_total", "Jobs run again because their worker process died (bot/core/workers.py)"
+)
 DATABASE_RETRIES = Counter(
     "pachisi_database_retries_total",
     "Work tried again after the database did not answer or another writer won the race, by what",
@@ -75,6 +78,10 @@ def rate_limited(bucket: str | None, scope: str | None) -> None:
 
 def database_error() -> None:
     DATABASE_ERRORS.inc()
+
+
+def worker_retry() -> None:
+    WORKER_RETRIES.inc()
 
 
 def database_retry(what: str) -> None:

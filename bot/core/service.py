@@ -34,6 +34,7 @@ from bot.core.snapshot import GameSnapshot, Played, game_snapshot, move_values, 
 from bot.core.store import SeatRow, SeatValues, Status, Store, utcnow
 from bot.core.texts import language as languages
 from bot.core.turns import Turns
+from bot.core.workers import Workers, play_rest
 from engine.game import Game
 from engine.players import LEVELS, get_player
 from engine.rules import Rules
@@ -57,8 +58,9 @@ class GameService:
         turn_timeout: float = 300,
         clock: Callable[[], datetime] = utcnow,
         members: MemberSettings | None = None,
+        workers: Workers | None = None,
     ) -> None:
-        self.store = store
+        self.store, self.workers = store, workers  # workers: where the computers play; None: here
         self.members = members or MemberSettings(store)
         self.rng = rng or random.SystemRandom()
         self.turn_timeout = timedelta(seconds=turn_timeout)
@@ -271,12 +273,12 @@ class GameService:
         change(turns)
         if not turns.over:
             seated = [info.user_id for info in turns.seats.values() if info.user_id is not None]
-            turns.play_on(self.rng, await self.members.auto_throwers(session, seated))
+            await play_rest(self.workers, turns, self.rng, await self.members.auto_throwers(session, seated))
         last = turns.events[-1] if turns.events else None
         new = replace(
             game,
             status=Status.FINISHED if turns.over else Status.ACTIVE,
-            state=state,
+            state=turns.game,
             seats=turns.seats,
             message_id=shown_on if shown_on is not None else game.message_id,
             last_move=last.move if last else game.last_move,

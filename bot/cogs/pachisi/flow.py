@@ -25,6 +25,7 @@ from bot.core import metrics, present, records
 from bot.core.errors import AlreadyThrown, GameError
 from bot.core.present import Message, Plan
 from bot.core.records import SeatTally
+from bot.core.shown import ShownBatch
 from bot.core.snapshot import GameSnapshot, Played
 from bot.core.store import Status
 from bot.core.texts import Language, table
@@ -38,6 +39,9 @@ log = logging.getLogger(__name__)
 
 OLD_MESSAGE_EDITS = 30046
 """Discord's error code for an edit of a message over an hour old once it took a few already."""
+CLICKS_AT_ONCE = 16
+"""Clicks played and answered at once: a busy bot keeps its event loop's queue short, so a new
+click is deferred within moments instead of waiting behind every other click's work."""
 ANSWER_WITHIN = 1.5
 """Seconds a click's work may take before its answer is deferred (Discord allows 3 from the click,
 the gateway's delay included)."""
@@ -52,6 +56,10 @@ class GameFlow:
         self.writer = Writer(bot)
         self.timers = TurnTimers(bot.clock, bot.settings.turn_timeout_seconds, self.timed_out, self.remind)
         self.locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self.working = asyncio.Semaphore(CLICKS_AT_ONCE)
+        """Clicks being played and answered now; the others wait, deferred, so the loop stays free."""
+        self.shown = ShownBatch(bot.store)
+        """The next turn's message ids, stored in batches (bot/core/shown.py)."""
         self.names: dict[int, str] = {}
         """Display names of the members this process has seen, for the board's panels."""
 
@@ -73,19 +81,18 @@ class GameFlow:
         self.remember(interaction.user)
         clicked = interaction.message
         assert clicked is not None
-        async with self.locks[act.game_id]:
-            work = asyncio.ensure_future(self._planned(clicked, act))
-            done, _ = await asyncio.wait({work}, timeout=ANSWER_WITHIN)
-            if not done:
-                try:
-                    await interaction.response.defer()  # a deferred update: the answer comes as an edit
-                except discord.HTTPException:
-                    log.warning(
-                        "game=%s click not acknowledged in time: shown through the channel", act.game_id
-                    )
-            played, plan, files = await work
-            game = played.game
-            await self._answer(interaction, plan.now or Message(clicked.content), game, files)
+        lock = self.locks[act.game_id]
+        if lock.locked() or self.working.locked() or self.bot.workers.backlog:
+            await defer(interaction, act.game_id)  # the work would wait: say at once that it comes
+        async with lock:
+            async with self.working:
+                work = asyncio.ensure_future(self._planned(clicked, act))
+                done, _ = await asyncio.wait({work}, timeout=ANSWER_WITHIN)
+                if not done:
+                    await defer(interaction, act.game_id)
+                played, plan, files = await work
+                game = played.game
+                await self._answer(interaction, plan.now or Message(clicked.content), game, files)
             metrics.answered(interaction.id)
             if played.replaced is not None:
                 await self.close(game, played.replaced)
@@ -125,7 +132,17 @@ class GameFlow:
         return played, plan, files
 
     async def _clicked(self, act: Act, shown_on: int) -> Played:
-        """The service plays a click on the message `shown_on`."""
+        """The service plays a click on the message `shown_on`, which its transaction stores as the
+        one showing the game: the game's id noted and not yet written (`self.shown`) is then moot."""
+        noted = self.shown.take(act.game_id)
+        try:
+            played = await self._act(act, shown_on)
+        except BaseException:
+            self.shown.put_back(act.game_id, noted)
+            raise
+        return self.shown.settled(played, noted, shown_on)
+
+    async def _act(self, act: Act, shown_on: int) -> Played:
         try:
             return await self.service.act(act.game_id, act.user_id, act.turn, act.move, shown_on=shown_on)
         except AlreadyThrown:
@@ -173,7 +190,7 @@ class GameFlow:
             log.warning("game=%s followup refused (%s %s): posted instead", game.id, exc.status, exc.code)
             await self._post(game, message)
             return
-        await self.service.shown(game.id, posted.id if game.status == Status.ACTIVE else None)
+        self.shown.note(game.id, game.version, posted.id if game.status == Status.ACTIVE else None)
 
     async def _post(self, game: GameSnapshot, message: Message) -> None:
         channel = self.channel(game)
@@ -324,3 +341,13 @@ class GameFlow:
             await self.writer.edit(channel, game.card_message_id, card, game)
         except discord.HTTPException as exc:
             log.warning("game=%s table card not updated (%s %s)", game.id, exc.status, exc.code)
+
+
+async def defer(interaction: discord.Interaction[Any], game_id: int) -> None:
+    """A deferred update: the click's answer comes later, as an edit of the clicked message."""
+    if interaction.response.is_done():
+        return
+    try:
+        await interaction.response.defer()
+    except discord.HTTPException:
+        log.warning("game=%s click not acknowledged in time: shown through the channel", game_id)

@@ -97,7 +97,7 @@ class Writer:
             termination=board.termination,
             words=board.words or render.words.ENGLISH,
         )
-        return await asyncio.get_running_loop().run_in_executor(self.bot.render_pool, draw)
+        return await self.bot.workers.run(draw)
 
     async def files(self, message: Message, game: GameSnapshot) -> list[discord.File]:
         found = []

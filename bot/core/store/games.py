@@ -109,6 +109,18 @@ class GameQueries(Database):
         )
         await session.execute(query)
 
+    async def set_shown_at(self, session: AsyncSession, shown: dict[int, tuple[int, int | None]]) -> None:
+        """game -> (version, message): each game's turn message, unless the game has moved on from
+        that version (the call that moved it stored its own)."""
+        for game_id, (version, message_id) in shown.items():
+            query = (
+                update(GameRow)
+                .where(GameRow.id == game_id, GameRow.version == version)
+                .values(message_id=message_id)
+                .execution_options(synchronize_session=False)
+            )
+            await session.execute(query)
+
     # --- seats --------------------------------------------------------------------------
 
     async def seats(self, session: AsyncSession, game_id: int) -> list[SeatRow]:

@@ -1,0 +1,72 @@
+"""The next turn's message ids stored in batches (bot/core/shown.py): many games' ids in one
+transaction, and never over a game that a later call moved on."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.core.shown import ShownBatch
+from bot.core.store import Store, upgrade
+from engine.rules import Rules
+from tests.helpers import ALICE, CHANNEL, GUILD, service
+
+TWO = Rules.parse("classic,players=2,pieces=1")
+
+
+def count_transactions(store: Store) -> list[int]:
+    """Counts the transactions `store` runs from now on (the real method, wrapped)."""
+    counted = [0]
+    real = store.transaction
+
+    def counting():  # type: ignore[no-untyped-def]
+        counted[0] += 1
+        return real()
+
+    store.transaction = counting  # type: ignore[method-assign]
+    return counted
+
+
+@pytest.fixture
+async def sqlite_store(sqlite_url: str) -> AsyncIterator[Store]:
+    await upgrade(sqlite_url)
+    store = Store(sqlite_url)
+    yield store
+    await store.close()
+
+
+async def test_ids_noted_together_are_written_in_one_transaction(sqlite_store: Store) -> None:
+    games = service(sqlite_store)
+    started = [(await games.start(GUILD, CHANNEL + n, ALICE, TWO, "easy", 0)).game for n in range(5)]
+    counted = count_transactions(sqlite_store)
+    batch = ShownBatch(sqlite_store)
+    for n, game in enumerate(started):
+        batch.note(game.id, game.version, 900 + n)
+    await batch.flush()
+    assert counted[0] == 1 and batch.batches == 1
+    assert [(await games.get(game.id)).message_id for game in started] == [900, 901, 902, 903, 904]
+
+
+async def test_an_id_noted_before_the_game_moved_on_is_not_written(sqlite_store: Store) -> None:
+    games = service(sqlite_store)
+    game = (await games.start(GUILD, CHANNEL, ALICE, TWO, "easy", 0)).game
+    batch = ShownBatch(sqlite_store)
+    stale = game.version
+    moved = await games.act(game.id, ALICE, game.turn_number, shown_on=777)  # stores its own message
+    batch.note(game.id, stale, 555)
+    await batch.flush()
+    assert (await games.get(game.id)).message_id == 777
+    batch.note(game.id, moved.game.version, 888)
+    await asyncio.wait_for(batch.flush(), 5)
+    assert (await games.get(game.id)).message_id == 888
+
+
+async def test_a_click_takes_its_games_id_out_of_the_batch(sqlite_store: Store) -> None:
+    batch = ShownBatch(sqlite_store)
+    batch.pending[1] = (3, 42)  # as noted, before the writing task ran
+    assert batch.take(1) == (3, 42) and batch.take(1) is None
+    batch.put_back(1, (3, 42))
+    assert batch.take(1) == (3, 42)
+    await batch.flush()
