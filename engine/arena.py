@@ -31,9 +31,9 @@ from engine.players import LEVELS, Player, get_player
 from engine.rules import Rules
 from engine.state import Move, Position
 
-BUDGETS = ("nodes", "depth", "beam", "entered")
-"""What `hard:` takes (HardPlayer's keyword arguments; `expert:` takes nodes, depth and beam);
-the other levels take none."""
+BUDGETS = ("nodes", "depth", "beam", "entered", "root", "hybrid")
+"""What `hard:` takes (nodes, depth, beam, entered) and `expert:` takes (nodes, depth, beam, root,
+hybrid); the other levels take none."""
 
 
 def parse_level(spec: str) -> Player:

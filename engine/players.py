@@ -4,8 +4,9 @@ Five levels, weakest first: `random` (the baseline), `easy` (random, but never m
 a piece coming home), `normal` (the move whose result `engine.evaluate` scores best for the side),
 `hard` (expectimax over the seven throw outcomes that follow each move, with their real
 weights, on top of the `normal` evaluation, which it uses with a piece on the board worth more; a
-node budget keeps it fast and repeatable) and `expert` (a shallower expectimax whose leaves are
-judged by a value network trained on self-play, engine/network.py).
+node budget keeps it fast and repeatable) and `expert` (with two players a shallower expectimax
+whose leaves are judged by a value network trained on self-play, engine/network.py; with four,
+`hard`'s search with that network's verdict on each move blended in).
 Every player plays for its side: the evaluation counts the partner's pieces as its own.
 """
 
@@ -15,7 +16,7 @@ from random import Random
 from typing import Protocol
 
 from engine.evaluate import ENTERED, SEARCH_ENTERED, evaluate
-from engine.network import Network, network
+from engine.network import Network, encode, network
 from engine.state import DRAW, Move, Position
 from engine.throws import OUTCOMES, Outcome
 
@@ -132,6 +133,8 @@ class HardPlayer:
         depth: int = HARD_DEPTH,
         beam: int | None = None,
         entered: float = SEARCH_ENTERED,
+        net: Network | None = None,
+        root: float = 0.0,
     ) -> None:
         if nodes < 1 or (beam is not None and beam < 1):
             raise ValueError("nodes and beam must be at least 1")
@@ -139,10 +142,16 @@ class HardPlayer:
             raise ValueError(f"depth must be 1 to {MAX_DEPTH}")
         if entered < 0:
             raise ValueError("entered must not be negative")
+        if not 0.0 <= root <= 1.0:
+            raise ValueError("root must be 0 to 1")
         self.nodes = nodes
         self.depth = depth
         self.beam = beam
         self.entered = float(entered)
+        self.net = net
+        self.root = float(root) if net is not None else 0.0
+        """The share of `net`'s verdict on each move's afterstate in the move's value (`expert`
+        with four players); 0: the search alone."""
 
     def choose(self, position: Position, throw: int, moves: list[Move], rng: Random) -> Move:
         if len(moves) == 1:
@@ -159,6 +168,8 @@ class HardPlayer:
         ranked = _ranked(position, throw, moves, rng, self.entered)
         children = [(m, position.after(throw, m)) for _, m in ranked]
         search.nodes = len(moves)
+        verdicts = self._verdicts(position.side_of(position.turn), children)
+        keep = 1.0 - self.root
         for layers in sorted({1, min(2, self.depth), self.depth}):
             if layers > 1:
                 search.plan(layers, self.beam)
@@ -166,12 +177,29 @@ class HardPlayer:
             for move, child in children:
                 if len(scored) >= 2 and search.nodes >= self.nodes:
                     break
-                scored.append((search.expect(child, layers), move, child))
+                value = search.expect(child, layers)
+                verdict = verdicts.get(move)  # none for a decided game: its WIN stands
+                scored.append((value if verdict is None else keep * value + verdict, move, child))
             scored.sort(key=lambda item: -item[0])  # stable: ties keep the previous order
             children = [(move, child) for _, move, child in scored] + children[len(scored) :]
             if search.nodes >= self.nodes:
                 break
         return [move for move, _ in children]
+
+    def _verdicts(self, side: int, children: list[tuple[Move, Position]]) -> dict[Move, float]:
+        """`root` x the network's log-odds for `side` after each move, in the evaluation's steps (a
+        decided game is left to the search, which scores it WIN)."""
+        net = self.net
+        if net is None or self.root == 0.0:
+            return {}
+        verdicts: dict[Move, float] = {}
+        for move, child in children:
+            if child.result is None:
+                indices, inputs = encode(child)
+                odds = net.logit(indices, inputs)
+                mine = child.side_of(child.turn) == side
+                verdicts[move] = self.root * STEPS_PER_LOGIT * (odds if mine else -odds)
+        return verdicts
 
     def expect(self, position: Position, side: int, depth: int = 1) -> tuple[float, int]:
         """The chance node after a move by a seat of `side`, searched alone with `depth` layers:
@@ -183,6 +211,11 @@ class HardPlayer:
         search = _Search(side, partner, depth, self.beam, self.entered)
         return search.expect(position, depth), search.nodes
 
+
+STEPS_PER_LOGIT = 166.0
+"""The network's log-odds in the evaluation's steps, where `expert` blends its verdict into `hard`'s
+search: the least-squares slope (through 0) of `evaluate` with SEARCH_ENTERED on the four-player
+network's log-odds, over 3,000 four-player decisions of `normal`'s games (docs/AI.md)."""
 
 _PASSING_THROW = 2
 """Not a grace: played with no move, it passes the turn on (how a partner's throw is passed over)."""
@@ -264,10 +297,17 @@ EXPERT_MAX_DEPTH = 3
 partner's: tried against `hard` (docs/AI.md, "The expert's results")."""
 EXPERT_NODES = 2000
 """Default budget of `expert`: network evaluations per decision before it stops deepening."""
+EXPERT_ROOT = 30
+"""With four players, `expert` plays `hard`'s search (nodes, depth as `hard`'s) and weighs each
+move at 70 % its search value and 30 % the network's verdict on the position after it: measured
+against `hard` and the network's own search (docs/AI.md, "Four players: what was tried")."""
 
 
 class ExpertPlayer:
-    """Expectimax on the value network: each move is worth the weighted mean, over the seven throws
+    """With four players (and `root` set): `hard`'s search, each move's value blended with the
+    network's verdict on the position after it (EXPERT_ROOT). Otherwise:
+
+    Expectimax on the value network: each move is worth the weighted mean, over the seven throws
     that follow it, of the chance to win after the best reply of whoever throws next (an enemy, or
     the mover again after a grace or capture), each reply chosen by the network from the replying
     side's view. With `depth` 0 it plays the move whose afterstate the network likes best (how it
@@ -281,20 +321,34 @@ class ExpertPlayer:
     name = "expert"
 
     def __init__(
-        self, nodes: int = EXPERT_NODES, depth: int = EXPERT_DEPTH, beam: int = 1, net: Network | None = None
+        self,
+        nodes: int = EXPERT_NODES,
+        depth: int = EXPERT_DEPTH,
+        beam: int = 1,
+        net: Network | None = None,
+        root: int | None = EXPERT_ROOT,
     ) -> None:
         if nodes < 1 or beam < 1:
             raise ValueError("nodes and beam must be at least 1")
         if not 0 <= depth <= EXPERT_MAX_DEPTH:
             raise ValueError(f"depth must be 0 to {EXPERT_MAX_DEPTH}")
+        if root is not None and not 0 <= root <= 100:
+            raise ValueError("root must be 0 to 100")
         self.nodes = nodes
         self.depth = depth
         self.beam = beam
         self.net = net
+        self.root = root
+        """With four players, the network's share in percent of a move's value in `hard`'s search
+        (EXPERT_ROOT); None: the network's own search, as with two players."""
 
     def choose(self, position: Position, throw: int, moves: list[Move], rng: Random) -> Move:
         if len(moves) == 1:
             return moves[0]
+        players = position.rules.players
+        if players == 4 and self.root is not None:
+            net = self.net or network(players)
+            return HardPlayer(net=net, root=self.root / 100.0).rank(position, throw, moves, rng)[0]
         return self.rank(position, throw, moves)[0][1]
 
     def rank(self, position: Position, throw: int, moves: list[Move]) -> list[tuple[float, Move]]:
@@ -366,15 +420,28 @@ def get_player(level: str, **budget: int) -> Player:
     """The computer player for a level name (`random`, `easy`, `normal`, `hard`, `expert`).
 
     `budget` tunes `hard` and `expert` only (`nodes=`, and `depth=` / `beam=` for experiments;
-    `entered=` for `hard`); the other levels take none.
+    `entered=` for `hard`; `root=` for `expert`, in percent, and `hybrid=0` for the network's own
+    search with four players); the other levels take none.
     """
     if level == "hard":
-        return HardPlayer(**budget)
+        if set(budget) - {"nodes", "depth", "beam", "entered"}:
+            raise ValueError("hard takes nodes, depth, beam and entered")
+        return HardPlayer(
+            budget.get("nodes", HARD_NODES),
+            budget.get("depth", HARD_DEPTH),
+            budget.get("beam"),
+            budget.get("entered", SEARCH_ENTERED),
+        )
     if level == "expert":
-        if set(budget) - {"nodes", "depth", "beam"}:
-            raise ValueError("expert takes nodes, depth and beam")
+        if set(budget) - {"nodes", "depth", "beam", "root", "hybrid"}:
+            raise ValueError("expert takes nodes, depth, beam, root and hybrid")
+        if budget.get("hybrid", 1) not in (0, 1):
+            raise ValueError("hybrid must be 0 or 1")
         return ExpertPlayer(
-            budget.get("nodes", EXPERT_NODES), budget.get("depth", EXPERT_DEPTH), budget.get("beam", 1)
+            budget.get("nodes", EXPERT_NODES),
+            budget.get("depth", EXPERT_DEPTH),
+            budget.get("beam", 1),
+            root=budget.get("root", EXPERT_ROOT) if budget.get("hybrid", 1) else None,
         )
     if budget:
         raise ValueError(f"level {level!r} takes no budget (only hard and expert do: nodes=)")

@@ -17,7 +17,8 @@ ENGINE = Path(build.__file__).resolve().parent
 
 # Prints, for seeded games `normal` plays against itself, the evaluation for both sides (exact
 # floats) and the network's value of each position whose throw offers a move, and `hard`'s choice at
-# two, three and four layers and `expert`'s ranking with its values where there is a choice, in two- and four-player games, first saying which build runs.
+# two, three and four layers and `expert`'s ranking with its values and its choice where there is a
+# choice, in two- and four-player games, first saying which build runs.
 PROBE = """
 from random import Random
 import engine.evaluate, engine.players, engine.state
@@ -42,6 +43,7 @@ for players in (2, 4):
             asked.append(throw)
             print(*(hard[depth].choose(position, throw, moves, Random(len(asked))) for depth in depths))
             print(expert.rank(position, throw, moves))
+            print(expert.choose(position, throw, moves, Random(len(asked))))
         return normal.choose(position, throw, moves, rng)
 
     while len(asked) < 25:

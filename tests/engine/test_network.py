@@ -20,7 +20,7 @@ from engine.network import (
     seat_order,
     unpack,
 )
-from engine.players import ExpertPlayer, NormalPlayer, get_player
+from engine.players import STEPS_PER_LOGIT, ExpertPlayer, HardPlayer, NormalPlayer, get_player
 from engine.rules import Rules
 from engine.state import Move, Position
 from engine.throws import OUTCOMES
@@ -215,3 +215,64 @@ def test_expert_takes_the_winning_move_and_obeys_its_budget() -> None:
         get_player("expert", entered=3)
     with pytest.raises(ValueError):
         ExpertPlayer(depth=4)
+    with pytest.raises(ValueError):
+        ExpertPlayer(root=101)
+    with pytest.raises(ValueError):
+        get_player("expert", hybrid=2)
+
+
+def _log_odds(net: Network, position: Position, side: int) -> float:
+    """The network's log-odds that `side` wins, written from its chance."""
+    chance = net.side_value(position, side)
+    return math.log(chance / (1.0 - chance))
+
+
+def test_four_players_blend_hards_search_with_the_networks_verdict_on_each_move() -> None:
+    net = network(4)
+    checked = 0
+    for position in _positions(4, 60, seed=9):
+        for throw in (3, 10):
+            moves = position.legal_moves(throw)
+            if len(moves) < 2 or any(position.after(throw, m).result is not None for m in moves):
+                continue
+            side = position.side_of(position.turn)
+            expected = {}
+            for move in moves:
+                child = position.after(throw, move)
+                searched = HardPlayer(depth=1).expect(child, side)[0]
+                expected[move] = 0.7 * searched + 0.3 * STEPS_PER_LOGIT * _log_odds(net, child, side)
+            blended = HardPlayer(nodes=10**6, depth=1, net=net, root=0.3).rank(
+                position, throw, moves, Random(1)
+            )
+            assert [expected[m] for m in blended] == pytest.approx(sorted(expected.values(), reverse=True))
+            alone = HardPlayer(nodes=10**6, depth=1, net=net, root=1.0).rank(
+                position, throw, moves, Random(1)
+            )
+            odds = [_log_odds(net, position.after(throw, m), side) for m in alone]
+            assert odds == pytest.approx(sorted(odds, reverse=True))
+            checked += 1
+    assert checked > 5
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_expert_searches_as_its_player_count_needs(players: int) -> None:
+    """Four players: `hard`'s search with the network's verdict (root 0 plays as `hard` itself);
+    two players, or `hybrid=0`: the network's own search."""
+    hard, plain = get_player("hard"), get_player("expert", hybrid=0)
+    blended = HardPlayer(net=network(players), root=0.3)
+    differs = 0
+    for position in _positions(players, 80, seed=10)[::2]:
+        moves = position.legal_moves(3)
+        if len(moves) < 2:
+            continue
+        chosen = get_player("expert").choose(position, 3, moves, Random(4))
+        own = plain.choose(position, 3, moves, Random(4))
+        if players == 2:
+            assert chosen == own
+            continue
+        assert chosen == blended.rank(position, 3, moves, Random(4))[0]
+        assert get_player("expert", root=0).choose(position, 3, moves, Random(4)) == hard.choose(
+            position, 3, moves, Random(4)
+        )
+        differs += chosen != own
+    assert players == 2 or differs > 0

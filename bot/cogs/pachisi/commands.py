@@ -36,7 +36,7 @@ LANGUAGE_CHOICES = [app_commands.Choice(name=native_name(code), value=code) for 
 """Each language by its own name (`हिन्दी`), so a member finds theirs whatever their client's."""
 STRONGEST = {2: "expert", 4: "hard"}
 """The level that wins most against the others at each table size, by the arena's figures (docs/AI.md,
-"The expert's results": with four players `expert` still loses to `hard`)."""
+"Four players: what was tried": with four players `expert` is not yet shown stronger than `hard`)."""
 
 
 def level_choice_name(level: str) -> str:
