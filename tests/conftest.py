@@ -73,3 +73,12 @@ async def store(db_url: str) -> AsyncIterator[Store]:
     store = Store(db_url)
     yield store
     await store.close()
+
+
+@pytest.fixture
+async def sqlite_store(sqlite_url: str) -> AsyncIterator[Store]:
+    """A store on a SQLite file migrated to head: for what only SQLite needs to show."""
+    await upgrade(sqlite_url)
+    store = Store(sqlite_url)
+    yield store
+    await store.close()

@@ -4,7 +4,10 @@ store, and whole games played through the service."""
 from __future__ import annotations
 
 import random
+from contextlib import _AsyncGeneratorContextManager
 from datetime import UTC, datetime, timedelta
+
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.core.members import MemberSettings
 from bot.core.service import GameService
@@ -82,3 +85,16 @@ async def play_out(
             move = rng.choice(snapshot.legal_moves())
             snapshot = (await games.act(snapshot.id, user, snapshot.turn_number, move)).game
     return snapshot
+
+
+def count_transactions(store: Store) -> list[int]:
+    """Counts the transactions `store` runs from now on (the real ones: the method is wrapped)."""
+    counted = [0]
+    real = store.transaction
+
+    def counting() -> _AsyncGeneratorContextManager[AsyncSession, None]:
+        counted[0] += 1
+        return real()
+
+    store.transaction = counting  # type: ignore[method-assign]
+    return counted

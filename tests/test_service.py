@@ -34,7 +34,18 @@ from engine.game import MAX_THROWS, Game, Outcome, Termination
 from engine.rules import Rules
 from engine.state import DRAW, Move, Position, parse_move
 from engine.throws import VALUE_TO_MOUTHS
-from tests.helpers import ALICE, BOB, CAROL, CHANNEL, GUILD, Clock, force_position, play_out, service
+from tests.helpers import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    GUILD,
+    Clock,
+    count_transactions,
+    force_position,
+    play_out,
+    service,
+)
 
 TWO = Rules.parse("classic,players=2,pieces=1")
 FOUR = Rules.parse("classic")
@@ -62,19 +73,6 @@ async def replayed(store: Store, snapshot: GameSnapshot) -> tuple[Position, int]
         Position.initial(snapshot.rules), [(r.throw, parse_move(r.move or "pass")) for r in rows]
     )
     return game.position, len(rows)
-
-
-def count_transactions(store: Store) -> list[int]:
-    """Counts the transactions `store` runs from now on (the real ones: the method is wrapped)."""
-    counted = [0]
-    real = store.transaction
-
-    def counting():  # type: ignore[no-untyped-def]
-        counted[0] += 1
-        return real()
-
-    store.transaction = counting  # type: ignore[method-assign]
-    return counted
 
 
 def decided(played: Played, user: int) -> None:

@@ -4,37 +4,13 @@ transaction, and never over a game that a later call moved on."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-
-import pytest
 
 from bot.core.shown import ShownBatch
-from bot.core.store import Store, upgrade
+from bot.core.store import Store
 from engine.rules import Rules
-from tests.helpers import ALICE, CHANNEL, GUILD, service
+from tests.helpers import ALICE, CHANNEL, GUILD, count_transactions, service
 
 TWO = Rules.parse("classic,players=2,pieces=1")
-
-
-def count_transactions(store: Store) -> list[int]:
-    """Counts the transactions `store` runs from now on (the real method, wrapped)."""
-    counted = [0]
-    real = store.transaction
-
-    def counting():  # type: ignore[no-untyped-def]
-        counted[0] += 1
-        return real()
-
-    store.transaction = counting  # type: ignore[method-assign]
-    return counted
-
-
-@pytest.fixture
-async def sqlite_store(sqlite_url: str) -> AsyncIterator[Store]:
-    await upgrade(sqlite_url)
-    store = Store(sqlite_url)
-    yield store
-    await store.close()
 
 
 async def test_ids_noted_together_are_written_in_one_transaction(sqlite_store: Store) -> None:

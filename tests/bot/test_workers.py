@@ -16,7 +16,7 @@ import render
 from bot.core.members import MemberSettings
 from bot.core.service import GameService
 from bot.core.snapshot import GameSnapshot
-from bot.core.store import Store, upgrade
+from bot.core.store import Store
 from bot.core.texts.language import choose
 from bot.core.workers import Workers
 from engine.game import Game
@@ -26,14 +26,6 @@ from tests.helpers import ALICE, BOB, CHANNEL, GUILD, Clock, play_out
 
 FOUR = Rules.parse("classic")
 TWO = Rules.parse("classic,players=2,pieces=2")
-
-
-@pytest.fixture
-async def sqlite_store(sqlite_url: str) -> AsyncIterator[Store]:
-    await upgrade(sqlite_url)
-    store = Store(sqlite_url)
-    yield store
-    await store.close()
 
 
 @pytest.fixture

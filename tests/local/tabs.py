@@ -119,27 +119,10 @@ class Tab:
             await self.page.keyboard.press(key)
         raise AssertionError(f"{wanted} not reached in {limit} presses of {key}")
 
-    async def play_by_keyboard(self, database: Path, limit: int = 400) -> int:
-        """As play_to_the_end, with the keyboard alone: Shift+Tab to the turn's button, Enter."""
-        from playwright.async_api import TimeoutError as PlaywrightTimeout
-
-        games = play.StoredGames(f"sqlite+aiosqlite:///{database}")
-        for clicks in range(limit):
-            try:
-                handle = await self.page.wait_for_function(NEWEST_TURN, arg=PLAYING, timeout=LOOK_AGAIN_MS)
-            except PlaywrightTimeout:
-                if await games.all_over():
-                    return clicks
-                continue
-            turn = await handle.json_value()
-            await self.focus_by_keyboard(f"el.dataset.customId === {turn['id']!r}")
-            await self.page.keyboard.press("Enter")
-            await self.wait_gone(turn["id"])
-        raise AssertionError(f"no end after {limit} key presses of Enter")
-
-    async def play_to_the_end(self, database: Path, limit: int = 400) -> int:
+    async def play_to_the_end(self, database: Path, limit: int = 400, *, keyboard: bool = False) -> int:
         """Click Throw or the first move offered until the stored game (in `database`) is over;
-        returns the clicks made."""
+        returns the clicks made. `keyboard`: with the keyboard alone (Shift+Tab to the turn's
+        button, Enter)."""
         from playwright.async_api import TimeoutError as PlaywrightTimeout
 
         games = play.StoredGames(f"sqlite+aiosqlite:///{database}")
@@ -152,7 +135,11 @@ class Tab:
                     return clicks
                 continue
             turn = await handle.json_value()
-            await self.click(turn["id"])
+            if keyboard:
+                await self.focus_by_keyboard(f"el.dataset.customId === {turn['id']!r}")
+                await self.page.keyboard.press("Enter")
+            else:
+                await self.click(turn["id"])
             await self.wait_gone(turn["id"])
             clicks += 1
         raise AssertionError(f"no end after {limit} clicks")

@@ -62,7 +62,7 @@ async def test_a_whole_game_is_played_with_the_keyboard_alone(browser: Any, tabl
     await page.keyboard.type(START)
     await page.keyboard.press("Enter")
     await page.wait_for_selector("#channel-name:has-text('›')")
-    assert await asha.play_by_keyboard(table.database) > 0
+    assert await asha.play_to_the_end(table.database, keyboard=True) > 0
     await asha.message_with(WON).first.wait_for()
     thread = page.url
     await asha.focus_by_keyboard(
