@@ -307,7 +307,8 @@ class Page:
         if not self.server.ready():
             raise Refused(words.bot_away(words.language_of(member.locale)))
         interaction = await self.server.send_interaction(COMMAND, member, channel, data)
-        self._spawn(self._expect_answer(client, interaction, "/" + " ".join(commandline.leaf(data)[0])))
+        typed = text.split()[: len(commandline.leaf(data)[0])]  # the command in the member's words
+        self._spawn(self._expect_answer(client, interaction, " ".join(typed)))
 
     async def _click(self, client: Client, member: MemberRecord, data: Json) -> None:
         message = self.server.messages.get(int(data["message"]))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -245,3 +246,20 @@ async def test_a_rematch_opens_for_every_member_of_the_game(browser: Any, table:
             arg=[thread, name],
         )
     assert asha.page.url == bala.page.url
+
+
+async def test_a_command_the_bot_leaves_unanswered_is_named_in_the_members_words(
+    browser: Any, table: LocalTable
+) -> None:
+    asha = await Tab.join(browser, table.url, "Asha")
+    await asha.page.select_option("#locale", "hi")
+    await asha.page.wait_for_selector("html[lang='hi']")
+    pid = table.bot.child.pid
+    assert pid is not None
+    os.kill(pid, signal.SIGSTOP)  # the bot hangs: Discord's client gives up after 3 s
+    try:
+        await asha.command(HINDI_START)
+        await asha.page.wait_for_selector("#toast:not([hidden])", timeout=10_000)
+        assert await asha.page.inner_text("#toast") == "पच्चीसी ने /पच्चीसी शुरू का जवाब नहीं दिया।"
+    finally:
+        os.kill(pid, signal.SIGCONT)
