@@ -95,10 +95,19 @@ async def test_a_double_click_plays_the_move_once(table: Table) -> None:
     )
     await first.wait()
     await second.wait()
-    # The winner's click is answered with the turn message, updated; the loser hears why, ephemerally.
-    [winner] = [r for r in (first, second) if r.callback_type in (6, 7)]
-    loser = second if winner is first else first
+    # The winner's click is answered with the turn message, updated; the loser hears why, ephemerally
+    # (at once, or after a deferral: a click on a game busy with another is deferred at once).
+
+    def refused() -> Reply | None:
+        return next(
+            (r for r in (first, second) if r.ephemeral or any(m.ephemeral for m in r.followups)), None
+        )
+
+    loser = await table.fake.wait_until(refused, what="the refusal")
+    winner = second if loser is first else first
     assert await refusal(table, loser) == "That throw was already played: use the game's newest message."
+    assert winner.callback_type in (6, 7) and not winner.ephemeral
+    assert not any(m.ephemeral for m in winner.followups)
     await wait_for_turn_or_end(table, after=state)
     games = await stored_games(table.database_url)
     assert [row.turn_number for row in games[0].moves].count(before.turn_number) == 1
