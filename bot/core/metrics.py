@@ -93,10 +93,18 @@ def games_open(count: int) -> None:
 
 
 @contextmanager
-def computer_deciding(level: str) -> Iterator[None]:
-    """Time the block: one computer decision at `level`."""
+def computer_deciding(level: str, thought: list[tuple[str, float]]) -> Iterator[None]:
+    """Time the block: one computer decision at `level`, also noted in `thought` (a worker process
+    sends its notes back to the bot's metrics)."""
     start = time.perf_counter()
     try:
         yield
     finally:
-        COMPUTER_DECISION.labels(level=level).observe(time.perf_counter() - start)
+        seconds = time.perf_counter() - start
+        thought.append((level, seconds))
+        computer_decided(level, seconds)
+
+
+def computer_decided(level: str, seconds: float) -> None:
+    """One computer decision at `level` took `seconds` (timed here, or in a worker process)."""
+    COMPUTER_DECISION.labels(level=level).observe(seconds)

@@ -72,6 +72,9 @@ class Turns:
     game: Game
     seats: dict[int, SeatInfo]
     events: list[Event] = field(default_factory=list)
+    thought: list[tuple[str, float]] = field(default_factory=list)
+    """Each computer decision's level and seconds: a worker process sends them back to the bot's
+    metrics (in the bot's process they are recorded as they happen)."""
 
     @property
     def user_to_move(self) -> int | None:
@@ -143,7 +146,7 @@ class Turns:
         moves = self.game.legal_moves()
         if len(moves) <= 1:
             return moves[0] if moves else None
-        with metrics.computer_deciding(level):
+        with metrics.computer_deciding(level, self.thought):
             return get_player(level).choose(self.game.position, pending.value, moves, rng)
 
     def _play(

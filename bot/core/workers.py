@@ -97,6 +97,7 @@ class PlayedOn:
     seats: dict[int, SeatInfo]
     events: list[Event]
     rng: random.Random | None
+    thought: list[tuple[str, float]]
 
 
 def play_on(
@@ -111,7 +112,7 @@ def play_on(
     turns = Turns(Game(position, throws=throws, pending=pending), seats)
     turns.play_on(rng or random.SystemRandom(), auto_throwers)
     game = turns.game
-    return PlayedOn(game.position, game.throws, game.pending, turns.seats, turns.events, rng)
+    return PlayedOn(game.position, game.throws, game.pending, turns.seats, turns.events, rng, turns.thought)
 
 
 async def play_rest(
@@ -132,6 +133,8 @@ async def play_rest(
     turns.game = Game(done.position, throws=done.throws, pending=done.pending)
     turns.seats = done.seats
     turns.events.extend(done.events)
+    for level, seconds in done.thought:  # the worker's own metrics reach nobody
+        metrics.computer_decided(level, seconds)
 
 
 class Workers:
