@@ -66,19 +66,23 @@ def db_url(request: pytest.FixtureRequest) -> str:
     return request.getfixturevalue(f"{request.param}_url")
 
 
+async def migrated_store(url: str) -> AsyncIterator[Store]:
+    """A store on the database at `url`, migrated to head by the real migrations."""
+    await upgrade(url)
+    store = Store(url)
+    yield store
+    await store.close()
+
+
 @pytest.fixture
 async def store(db_url: str) -> AsyncIterator[Store]:
     """A store on a database migrated to head by the real migrations."""
-    await upgrade(db_url)
-    store = Store(db_url)
-    yield store
-    await store.close()
+    async for migrated in migrated_store(db_url):
+        yield migrated
 
 
 @pytest.fixture
 async def sqlite_store(sqlite_url: str) -> AsyncIterator[Store]:
     """A store on a SQLite file migrated to head: for what only SQLite needs to show."""
-    await upgrade(sqlite_url)
-    store = Store(sqlite_url)
-    yield store
-    await store.close()
+    async for migrated in migrated_store(sqlite_url):
+        yield migrated

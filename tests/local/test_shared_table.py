@@ -26,12 +26,18 @@ DEVANAGARI_LOADED = """() => [...document.fonts].some(
     (f) => f.family.replaceAll('"', '') === 'Pachisi Devanagari' && f.status === 'loaded')"""
 
 
+async def hindi_member(browser: Any, url: str, name: str) -> Tab:
+    """A member who chose Hindi in the page's language menu."""
+    member = await Tab.join(browser, url, name)
+    await member.page.select_option("#locale", "hi")
+    await member.page.wait_for_selector("html[lang='hi']")
+    return member
+
+
 async def test_hindi_is_drawn_in_the_served_font_and_a_hindi_command_starts_a_game(
     browser: Any, table: LocalTable
 ) -> None:
-    asha = await Tab.join(browser, table.url, "Asha")
-    await asha.page.select_option("#locale", "hi")
-    await asha.page.wait_for_selector("html[lang='hi']")
+    asha = await hindi_member(browser, table.url, "Asha")
     assert await asha.page.inner_text("#switch") == "किसी और के नाम से खेलें"  # the page's own words
     await asha.page.fill("#box", "/प")
     await asha.page.wait_for_selector("#suggestions li:has-text('/पच्चीसी')")
@@ -251,9 +257,7 @@ async def test_a_rematch_opens_for_every_member_of_the_game(browser: Any, table:
 async def test_a_command_the_bot_leaves_unanswered_is_named_in_the_members_words(
     browser: Any, table: LocalTable
 ) -> None:
-    asha = await Tab.join(browser, table.url, "Asha")
-    await asha.page.select_option("#locale", "hi")
-    await asha.page.wait_for_selector("html[lang='hi']")
+    asha = await hindi_member(browser, table.url, "Asha")
     pid = table.bot.child.pid
     assert pid is not None
     os.kill(pid, signal.SIGSTOP)  # the bot hangs: Discord's client gives up after 3 s
