@@ -156,6 +156,12 @@ class MovableClock(Clock):
                 await asyncio.wait_for(moved.wait(), timeout=left)
 
 
+async def waits_for_the_starter(table: Table) -> None:
+    """Alice turns auto-throw off, so a game she starts waits for her Throw: with auto-throw on, a
+    two-piece game can end inside the start's own call, before a test reads the open table."""
+    await table.alice.slash(table.channel, "pachisi auto", mode="off")
+
+
 async def to_move(table: Table, message: Message, members: list[Member]) -> Member | None:
     """The member of `members` whose turn `message` shows, by the stored game (None: none of them)."""
     user_id = await play.StoredGames(table.database_url).to_move(message)

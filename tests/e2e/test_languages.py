@@ -28,7 +28,7 @@ from bot.core.texts import language as languages
 from bot.core.texts import turns
 from localdiscord.driver import Channel, Member
 from localdiscord.records import Message
-from tests.e2e.helpers import Table, stored_games
+from tests.e2e.helpers import Table, stored_games, waits_for_the_starter
 from tests.e2e.pseudolanguage import PSEUDO, foreign, seen_texts
 
 QUICK = {"players": 2, "pieces": 2, "level": "easy"}
@@ -268,6 +268,7 @@ async def test_the_table_speaks_its_language_and_each_member_their_own(tables: T
     Discord's language."""
     table = tables
     table.bob.record.locale = "hi"
+    await waits_for_the_starter(table)
     reply = await table.alice.slash(table.channel, "pachisi start", language="hi", **QUICK)
     assert reply.content.startswith("Your game has started in <#")  # Alice's own answer: English
     thread = await the_thread(table)
@@ -295,6 +296,7 @@ async def test_one_language_per_message_for_a_member_of_another_language(tables:
     rule preset is in the table's language."""
     table = tables
     table.alice.record.locale = "hi"
+    await waits_for_the_starter(table)
     await table.alice.slash(table.channel, "pachisi start", language="hi", **QUICK)
     thread = await the_thread(table)
     [card] = table.channel.messages

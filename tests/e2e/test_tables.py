@@ -21,6 +21,7 @@ from tests.e2e.helpers import (
     live_buttons,
     stored_games,
     time_passes,
+    waits_for_the_starter,
 )
 
 QUICK = {"players": 2, "pieces": 2, "level": "easy"}
@@ -75,6 +76,7 @@ async def play_to_the_end(table: Table, thread: Channel, rng: random.Random, lim
 
 
 async def test_a_table_plays_in_its_thread_with_one_card_in_the_channel(tables: Table) -> None:
+    await waits_for_the_starter(tables)
     reply = await tables.alice.slash(tables.channel, "pachisi start", **QUICK)
     thread = await the_thread(tables)
     assert thread.name == "Pachisi: Alice's table"
@@ -114,6 +116,7 @@ async def test_without_thread_permissions_the_game_plays_in_the_channel_and_says
 
 
 async def test_start_inside_a_thread_plays_there(tables: Table) -> None:
+    await waits_for_the_starter(tables)
     await tables.alice.slash(tables.channel, "pachisi start", **QUICK)
     thread = await the_thread(tables)
     (first,) = await stored_games(tables.database_url)
