@@ -46,3 +46,23 @@ async def test_a_click_takes_its_games_id_out_of_the_batch(sqlite_store: Store) 
     batch.put_back(1, (3, 42))
     assert batch.take(1) == (3, 42)
     await batch.flush()
+
+
+async def test_a_change_nobody_clicked_for_writes_its_games_note_first(sqlite_store: Store) -> None:
+    """`write_now` (a timer, a typed command, a seat's change, under the game's lock) stores the
+    game's note still pending, and waits for a batch in flight that holds it."""
+    games = service(sqlite_store)
+    waiting, flying = [(await games.start(GUILD, CHANNEL + n, ALICE, TWO, "easy", 0)).game for n in range(2)]
+    batch = ShownBatch(sqlite_store)
+    batch.note(waiting.id, waiting.version, 901)  # the writing task is made, not yet run
+    await batch.write_now(waiting.id)
+    assert (await games.get(waiting.id)).message_id == 901 and batch.take(waiting.id) is None
+    await batch.flush()
+    assert batch.batches == 0  # written by `write_now` itself
+
+    batch.note(flying.id, flying.version, 902)
+    await asyncio.sleep(0)  # the writing task takes the batch and waits on the database
+    assert flying.id in batch.flying
+    await batch.write_now(flying.id)
+    assert batch.batches == 1  # it returned once the batch holding the note was written
+    assert (await games.get(flying.id)).message_id == 902

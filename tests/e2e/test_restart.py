@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 
 from sqlalchemy import select
 
 from bot.core import present
+from bot.core.shown import ShownBatch
 from bot.core.store import GameRow, GameValues, Store
 from bot.core.texts import ENGLISH
 from localdiscord.records import Message
@@ -264,6 +267,47 @@ async def test_a_second_copy_of_the_turn_message_left_by_a_crash_still_plays(tab
     (after,) = await stored_games(table.database_url)
     assert after.snapshot.turn_number > game.snapshot.turn_number or after.snapshot.pending_throw is not None
     assert after.snapshot.message_id != first.id  # the copy (or the next turn after it) is the turn now
+
+
+@contextlib.asynccontextmanager
+async def batch_writer_busy(shown: ShownBatch) -> AsyncIterator[None]:
+    """The batch writer of turn messages busy (as under load): ids noted meanwhile wait in it."""
+    busy = asyncio.create_task(asyncio.Event().wait())
+    shown.writing = busy
+    try:
+        yield
+    finally:
+        busy.cancel()
+        shown.writing = None
+
+
+async def test_a_typed_throw_closes_the_turn_message_whose_id_is_still_batched(table: Table) -> None:
+    """A click's next turn goes out as a followup whose id waits in a batch (bot/core/shown.py); a
+    throw typed then closes that followup, not the older message the store still names."""
+    message, _ = await two_members_to_a_choice(table)
+    members, flow = [table.alice, table.bob], table.bot.flow
+    async with batch_writer_busy(flow.shown):
+        while not flow.shown.pending:  # the members click until a turn is a followup
+            assert not is_final(message), "the game ended before a turn was posted as a followup"
+            before = turn_state(table.channel)
+            member = await player_to_move(table, message, members)
+            label = live_buttons(message)[0].label
+            message = await click_until_acknowledged(table, member, message, label, before)
+            await table.fake.wait_until(
+                lambda: not any(lock.locked() for lock in flow.locks.values()), what="the click's work done"
+            )
+        [(game_id, (_, followup_id))] = flow.shown.pending.items()
+        assert followup_id is not None, "the game ended before a turn was posted as a followup"
+        assert (await flow.service.get(game_id)).message_id != followup_id  # the store names an older one
+        [followup] = [m for m in table.channel.messages if m.id == followup_id]
+        assert [b.label for b in live_buttons(followup)] == ["Throw"]
+        thrower = await player_to_move(table, followup, members)
+        assert (await thrower.slash(table.channel, "pachisi throw")).ephemeral
+        await table.fake.wait_until(lambda: not live_buttons(followup), what="the followup closed")
+    live = await table.fake.wait_until(
+        lambda: [m for m in table.channel.messages if live_buttons(m)] or None, what="the next turn"
+    )
+    assert [m.id for m in live] == [(await flow.service.get(game_id)).message_id]
 
 
 async def test_throw_clicked_again_after_the_throw_was_stored_shows_its_choices(table: Table) -> None:

@@ -12,8 +12,11 @@ only decides where a message goes. The bot sets up one `GameFlow` (`bot.flow`) f
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections import defaultdict
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -211,6 +214,14 @@ class GameFlow:
 
     # --- a change nobody clicked for --------------------------------------------------------
 
+    @asynccontextmanager
+    async def locked(self, game_id: int) -> AsyncIterator[None]:
+        """The game's lock for a change nobody clicked for, with the turn message a click's
+        followup noted stored first: the change reads which message shows the game, and closes it."""
+        async with self.locks[game_id]:
+            await self.shown.write_now(game_id)
+            yield
+
     async def show(self, played: Played, note: str | None = None) -> None:
         """Close the message that showed the turn (saying why with `note`, a seat's news) and post
         the game as it stands (call locked)."""
@@ -259,12 +270,12 @@ class GameFlow:
 
     async def changed(self, played: Played) -> None:
         """Show a change already made outside a click (locked here)."""
-        async with self.locks[played.game.id]:
+        async with self.locked(played.game.id):
             await self.show(played)
 
     async def play(self, act: Act) -> Played:
         """Play a turn nobody clicked for (a typed command) and show it, locked."""
-        async with self.locks[act.game_id]:
+        async with self.locked(act.game_id):
             played = await self.service.act(act.game_id, act.user_id, act.turn, act.move)
             await self.show(played)
             return played
@@ -275,14 +286,14 @@ class GameFlow:
         await self.show(await self.service.play_on(game_id))
 
     async def timed_out(self, game_id: int, turn: int) -> None:
-        async with self.locks[game_id]:
+        async with self.locked(game_id):
             await self.show(await self.service.timeout(game_id, turn))
 
     async def remind(self, game_id: int, turn: int) -> None:
         """Half the member's time is gone: their turn moves to a new message that pings them, and
         the old one is closed. A separate reminder would keep its countdown ("time runs out 12
         minutes ago") once the turn was played; a turn message is closed with the turn."""
-        async with self.locks[game_id]:
+        async with self.locked(game_id):
             game = await self.service.get(game_id)
             if game.turn_number != turn or not game.is_human_turn():
                 return
@@ -309,12 +320,9 @@ class GameFlow:
         return None
 
     async def stored_message(self, game: GameSnapshot, channel: GameChannel) -> discord.Message | None:
-        if game.message_id is None:
-            return None
-        try:
-            return await channel.fetch_message(game.message_id)
-        except (discord.NotFound, discord.Forbidden):
-            return None
+        with contextlib.suppress(discord.NotFound, discord.Forbidden):
+            return None if game.message_id is None else await channel.fetch_message(game.message_id)
+        return None
 
     def card_channel(self, game: GameSnapshot) -> GameChannel | None:
         """Where the table card is: the channel of the game's thread, else the game's own channel."""

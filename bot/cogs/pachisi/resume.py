@@ -53,7 +53,7 @@ class Resume(commands.Cog):
         games = await self.service.active_games(guild_ids, unannounced=True)
         for game in games:
             try:
-                async with self.flow.locks[game.id]:
+                async with self.flow.locked(game.id):
                     await self.resume_game(game.id)
             except Exception:
                 log.exception("game=%s could not be resumed", game.id)

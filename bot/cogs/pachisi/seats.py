@@ -133,7 +133,7 @@ class Seats:
     async def take(self, interaction: discord.Interaction[Any], game: GameSnapshot, seat: int | None) -> None:
         """A member takes a computer's seat; if it is their turn now, the turn is shown to them."""
         self.flow.remember(interaction.user)
-        async with self.flow.locks[game.id]:
+        async with self.flow.locked(game.id):
             member = interaction.user
             played = await self.service.join(game.id, member.id, seat, member.display_name)
             joined = played.game
@@ -153,7 +153,7 @@ class Seats:
             await interaction.response.defer(
                 ephemeral=interaction.channel_id != game.channel_id, thinking=True
             )
-        async with self.flow.locks[game.id]:
+        async with self.flow.locked(game.id):
             seat = game.seat_of(interaction.user.id)
             played = await (self.service.resign if resign else self.service.leave)(
                 game.id, interaction.user.id
@@ -199,7 +199,7 @@ class Seats:
 
     async def end(self, interaction: discord.Interaction[Any], game_id: int) -> GameSnapshot:
         """End the game for everyone; the game as it ended."""
-        async with self.flow.locks[game_id]:
+        async with self.flow.locked(game_id):
             game = await self.service.end(game_id, interaction.user.id, can_manage=may_end(interaction, None))
             self.flow.timers.cancel(game_id)
             text = table.ended(self.flow.language(game), interaction.user.id, game)
