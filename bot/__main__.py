@@ -23,7 +23,7 @@ from pathlib import Path
 
 import discord
 
-from bot import backup, health, probe
+from bot import backup, eventloop, health, probe
 from bot.client import PachisiBot, point_discord_at
 from bot.core.config import Settings, load_settings
 from engine import build
@@ -52,7 +52,7 @@ def configure_logging(level: str) -> None:
 
 async def run(settings: Settings) -> None:
     """Run until the gateway gives up or SIGINT/SIGTERM arrives, then shut down in order
-    (`PachisiBot.close`), awaited here: nothing is left for `asyncio.run` to cancel halfway."""
+    (`PachisiBot.close`), awaited here: nothing is left for `eventloop.run` to cancel halfway."""
     bot = PachisiBot(settings)
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
@@ -125,7 +125,7 @@ def play(args: list[str]) -> None:
     )
     options = parser.parse_args(args)
     build.exit_if_stale()
-    asyncio.run(table.play(options.database, options.host, options.port))
+    eventloop.run(table.play(options.database, options.host, options.port))
 
 
 def copy(command: str, file: str, settings: Settings) -> None:
@@ -166,7 +166,7 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(2)
     settings = load_settings()
     if args == ["ratings", "--rebuild"]:
-        asyncio.run(rebuild_ratings(settings))
+        eventloop.run(rebuild_ratings(settings))
         return
     if args == ["healthcheck"]:
         healthcheck(settings)
@@ -179,11 +179,11 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(2)
     build.exit_if_stale()
     configure_logging(settings.log_level)
-    logging.getLogger("bot").info("engine: %s", build.describe())
+    logging.getLogger("bot").info("engine: %s; event loop: %s", build.describe(), eventloop.NAME)
     point_discord_at(settings.discord_api_base, settings.discord_gateway_url)
     try:
         with backup.running_on(settings.database_url):  # `restore` refuses while this runs
-            asyncio.run(sync(settings) if args == ["sync"] else run(settings))
+            eventloop.run(sync(settings) if args == ["sync"] else run(settings))
     except discord.LoginFailure as exc:
         print(f"Discord refused the token: {exc}. Check DISCORD_TOKEN in .env.", file=sys.stderr)
         raise SystemExit(2) from exc

@@ -1,4 +1,5 @@
-"""SIGTERM (a deploy, `systemctl stop`) shuts the bot down in order: exit status 0, no error logged."""
+"""SIGTERM (a deploy, `systemctl stop`) shuts the bot down in order: exit status 0, no error logged.
+The bot runs on uvloop (bot/eventloop.py), whose signal handling this exercises."""
 
 from __future__ import annotations
 
@@ -26,3 +27,4 @@ async def test_sigterm_after_game_activity_exits_cleanly(fake: FakeDiscord, data
     assert status == 0, output
     assert "level=ERROR" not in output and "Traceback" not in output, output
     assert "msg=stopped" in output, output
+    assert "event loop: uvloop" in output, output
