@@ -34,8 +34,9 @@ _GAMES = cast(Table, GameRow.__table__)
 _MOVES = cast(Table, MoveRow.__table__)
 
 _GAME_AND_SEATS = (
-    select(GameRow, SeatRow)
+    select(GameRow, SeatRow, PlayerSettingsRow.auto_throw)
     .join(SeatRow, SeatRow.game_id == GameRow.id)
+    .outerjoin(PlayerSettingsRow, PlayerSettingsRow.user_id == SeatRow.user_id)
     .where(GameRow.id == bindparam("game_id"))
     .order_by(SeatRow.seat)
     .execution_options(populate_existing=True)
@@ -67,10 +68,16 @@ class GameQueries(Database):
 
     async def game_and_seats(
         self, session: AsyncSession, game_id: int
-    ) -> tuple[GameRow, list[SeatRow]] | None:
-        """A game with its seats in one round trip (every service call starts with this)."""
+    ) -> tuple[GameRow, list[SeatRow], dict[int, bool | None]] | None:
+        """A game with its seats and its seated members' auto-throw choices (None: never chose), in
+        one round trip: every service call starts with this, and a click that plays on needs both."""
         rows = (await session.execute(_GAME_AND_SEATS, {"game_id": game_id})).all()
-        return (rows[0][0], [seat for _, seat in rows]) if rows else None
+        if not rows:
+            return None
+        choices: dict[int, bool | None] = {
+            seat.user_id: choice for _, seat, choice in rows if seat.user_id is not None
+        }
+        return rows[0][0], [seat for _, seat, _ in rows], choices
 
     async def active_game(self, session: AsyncSession, channel_id: int) -> GameRow | None:
         query = select(GameRow).where(GameRow.channel_id == channel_id, GameRow.status == Status.ACTIVE)
