@@ -4,6 +4,8 @@ Each sample picks a random game whose turn waits for a human, throws for that hu
 transaction, not timed), then times `GameService.act` with a move: load the game and its seats,
 check and apply the move, write the game with its version check, append to the move log, commit.
 Every seat is a member's who throws for themselves, so a call plays exactly the one move.
+`cpu_ms` is this process's CPU time per timed call: SQLite's work counts (aiosqlite's thread),
+PostgreSQL's server does not. It shows what the bot's own code costs whatever else the machine runs.
 
     python bench/store_bench.py [--games 1000] [--samples 2000] [--json]
 
@@ -75,6 +77,7 @@ async def run(url: str, games: int, samples: int, seed: int) -> dict[str, float]
         service = GameService(store, rng=random.Random(seed), members=members)
         rng = random.Random(seed)
         timings: list[float] = []
+        cpu = 0.0
         while len(timings) < samples:
             game_id = rng.choice(ids)
             snapshot: GameSnapshot = await service.get(game_id)
@@ -87,9 +90,10 @@ async def run(url: str, games: int, samples: int, seed: int) -> dict[str, float]
                 continue
             snapshot = thrown.game
             move = rng.choice(snapshot.legal_moves())
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             await service.act(game_id, user, snapshot.turn_number, move)
             timings.append((time.perf_counter() - start) * 1000)
+            cpu += time.process_time() - start_cpu
     finally:
         await store.close()
     timings.sort()
@@ -97,6 +101,7 @@ async def run(url: str, games: int, samples: int, seed: int) -> dict[str, float]
         "p50_ms": round(statistics.median(timings), 3),
         "p99_ms": round(timings[min(len(timings) - 1, int(len(timings) * 0.99))], 3),
         "mean_ms": round(statistics.fmean(timings), 3),
+        "cpu_ms": round(cpu * 1000 / len(timings), 3),
         "samples": len(timings),
         "games": games,
     }

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -14,10 +14,15 @@ class MemberSettings:
         self.store = store
         self.default_auto_throw = default_auto_throw
 
-    async def auto_throwers(self, session: AsyncSession, user_ids: Iterable[int]) -> frozenset[int]:
-        """Those of `user_ids` the bot throws for: their own choice, else the bot's default."""
-        members = set(user_ids)
-        chosen = await self.store.auto_throws(session, members) if members else {}
+    async def auto_throwers(
+        self, session: AsyncSession, user_ids: Iterable[int], read: Mapping[int, bool | None] | None = None
+    ) -> frozenset[int]:
+        """Those of `user_ids` the bot throws for: their own choice, else the bot's default.
+        `read`: choices already read (None: never chose, the default); only the others are asked for."""
+        members, read = set(user_ids), read or {}
+        chosen = {user: choice for user, choice in read.items() if choice is not None}
+        if unread := members - read.keys():
+            chosen.update(await self.store.auto_throws(session, unread))
         return frozenset(u for u in members if chosen.get(u, self.default_auto_throw))
 
     async def auto_throw(self, user_id: int) -> bool:

@@ -72,7 +72,7 @@ class GameService:
         found = await self.store.game_and_seats(session, game_id)
         if found is None:
             raise NoGame()
-        return game_snapshot(*found)
+        return game_snapshot(*found)  # with the members' auto-throw choices, for `_play_on`
 
     async def get(self, game_id: int) -> GameSnapshot:
         async with self.store.transaction() as session:
@@ -273,7 +273,8 @@ class GameService:
         change(turns)
         if not turns.over:
             seated = [info.user_id for info in turns.seats.values() if info.user_id is not None]
-            await play_rest(self.workers, turns, self.rng, await self.members.auto_throwers(session, seated))
+            auto_throwers = await self.members.auto_throwers(session, seated, game.auto_throws)
+            await play_rest(self.workers, turns, self.rng, auto_throwers)
         last = turns.events[-1] if turns.events else None
         new = replace(
             game,

@@ -41,6 +41,9 @@ class GameSnapshot:
     """The table's language: the turn messages, the card and the result are in it."""
     starter_name: str | None = None
     """The starter's display name when they started the game (None: not stored)."""
+    auto_throws: Mapping[int, bool | None] = field(default_factory=dict, compare=False, repr=False)
+    """The seated members' auto-throw choices read with the game (None: never chose), so a call
+    that plays on need not ask again; empty when not read."""
 
     @property
     def position(self) -> Position:
@@ -128,8 +131,11 @@ def stored_position(game: GameRow) -> Position:
     return position if game.conceded_to is None else position.with_result(game.conceded_to)
 
 
-def game_snapshot(row: GameRow, seats: Iterable[SeatRow]) -> GameSnapshot:
-    """A stored game as the rest of the bot sees it (public so tools and tests read rows the same way)."""
+def game_snapshot(
+    row: GameRow, seats: Iterable[SeatRow], auto_throws: Mapping[int, bool | None] | None = None
+) -> GameSnapshot:
+    """A stored game as the rest of the bot sees it (public so tools and tests read rows the same way);
+    `auto_throws`: the seated members' choices, when read with it."""
     pending = None
     if row.pending_throw is not None:
         cowries = None if row.pending_cowries is None else _cowries(row.pending_cowries)
@@ -153,6 +159,7 @@ def game_snapshot(row: GameRow, seats: Iterable[SeatRow]) -> GameSnapshot:
         card_message_id=row.card_message_id,
         language=row.language or "en",
         starter_name=row.starter_name,
+        auto_throws=auto_throws or {},
     )
 
 

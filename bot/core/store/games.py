@@ -4,9 +4,9 @@ totals per member, and the hash of the synced slash commands."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Unpack
+from typing import Any, Unpack, cast
 
-from sqlalchemy import and_, func, insert, or_, select, update
+from sqlalchemy import Table, and_, bindparam, func, insert, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -27,6 +27,29 @@ from bot.core.store.models import (
     utcnow,
 )
 
+# What a click runs is built once, here: SQLAlchemy then reuses each statement and its cache key
+# instead of building them again on every call (issue #44). The writes go through the tables (Core):
+# a list of parameters is then a plain executemany, not the ORM's bulk update by primary key.
+_GAMES = cast(Table, GameRow.__table__)
+_MOVES = cast(Table, MoveRow.__table__)
+
+_GAME_AND_SEATS = (
+    select(GameRow, SeatRow, PlayerSettingsRow.auto_throw)
+    .join(SeatRow, SeatRow.game_id == GameRow.id)
+    .outerjoin(PlayerSettingsRow, PlayerSettingsRow.user_id == SeatRow.user_id)
+    .where(GameRow.id == bindparam("game_id"))
+    .order_by(SeatRow.seat)
+    .execution_options(populate_existing=True)
+)
+_AT_VERSION = (_GAMES.c.id == bindparam("game_id"), _GAMES.c.version == bindparam("seen_version"))
+_UPDATE_GAME = update(_GAMES).where(*_AT_VERSION)
+"""SET: the columns named by the parameters (SQLAlchemy compiles it once per set of columns)."""
+_SET_SHOWN_AT = update(_GAMES).where(*_AT_VERSION).values(message_id=bindparam("message_id"))
+_AUTO_THROWS = select(PlayerSettingsRow.user_id, PlayerSettingsRow.auto_throw).where(
+    PlayerSettingsRow.user_id.in_(bindparam("user_ids", expanding=True))
+)
+_ADD_MOVES = insert(_MOVES)
+
 
 class GameQueries(Database):
     # --- slash command sync -------------------------------------------------------------
@@ -45,17 +68,16 @@ class GameQueries(Database):
 
     async def game_and_seats(
         self, session: AsyncSession, game_id: int
-    ) -> tuple[GameRow, list[SeatRow]] | None:
-        """A game with its seats in one round trip (every service call starts with this)."""
-        query = (
-            select(GameRow, SeatRow)
-            .join(SeatRow, SeatRow.game_id == GameRow.id)
-            .where(GameRow.id == game_id)
-            .order_by(SeatRow.seat)
-            .execution_options(populate_existing=True)
-        )
-        rows = (await session.execute(query)).all()
-        return (rows[0][0], [seat for _, seat in rows]) if rows else None
+    ) -> tuple[GameRow, list[SeatRow], dict[int, bool | None]] | None:
+        """A game with its seats and its seated members' auto-throw choices (None: never chose), in
+        one round trip: every service call starts with this, and a click that plays on needs both."""
+        rows = (await session.execute(_GAME_AND_SEATS, {"game_id": game_id})).all()
+        if not rows:
+            return None
+        choices: dict[int, bool | None] = {
+            seat.user_id: choice for _, seat, choice in rows if seat.user_id is not None
+        }
+        return rows[0][0], [seat for _, seat, _ in rows], choices
 
     async def active_game(self, session: AsyncSession, channel_id: int) -> GameRow | None:
         query = select(GameRow).where(GameRow.channel_id == channel_id, GameRow.status == Status.ACTIVE)
@@ -90,13 +112,8 @@ class GameQueries(Database):
 
         False means another writer got there first: the caller rolls back.
         """
-        query = (
-            update(GameRow)
-            .where(GameRow.id == game_id, GameRow.version == version)
-            .values(version=version + 1, updated_at=utcnow(), **values)
-            .execution_options(synchronize_session=False)
-        )
-        result = await session.execute(query)
+        params = {"game_id": game_id, "seen_version": version, "version": version + 1, "updated_at": utcnow()}
+        result = await session.execute(_UPDATE_GAME, {**values, **params})
         return bool(result.rowcount == 1)  # type: ignore[attr-defined]
 
     async def set_shown(self, session: AsyncSession, game_id: int, **values: Unpack[ShownValues]) -> None:
@@ -111,15 +128,13 @@ class GameQueries(Database):
 
     async def set_shown_at(self, session: AsyncSession, shown: dict[int, tuple[int, int | None]]) -> None:
         """game -> (version, message): each game's turn message, unless the game has moved on from
-        that version (the call that moved it stored its own)."""
-        for game_id, (version, message_id) in shown.items():
-            query = (
-                update(GameRow)
-                .where(GameRow.id == game_id, GameRow.version == version)
-                .values(message_id=message_id)
-                .execution_options(synchronize_session=False)
-            )
-            await session.execute(query)
+        that version (the call that moved it stored its own). One executemany for all."""
+        if shown:
+            rows = [
+                {"game_id": game_id, "seen_version": version, "message_id": message_id}
+                for game_id, (version, message_id) in shown.items()
+            ]
+            await session.execute(_SET_SHOWN_AT, rows)
 
     # --- seats --------------------------------------------------------------------------
 
@@ -173,9 +188,8 @@ class GameQueries(Database):
 
     async def auto_throws(self, session: AsyncSession, user_ids: Iterable[int]) -> dict[int, bool]:
         """The auto-throw choices these members made (those who never chose are missing)."""
-        query = select(PlayerSettingsRow).where(PlayerSettingsRow.user_id.in_(sorted(set(user_ids))))
-        rows = await session.scalars(query.execution_options(populate_existing=True))
-        return {row.user_id: row.auto_throw for row in rows}
+        rows = await session.execute(_AUTO_THROWS, {"user_ids": sorted(set(user_ids))})
+        return {user_id: auto_throw for user_id, auto_throw in rows}
 
     async def set_auto_throw(self, session: AsyncSession, user_id: int, on: bool) -> None:
         found = await session.get(PlayerSettingsRow, user_id, populate_existing=True)
@@ -189,7 +203,7 @@ class GameQueries(Database):
 
     async def add_moves(self, session: AsyncSession, rows: list[dict[str, Any]]) -> None:
         """Append played throws to the log (one INSERT for all: no unit-of-work bookkeeping)."""
-        await session.execute(insert(MoveRow), rows)
+        await session.execute(_ADD_MOVES, rows)
 
     async def moves(self, session: AsyncSession, game_id: int) -> list[MoveRow]:
         query = select(MoveRow).where(MoveRow.game_id == game_id).order_by(MoveRow.turn_number)
