@@ -86,6 +86,17 @@ async def test_updates_of_different_columns_write_those_columns_only(store: Stor
         assert (row.turn_number, row.version, aware(row.deadline), row.message_id) == (2, 3, deadline, 9)
 
 
+async def test_an_update_of_a_column_it_does_not_write_is_refused(store: Store) -> None:
+    """The prebuilt update would skip a key that names no column it writes: it is refused instead."""
+    game_id = await _add(store, _game())
+    async with store.transaction() as session:
+        with pytest.raises(TypeError, match="turn_numbr"):
+            await store.update_game(session, game_id, 0, turn_numbr=1)  # type: ignore[call-arg]
+    async with store.transaction() as session:
+        row = await store.game(session, game_id)
+        assert row is not None and row.version == 0
+
+
 async def test_turn_messages_are_written_only_to_games_still_at_their_version(store: Store) -> None:
     ids = [await _add(store, _game(channel_id=10 + n)) for n in range(4)]
     async with store.transaction() as session:

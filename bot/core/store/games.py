@@ -112,6 +112,8 @@ class GameQueries(Database):
 
         False means another writer got there first: the caller rolls back.
         """
+        if unknown := values.keys() - GameValues.__annotations__.keys():
+            raise TypeError(f"not a column update_game writes: {sorted(unknown)}")  # Core would skip it
         params = {"game_id": game_id, "seen_version": version, "version": version + 1, "updated_at": utcnow()}
         result = await session.execute(_UPDATE_GAME, {**values, **params})
         return bool(result.rowcount == 1)  # type: ignore[attr-defined]
