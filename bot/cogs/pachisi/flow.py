@@ -45,9 +45,9 @@ OLD_MESSAGE_EDITS = 30046
 CLICKS_AT_ONCE = 16
 """Clicks played and answered at once: a busy bot keeps its event loop's queue short, so a new
 click is deferred within moments instead of waiting behind every other click's work."""
-ANSWER_WITHIN = 1.5
-"""Seconds a click's work may take before its answer is deferred (Discord allows 3 from the click,
-the gateway's delay included)."""
+ANSWER_WITHIN = 0.8
+"""Seconds a click's work may take before its answer is deferred: Discord allows 3 from the click,
+the gateway's delay included, and a member is told within a second even when the bot is busy."""
 
 
 class GameFlow:
