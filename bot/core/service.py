@@ -69,8 +69,7 @@ class GameService:
     # --- reading ------------------------------------------------------------------------
 
     async def _load(self, session: AsyncSession, game_id: int) -> GameSnapshot:
-        found = await self.store.game_and_seats(session, game_id)
-        if found is None:
+        if (found := await self.store.game_and_seats(session, game_id)) is None:
             raise NoGame()
         return game_snapshot(*found)  # with the members' auto-throw choices, for `_play_on`
 
@@ -273,8 +272,8 @@ class GameService:
         change(turns)
         if not turns.over:
             seated = [info.user_id for info in turns.seats.values() if info.user_id is not None]
-            auto_throwers = await self.members.auto_throwers(session, seated, game.auto_throws)
-            await play_rest(self.workers, turns, self.rng, auto_throwers)
+            throwers = await self.members.auto_throwers(session, seated, game.auto_throws)
+            await play_rest(self.workers, turns, self.rng, throwers)
         last = turns.events[-1] if turns.events else None
         new = replace(
             game,
