@@ -28,7 +28,7 @@ from bot.core.store.models import (
 )
 
 # What a click runs is built once, here: SQLAlchemy then reuses each statement and its cache key
-# instead of building them again on every call (issue #44). The writes go through the tables (Core):
+# instead of building them again on every call. The writes go through the tables (Core):
 # a list of parameters is then a plain executemany, not the ORM's bulk update by primary key.
 _GAMES = cast(Table, GameRow.__table__)
 _MOVES = cast(Table, MoveRow.__table__)
