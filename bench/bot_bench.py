@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import functools
+import math
 import os
 import random
 import re
@@ -99,7 +100,9 @@ async def wait_for_turn_or_end(table: Table, after: object = None) -> Message:
         return play.turn_message(table.channel.messages) if state is not None and state != after else None
 
     while True:
-        message: Message = await table.fake.wait_until(found, what="the next turn or the end")
+        message: Message = await table.fake.wait_until(
+            found, what="the next turn or the end", channel=table.channel
+        )
         if not play.is_result(message) or await table.games.over_in(table.channel.id):
             return message
         refused.add(message.id)
@@ -137,7 +140,8 @@ async def turn(
     table: Table, rng: random.Random, moves: list[float], acks: list[float] | None = None
 ) -> tuple[bool, int]:
     """One click by whoever is to play; a move's latency goes to `moves`, and every click's time to
-    its first answer (what Discord's 3 s limit applies to) to `acks`.
+    its first answer (what Discord's 3 s limit applies to) to `acks`: infinite when Discord gave up
+    on the click (the stand-in refuses an answer after 3 s, so no answered click is over 3 s).
 
     Returns (game over, throws the click ended: 1 for a move or a throw that offered none)."""
     message = await wait_for_turn_or_end(table)
@@ -151,14 +155,14 @@ async def turn(
         reply = await member.click(message, custom_id=buttons[0].custom_id, wait=False)
         after = await wait_for_turn_or_end(table, after=before)
         passed = play.is_result(after) or not play.offers_moves(after)
-        if acks is not None and reply.latency is not None:
-            acks.append(reply.latency * 1000)
+        if acks is not None:
+            acks.append(math.inf if reply.latency is None else reply.latency * 1000)
         return False, int(passed)
     reply = await member.click(message, custom_id=rng.choice(buttons).custom_id, wait=False)
     await wait_for_turn_or_end(table, after=before)
     moves.append((time.perf_counter() - started) * 1000)
-    if acks is not None and reply.latency is not None:
-        acks.append(reply.latency * 1000)
+    if acks is not None:
+        acks.append(math.inf if reply.latency is None else reply.latency * 1000)
     return False, 1
 
 

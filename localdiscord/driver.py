@@ -388,11 +388,17 @@ class FakeDiscord:
         return asyncio.get_running_loop().time() - reply.interaction.created > limit
 
     async def wait_until(
-        self, predicate: Callable[[], Any], *, timeout: float = TIMEOUT, what: str = "a condition"
+        self,
+        predicate: Callable[[], Any],
+        *,
+        timeout: float = TIMEOUT,
+        what: str = "a condition",
+        channel: Channel | None = None,
     ) -> Any:
         """Wait until `predicate()` is truthy and return its value; checked on every change the
-        fake sees (messages, edits, answers, connections) and every 50 ms."""
-        return await self.server.wait_until(predicate, timeout, what)
+        fake sees (messages, edits, answers, connections), or with `channel` on every change in that
+        channel alone, and every 50 ms."""
+        return await self.server.wait_until(predicate, timeout, what, None if channel is None else channel.id)
 
     async def wait_for_message(
         self, predicate: Callable[[Message], bool], *, timeout: float = TIMEOUT

@@ -165,7 +165,7 @@ async def callback(
         interaction.choices = list(data.get("choices", []))
     if kind in COMPLETE:
         interaction.complete(message)
-    await state.notify()
+    await state.notify(interaction.channel_id)
     return message
 
 

@@ -48,7 +48,7 @@ async def created(state: State, message: Message) -> None:
     """Tell of a new message (an ephemeral one only to the page)."""
     if not message.ephemeral:
         await dispatch_message(state, "MESSAGE_CREATE", message)
-    await state.notify()
+    await state.notify(message.channel_id)
 
 
 async def dispatch_message(state: State, event: str, message: Message) -> None:
@@ -124,7 +124,7 @@ async def edit(state: State, message: Message, body: Json, files: dict[int, Atta
         interaction.complete(message)
     if not message.ephemeral:
         await dispatch_message(state, "MESSAGE_UPDATE", message)
-    await state.notify()
+    await state.notify(message.channel_id)
 
 
 async def delete(state: State, message: Message, *, tell: bool = True) -> None:
@@ -134,7 +134,7 @@ async def delete(state: State, message: Message, *, tell: bool = True) -> None:
     if tell:
         ids = {"id": message.id, "channel_id": message.channel_id, "guild_id": message.guild_id}
         await state.gateway.dispatch("MESSAGE_DELETE", {key: str(value) for key, value in ids.items()})
-    await state.notify()
+    await state.notify(message.channel_id)
 
 
 async def create_thread(

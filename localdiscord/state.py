@@ -59,7 +59,11 @@ class State:
         self.old_message_refusals = 0  # edits refused with 30046
         self.requests: list[Request] = []
         self.unhandled: list[str] = []  # REST calls no route takes
-        self.changed = asyncio.Condition()  # notified on every gateway or message change
+        self.changed = asyncio.Event()
+        """Set, and replaced by a new one, on every gateway or message change: unscoped waits wake."""
+        self.channel_changed: dict[int, asyncio.Event] = {}
+        """The same for one channel's changes: waits scoped to it wake on those alone (a bench with
+        hundreds of tables would otherwise wake every wait on every change)."""
         self.observers: list[Callable[[str, int], None]] = []
         """Called with (kind, id) on every change of a guild, channel, member, message or the
         commands ("guild", "channel", "member", "message", "commands": the guild id or 0)."""
@@ -73,12 +77,23 @@ class State:
         for observer in self.observers:
             observer(kind, ident)
 
-    async def notify(self) -> None:
-        async with self.changed:
-            self.changed.notify_all()
+    async def notify(self, channel_id: int | None = None) -> None:
+        """A change, in the channel `channel_id` (None: anywhere, so every wait looks again)."""
+        self.changed.set()
+        self.changed = asyncio.Event()
+        if channel_id is None:
+            woken = list(self.channel_changed.values())
+            self.channel_changed.clear()
+        else:
+            woken = [e for e in [self.channel_changed.pop(channel_id, None)] if e is not None]
+        for event in woken:
+            event.set()
 
-    async def wait_until(self, predicate: Callable[[], Any], timeout: float, what: str) -> Any:
-        """Wait until `predicate()` is truthy (re-checked on every change, and every 50 ms).
+    async def wait_until(
+        self, predicate: Callable[[], Any], timeout: float, what: str, channel_id: int | None = None
+    ) -> Any:
+        """Wait until `predicate()` is truthy (re-checked on every change, or every change in the
+        channel `channel_id`, and every 50 ms).
 
         `asyncio.timeout`, not `asyncio.wait_for`: Python 3.11's wait_for can swallow a cancel
         that arrives as the change it waits for does, and a cancelled waiter would live on."""
@@ -87,10 +102,13 @@ class State:
             left = deadline - asyncio.get_running_loop().time()
             if left <= 0:
                 raise TimeoutError(f"timed out after {timeout} s waiting for {what}")
-            async with self.changed:
-                with contextlib.suppress(TimeoutError):
-                    async with asyncio.timeout(min(left, 0.05)):
-                        await self.changed.wait()
+            if channel_id is None:
+                change = self.changed
+            else:
+                change = self.channel_changed.setdefault(channel_id, asyncio.Event())
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(min(left, 0.05)):
+                    await change.wait()
         return result
 
     def ready(self) -> bool:
