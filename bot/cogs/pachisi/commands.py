@@ -34,9 +34,9 @@ if TYPE_CHECKING:
 SEAT_CHOICES = [app_commands.Choice(name=board.colour(ENGLISH, i), value=n) for i, n in enumerate(SEAT_NAMES)]
 LANGUAGE_CHOICES = [app_commands.Choice(name=native_name(code), value=code) for code in SHIPPED]
 """Each language by its own name (`हिन्दी`), so a member finds theirs whatever their client's."""
-STRONGEST = {2: "expert", 4: "hard"}
+STRONGEST = {2: "expert", 4: "expert"}
 """The level that wins most against the others at each table size, by the arena's figures (docs/AI.md,
-"Four players: what was tried": with four players `expert` is not yet shown stronger than `hard`)."""
+"The expert's results" and "Four players: what was tried")."""
 
 
 def level_choice_name(level: str) -> str:
