@@ -49,6 +49,8 @@ _AUTO_THROWS = select(PlayerSettingsRow.user_id, PlayerSettingsRow.auto_throw).w
     PlayerSettingsRow.user_id.in_(bindparam("user_ids", expanding=True))
 )
 _ADD_MOVES = insert(_MOVES)
+_GAME_VALUES = frozenset(GameValues.__annotations__)
+"""The columns `update_game` writes: the prebuilt update would skip any other key silently."""
 
 
 class GameQueries(Database):
@@ -112,7 +114,7 @@ class GameQueries(Database):
 
         False means another writer got there first: the caller rolls back.
         """
-        if unknown := values.keys() - GameValues.__annotations__.keys():
+        if unknown := values.keys() - _GAME_VALUES:
             raise TypeError(f"not a column update_game writes: {sorted(unknown)}")  # Core would skip it
         params = {"game_id": game_id, "seen_version": version, "version": version + 1, "updated_at": utcnow()}
         result = await session.execute(_UPDATE_GAME, {**values, **params})
