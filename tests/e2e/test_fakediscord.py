@@ -24,6 +24,7 @@ from discord.ext import commands
 from PIL import Image
 
 from localdiscord import Channel, Member
+from localdiscord.state import State
 from tests.e2e.fakediscord import FakeDiscord
 
 REPO = Path(__file__).resolve().parents[2]
@@ -496,3 +497,25 @@ async def test_discords_message_limits_are_enforced(world: World) -> None:
         assert (raised.value.status, raised.value.code) == (400, code)
     await channel.send("x" * 2000)
     assert [len(m.content) for m in world.channel.messages] == [2000]
+
+
+async def test_a_wait_scoped_to_a_channel_wakes_on_its_channels_changes_alone() -> None:
+    """A change in one channel wakes the waits on it and the unscoped ones, not another channel's
+    (the bench's 800 members each wait on their own table); a change anywhere wakes them all."""
+    state = State()
+    done = {1: False, 2: False}
+    waits = {
+        n: asyncio.create_task(state.wait_until(lambda n=n: done[n], 5, "a change", channel_id=n))
+        for n in done
+    }
+    anywhere = asyncio.create_task(state.wait_until(lambda: all(done.values()), 5, "every change"))
+    await asyncio.sleep(0)  # each wait has looked once and waits
+    first, second = state.channel_changed[1], state.channel_changed[2]
+    unscoped = state.changed
+    await state.notify(1)
+    assert first.is_set() and unscoped.is_set() and not second.is_set()
+    done.update({1: True, 2: True})
+    await state.notify(1)
+    await waits[1]
+    await state.notify()
+    await asyncio.wait_for(asyncio.gather(waits[2], anywhere), 1)
