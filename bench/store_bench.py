@@ -4,8 +4,8 @@ Each sample picks a random game whose turn waits for a human, throws for that hu
 transaction, not timed), then times `GameService.act` with a move: load the game and its seats,
 check and apply the move, write the game with its version check, append to the move log, commit.
 Every seat is a member's who throws for themselves, so a call plays exactly the one move.
-`cpu_ms` is this process's CPU time per timed call: SQLite's work counts (aiosqlite's thread),
-PostgreSQL's server does not. It shows what the bot's own code costs whatever else the machine runs.
+`cpu_ms` is this process's CPU time per timed call: SQLite's work counts (it runs in the
+process), PostgreSQL's server does not. It shows what the bot's own code costs whatever else the machine runs.
 
     python bench/store_bench.py [--games 1000] [--samples 2000] [--json]
 

@@ -51,8 +51,9 @@ def point_discord_at(base_url: str | None, gateway_url: str | None = None) -> No
 
 def pool_options(database_url: str) -> dict[str, Any]:
     """SQLite lets one writer in at a time and every transaction of ours takes the write lock
-    (BEGIN IMMEDIATE); with several pooled connections the losers sleep in SQLite's busy handler
-    (up to 100 ms a nap), so busy channels waited seconds. One connection makes them queue instead."""
+    (BEGIN IMMEDIATE); with several pooled connections the losers nap until the lock is free
+    (`inline_sqlite.begin_immediate`), so busy channels waited seconds. One connection makes them
+    queue instead, in order."""
     if make_url(database_url).get_backend_name() == "sqlite":
         return {"pool_size": 1, "max_overflow": 0, "pool_timeout": 60}
     return {}

@@ -17,6 +17,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
 from bot.core import metrics
+from bot.core.store import inline_sqlite
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -42,14 +43,18 @@ def unavailable(error: BaseException) -> bool:
 
 
 def make_engine(url: str, **kwargs: Any) -> AsyncEngine:
-    """An async engine; on SQLite, WAL, a busy timeout, foreign keys and write-locking transactions.
+    """An async engine; on SQLite, run on the loop's thread (`inline_sqlite`), with WAL, a busy
+    timeout, foreign keys and write-locking transactions.
 
     SQLite transactions begin with BEGIN IMMEDIATE: a transaction that reads a game and then writes it
     holds the write lock from the start, so a concurrent writer waits (busy timeout) instead of failing
     to upgrade a stale read snapshot.
     """
-    if make_url(url).get_backend_name() == "postgresql":
+    backend = make_url(url).get_backend_name()
+    if backend == "postgresql":
         kwargs.setdefault("pool_pre_ping", True)  # after a server restart, pooled connections are dead
+    if backend == "sqlite":
+        kwargs["async_creator"] = inline_sqlite.connector(url, kwargs.pop("connect_args", {}))
     engine = create_async_engine(url, **kwargs)
     if engine.dialect.name == "sqlite":
         event.listen(engine.sync_engine, "connect", _sqlite_connect)
@@ -68,7 +73,7 @@ def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
 
 
 def _sqlite_begin(connection: Connection) -> None:
-    connection.exec_driver_sql("BEGIN IMMEDIATE")
+    inline_sqlite.begin_immediate(connection, SQLITE_BUSY_TIMEOUT_MS)
 
 
 def lock_schema(connection: Connection) -> None:
