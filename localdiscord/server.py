@@ -20,6 +20,11 @@ from localdiscord.records import API, ChannelRecord, InteractionType, Json, Memb
 from localdiscord.rest.api import api
 from localdiscord.state import State
 
+LISTEN_BACKLOG = 4096
+"""Connections waiting to be accepted (the kernel caps it at net.core.somaxconn). Discord takes a
+burst of new connections; aiohttp's default of 128 dropped them when a busy bot deferred hundreds
+of clicks at once, and the bot's retries of the connection came a second or three later."""
+
 
 class FakeDiscordServer(State):
     """The state served over HTTP; start with `await start()`, stop with `await stop()`."""
@@ -43,7 +48,7 @@ class FakeDiscordServer(State):
         app.add_subapp(API, api(self, self.middlewares))
         self._runner = web.AppRunner(app, handle_signals=False, access_log=None, shutdown_timeout=2.0)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        site = web.TCPSite(self._runner, "127.0.0.1", 0, backlog=LISTEN_BACKLOG)
         await site.start()
         port = self._runner.addresses[0][1]
         self.url = f"http://127.0.0.1:{port}"

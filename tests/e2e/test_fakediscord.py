@@ -11,6 +11,7 @@ import asyncio
 import io
 import re
 import signal
+import socket
 import sys
 import textwrap
 from collections.abc import AsyncIterator
@@ -519,3 +520,18 @@ async def test_a_wait_scoped_to_a_channel_wakes_on_its_channels_changes_alone() 
     await waits[1]
     await state.notify()
     await asyncio.wait_for(asyncio.gather(waits[2], anywhere), 1)
+
+
+async def test_a_burst_of_new_connections_is_accepted_at_once(fake: FakeDiscord) -> None:
+    """Hundreds of connections at once, as a busy bot opens to defer hundreds of clicks: each is
+    taken without the fake's loop accepting any in between (here it cannot: the connects below never
+    yield to it). A short accept queue drops the rest, whose retries come a second later."""
+    host, port = fake.server.url.removeprefix("http://").split(":")
+    opened: list[socket.socket] = []
+    try:
+        for _ in range(600):
+            opened.append(socket.create_connection((host, int(port)), timeout=0.5))
+    finally:
+        for connection in opened:
+            connection.close()
+    assert len(opened) == 600
