@@ -4,8 +4,9 @@ aiosqlite hands every call to a thread of its own and waits for the answer: a st
 takes microseconds on a local file, and the two hand-offs (a queue, a wake-up of the loop, the
 GIL) cost more than the statement itself (`python bench/store_bench.py`, `sqlite_cpu_ms`: 2.0 ms a
 move through the thread, 0.9 ms here). SQLAlchemy's aiosqlite dialect drives this connection
-unchanged. The one wait that can be long, for the write lock another process holds, is made
-on the loop instead of in SQLite's busy handler (`begin_immediate`).
+unchanged. The one wait that can be long, for the write lock another connection holds (another
+process's, or another pool's), is made on the loop instead of in SQLite's busy handler
+(`begin_immediate`).
 """
 
 from __future__ import annotations
@@ -83,7 +84,7 @@ def connector(url: str, connect_args: dict[str, Any]) -> Callable[[], InlineConn
 
 
 def begin_immediate(connection: Connection, busy_timeout_ms: int) -> None:
-    """BEGIN IMMEDIATE: take the write lock at once, or nap on the loop while another process
+    """BEGIN IMMEDIATE: take the write lock at once, or nap on the loop while another connection
     holds it, up to `busy_timeout_ms`. SQLite's own busy handler would sleep on the loop's thread
     and stop everything else the process serves."""
     sqlite = connection.connection.driver_connection.sqlite  # type: ignore[union-attr]
