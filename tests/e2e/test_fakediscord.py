@@ -526,6 +526,9 @@ async def test_a_burst_of_new_connections_is_accepted_at_once(fake: FakeDiscord)
     """Hundreds of connections at once, as a busy bot opens to defer hundreds of clicks: each is
     taken without the fake's loop accepting any in between (here it cannot: the connects below never
     yield to it). A short accept queue drops the rest, whose retries come a second later."""
+    cap = int(Path("/proc/sys/net/core/somaxconn").read_text()) if sys.platform == "linux" else 0
+    if cap < 600:
+        pytest.skip(f"this kernel queues at most {cap or 'an unknown number of'} connections")
     host, port = fake.server.url.removeprefix("http://").split(":")
     opened: list[socket.socket] = []
     try:
