@@ -82,10 +82,9 @@ class State:
         self.changed.set()
         self.changed = asyncio.Event()
         if channel_id is None:
-            woken = list(self.channel_changed.values())
-            self.channel_changed.clear()
+            woken, self.channel_changed = list(self.channel_changed.values()), {}
         else:
-            woken = [e for e in [self.channel_changed.pop(channel_id, None)] if e is not None]
+            woken = [event] if (event := self.channel_changed.pop(channel_id, None)) else []
         for event in woken:
             event.set()
 
