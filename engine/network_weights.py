@@ -1,6 +1,7 @@
-"""The `expert` network's weights (engine/network.py), written by scripts/train_expert.py export:
-seed 1, 2 players: 70000 games; 4 players: 20000 games. Little-endian float32 in base64, decoded once."""
+"""The `expert` network's weights (engine/network.py), written by scripts/train_expert.py export.
+Little-endian float32 in base64, decoded once; TRAINED says which run made each."""
 
+TRAINED: dict[int, str] = {2: 'seed 1, 70000 games', 4: 'seed 1, 20000 games'}
 HIDDEN: dict[int, int] = {2: 40, 4: 40}
 WEIGHTS: dict[int, str] = {
     2: (

@@ -25,6 +25,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import argparse
 import base64
+import runpy
 import sys
 import time
 from pathlib import Path
@@ -237,32 +238,47 @@ def train(args: argparse.Namespace) -> int:
 
 
 def export(args: argparse.Namespace) -> int:
-    """Write engine/network_weights.py from the checkpoints of --players."""
-    hidden: dict[int, int] = {}
-    blobs: dict[int, str] = {}
-    notes: list[str] = []
+    """Write engine/network_weights.py from the checkpoints of --players; a player count not named
+    keeps the weights the module holds, so one network can be retrained without the other."""
+    trained, hidden, blobs = kept_weights(args.out, args.players_list)
     for players in args.players_list:
         model = Model(players, args.hidden, args.seed)
         games = model.load(checkpoint(args, players))
         flat = np.concatenate([p.ravel() for p in model.params()]).astype("<f4")
+        trained[players] = f"seed {args.seed}, {games} games"
         hidden[players] = args.hidden
         blobs[players] = base64.b64encode(flat.tobytes()).decode("ascii")
-        notes.append(f"{players} players: {games} games")
     lines = [
-        '"""The `expert` network\'s weights (engine/network.py), written by scripts/train_expert.py export:',
-        f'seed {args.seed}, {"; ".join(notes)}. Little-endian float32 in base64, decoded once."""',
+        '"""The `expert` network\'s weights (engine/network.py), written by scripts/train_expert.py export.',
+        'Little-endian float32 in base64, decoded once; TRAINED says which run made each."""',
         "",
-        f"HIDDEN: dict[int, int] = {hidden!r}",
+        f"TRAINED: dict[int, str] = {dict(sorted(trained.items()))!r}",
+        f"HIDDEN: dict[int, int] = {dict(sorted(hidden.items()))!r}",
         "WEIGHTS: dict[int, str] = {",
     ]
-    for players, blob in blobs.items():
+    for players, blob in sorted(blobs.items()):
         lines.append(f"    {players}: (")
         lines += [f'        "{blob[i : i + 96]}"' for i in range(0, len(blob), 96)]
         lines.append("    ),")
     lines.append("}")
     args.out.write_text("\n".join(lines) + "\n")
-    print(f"wrote {args.out}: {'; '.join(notes)}", file=sys.stderr)
+    notes = "; ".join(f"{players} players: {run}" for players, run in sorted(trained.items()))
+    print(f"wrote {args.out}: {notes}", file=sys.stderr)
     return 0
+
+
+def kept_weights(module: Path, exported: list[int]) -> tuple[dict[int, str], dict[int, int], dict[int, str]]:
+    """Which run trained them, the hidden sizes and the weights of the player counts that `module`
+    holds and this export leaves alone."""
+    if not module.exists():
+        return {}, {}, {}
+    held = runpy.run_path(str(module))
+    keep = [players for players in held["WEIGHTS"] if players not in exported]
+    return (
+        {players: held["TRAINED"][players] for players in keep},
+        {players: held["HIDDEN"][players] for players in keep},
+        {players: held["WEIGHTS"][players] for players in keep},
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import runpy
 import sys
 from argparse import Namespace
 from pathlib import Path
@@ -79,3 +80,17 @@ def test_export_writes_weights_the_engine_reads(tmp_path: Path) -> None:
     position = Position.initial(Rules.preset_rules("classic", players=2))
     p, _ = model.forward(train_expert.dense(model.players, [position]))
     assert net.value(position) == pytest.approx(float(p[0]), abs=1e-5)
+
+
+def test_exporting_one_player_count_keeps_the_others_weights(tmp_path: Path) -> None:
+    two, four = _args(tmp_path, 2, players=2), _args(tmp_path, 2, players=4)
+    train_expert.train(two)
+    train_expert.train(four)
+    assert train_expert.export(two) == 0
+    first = runpy.run_path(str(two.out))
+    assert train_expert.export(four) == 0
+    both = runpy.run_path(str(four.out))
+    assert both["WEIGHTS"][2] == first["WEIGHTS"][2]
+    assert both["TRAINED"] == {2: "seed 3, 2 games", 4: "seed 3, 2 games"}
+    assert both["HIDDEN"] == {2: 4, 4: 4}
+    unpack(4, 4, both["WEIGHTS"][4])  # the right size for four players
