@@ -224,14 +224,28 @@ def unpack(players: int, hidden: int, blob: str) -> Network:
     return Network(players, columns, first_bias, second, floats[-1])
 
 
-_LOADED: dict[int, Network] = {}
+_LOADED: dict[tuple[str, int], Network] = {}
 
 
 def network(players: int) -> Network:
-    """The committed network for `players` (engine/network_weights.py), decoded once."""
-    found = _LOADED.get(players)
-    if found is None:
-        from engine.network_weights import HIDDEN, WEIGHTS
+    """The `expert`'s network for `players` (engine/network_weights.py), decoded once."""
+    from engine.network_weights import HIDDEN, WEIGHTS
 
-        found = _LOADED[players] = unpack(players, HIDDEN[players], WEIGHTS[players])
+    return _decoded("expert", players, HIDDEN, WEIGHTS)
+
+
+def forecaster(players: int) -> Network:
+    """The network behind the win chance (engine/winchance.py). Its four-player weights stay those
+    the win chance's calibration and the puzzles' margins were measured with
+    (engine/forecast_weights.py) while the `expert`'s train on; a player count that module does not
+    hold reads the `expert`'s."""
+    from engine.forecast_weights import HIDDEN, WEIGHTS
+
+    return _decoded("forecast", players, HIDDEN, WEIGHTS) if players in WEIGHTS else network(players)
+
+
+def _decoded(name: str, players: int, hidden: dict[int, int], weights: dict[int, str]) -> Network:
+    found = _LOADED.get((name, players))
+    if found is None:
+        found = _LOADED[(name, players)] = unpack(players, hidden[players], weights[players])
     return found

@@ -214,8 +214,10 @@ class HardPlayer:
 
 STEPS_PER_LOGIT = 166.0
 """The network's log-odds in the evaluation's steps, where `expert` blends its verdict into `hard`'s
-search: the least-squares slope (through 0) of `evaluate` with SEARCH_ENTERED on the four-player
-network's log-odds, over 3,000 four-player decisions of `normal`'s games (docs/AI.md)."""
+search: one over the least-squares slope (through 0) of the four-player network's log-odds on
+`evaluate` with SEARCH_ENTERED, over each move's afterstate in 3,000 four-player decisions of
+`normal`'s games, seed 5 (docs/AI.md), measured with the network of 20,000 games and kept since:
+the arena's figures for the blend were measured with it."""
 
 _PASSING_THROW = 2
 """Not a grace: played with no move, it passes the turn on (how a partner's throw is passed over)."""

@@ -1,7 +1,8 @@
 """Each side's chance to win from a position, assuming every seat plays `normal` from there.
 
-Four-player chances come from the expert's value network (engine/network.py), which measured
-better calibrated there (NETWORK_PLAYERS); two-player ones from a logistic model fitted to
+Four-player chances come from a value network of the expert's kind (engine/network.py,
+`forecaster`: the one of its first 20,000 four-player self-play games), which measured better
+calibrated there (NETWORK_PLAYERS); two-player ones from a logistic model fitted to
 `normal`-against-`normal` games (scripts/fit_winchance.py, which also measures the calibration of
 both on games the fit never saw: docs/AI.md, "Win chance"). The logistic model's inputs
 (engine/features.py) are the evaluation's judgement and a plain race count, divided by the square
@@ -18,7 +19,7 @@ from collections.abc import Iterable
 
 from engine.evaluate import evaluate
 from engine.features import FEATURES, features
-from engine.network import network
+from engine.network import forecaster
 from engine.state import DRAW, Move, Position
 
 __all__ = [
@@ -47,7 +48,7 @@ def logit(position: Position) -> float:
 
 
 NETWORK_PLAYERS = frozenset({4})
-"""Player counts whose chances come from the expert's value network: in four-player games it is
+"""Player counts whose chances come from the value network (`forecaster`): in four-player games it is
 better calibrated to `normal`'s games than the logistic model on the same unseen games (Brier score
 and deciles, docs/AI.md "Win chance"); in two-player games its deciles are not, and the logistic
 model stays."""
@@ -64,8 +65,8 @@ def logistic_chances(position: Position) -> tuple[float, float]:
 
 
 def network_chances(position: Position) -> tuple[float, float]:
-    """(side 0's, side 1's) chance by the expert's value network."""
-    black = network(position.rules.players).side_value(position, 0)
+    """(side 0's, side 1's) chance by the value network (`forecaster`)."""
+    black = forecaster(position.rules.players).side_value(position, 0)
     return black, 1.0 - black
 
 

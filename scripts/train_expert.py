@@ -238,7 +238,7 @@ def train(args: argparse.Namespace) -> int:
 
 
 def export(args: argparse.Namespace) -> int:
-    """Write engine/network_weights.py from the checkpoints of --players; a player count not named
+    """Write --out (engine/network_weights.py) from the checkpoints of --players; a player count not named
     keeps the weights the module holds, so one network can be retrained without the other."""
     trained, hidden, blobs = kept_weights(args.out, args.players_list)
     for players in args.players_list:
@@ -248,11 +248,12 @@ def export(args: argparse.Namespace) -> int:
         trained[players] = f"seed {args.seed}, {games} games"
         hidden[players] = args.hidden
         blobs[players] = base64.b64encode(flat.tobytes()).decode("ascii")
+    runs = ", ".join(f'{players}: "{run}"' for players, run in sorted(trained.items()))
     lines = [
-        '"""The `expert` network\'s weights (engine/network.py), written by scripts/train_expert.py export.',
+        '"""A value network\'s weights (engine/network.py), written by scripts/train_expert.py export.',
         'Little-endian float32 in base64, decoded once; TRAINED says which run made each."""',
         "",
-        f"TRAINED: dict[int, str] = {dict(sorted(trained.items()))!r}",
+        f"TRAINED: dict[int, str] = {{{runs}}}",
         f"HIDDEN: dict[int, int] = {dict(sorted(hidden.items()))!r}",
         "WEIGHTS: dict[int, str] = {",
     ]

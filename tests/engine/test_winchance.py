@@ -10,7 +10,7 @@ import pytest
 
 from engine.evaluate import evaluate
 from engine.game import Game, play_out
-from engine.network import network
+from engine.network import forecaster, network
 from engine.players import NormalPlayer
 from engine.rules import Rules
 from engine.state import DRAW, Position
@@ -52,7 +52,8 @@ def test_each_player_count_takes_its_better_calibrated_model() -> None:
     four = Position.parse(
         "black:0,12,30,55 red:0,0,20,61 yellow:5,5,0,0 green:0,0,0,0 turn:red captured:- rules:classic"
     )
-    black = network(4).value(four) if four.side_of(four.turn) == 0 else 1 - network(4).value(four)
+    judge = forecaster(4)
+    black = judge.value(four) if four.side_of(four.turn) == 0 else 1 - judge.value(four)
     assert win_chance(four) == network_chances(four) == pytest.approx((black, 1 - black))
     assert network_chances(four) != logistic_chances(four)
     two = _position("black:0,12,30,55 yellow:0,0,20,61 turn:black captured:yellow rules:classic")
@@ -121,3 +122,13 @@ def test_the_story_follows_the_game_and_marks_its_captures() -> None:
         replayed.set_throw(turn.throw)
         replayed.play(turn.move)
     assert captures == expected and captures
+
+
+def test_the_win_chance_keeps_its_four_player_network_while_the_experts_trains_on() -> None:
+    """The calibration (docs/AI.md) and the puzzles' margins were measured with the forecaster's
+    weights; the expert's four-player network is another, and two players share one."""
+    four = Position.parse(
+        "black:0,12,30,55 red:0,0,20,61 yellow:5,5,0,0 green:0,0,0,0 turn:red captured:- rules:classic"
+    )
+    assert forecaster(4).value(four) != network(4).value(four)
+    assert forecaster(2) is network(2)
