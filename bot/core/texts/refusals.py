@@ -240,6 +240,59 @@ SAY: dict[str, Callable[[Language], Say]] = {
             typed=quoted(typed),
         )
     ),
+    "no_tournament": lambda lang: lambda: lang.gettext("There is no tournament open here."),
+    "tournament_exists": lambda lang: (
+        lambda name: lang.gettext(
+            "The tournament {name} is already open in this channel: open yours in another channel, or "
+            "wait until it ends.",
+            name=name,
+        )
+    ),
+    "not_organizer": lambda lang: lambda: lang.gettext("Only the tournament's organizer can do that."),
+    "signup_closed": lambda lang: lambda: lang.gettext("Sign-up for this tournament has closed."),
+    "already_in": lambda lang: lambda: lang.gettext("You are already in this tournament."),
+    "not_in": lambda lang: lambda: lang.gettext("You are not in this tournament."),
+    "member_already_in": lambda lang: (
+        lambda member: lang.gettext("<@{member}> is already in this tournament.", member=member)
+    ),
+    "member_not_in": lambda lang: (
+        lambda member: lang.gettext("<@{member}> is not in this tournament.", member=member)
+    ),
+    "too_few_entrants": lambda lang: (
+        lambda count: lang.ngettext(
+            "A tournament needs at least {count} entrant to start.",
+            "A tournament needs at least {count} entrants to start.",
+            count,
+        )
+    ),
+    "round_robin_pairs": lambda lang: (
+        lambda: lang.gettext(
+            "A round robin is played at 2-player tables: partnerships play a Swiss tournament."
+        )
+    ),
+    "swiss_rounds": lambda lang: (
+        lambda most: lang.gettext("A Swiss tournament plays from 1 to {most} rounds.", most=most)
+    ),
+    "signup_past": lambda lang: (
+        lambda: lang.gettext("Sign-up must close later than now: choose a time to come.")
+    ),
+    "tournament_started": lambda lang: lambda: lang.gettext("This tournament has started already."),
+    "tournament_not_started": lambda lang: (
+        lambda: lang.gettext("This tournament has not started yet: the organizer starts it.")
+    ),
+    "tournament_over": lambda lang: lambda: lang.gettext("This tournament is over."),
+    "round_playing": lambda lang: (
+        lambda round: lang.gettext(
+            "Round {round} is still being played: the next round is paired when its last game ends.",
+            round=round,
+        )
+    ),
+    "round_not_over": lambda lang: (
+        lambda deadline: lang.gettext(
+            "The round's time limit has not come yet: games still playing are adjudicated {when}.",
+            when=f"<t:{deadline}:R>",
+        )
+    ),
     "database": lambda lang: (
         lambda: lang.gettext(
             "The database is not answering right now. The game is saved; try again in a moment."
