@@ -3,6 +3,7 @@ recorded once, adjudication at the limit, withdrawals, pauses, the end, and a re
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 
 import pytest
@@ -128,6 +129,18 @@ async def test_sign_up_joins_once_and_refuses_with_one_reason_each(store: Store)
     assert [e.member for e in tournament.entrants] == [1, 3]
     assert [e.rating for e in tournament.entrants] == [1500, 1500]
     assert tournament.rules == "classic,players=2,pieces=1"
+
+
+async def test_two_clicks_on_join_at_once_join_once(store: Store) -> None:
+    clock = Clock()
+    events = Tournaments(store, clock)
+    tournament = await opened(events, clock, members=[])
+    results = await asyncio.gather(
+        *(events.join(tournament.id, 7, "Asha") for _ in range(2)), return_exceptions=True
+    )
+    refusals = [r for r in results if isinstance(r, GameError)]
+    assert len(refusals) == 1 and refusals[0].key == "already_in"
+    assert [e.member for e in (await events.get(tournament.id)).entrants] == [7]
 
 
 async def test_start_needs_two_entrants_and_pairs_round_one(store: Store) -> None:
