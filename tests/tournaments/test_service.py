@@ -4,6 +4,7 @@ recorded once, adjudication at the limit, withdrawals, pauses, the end, and a re
 from __future__ import annotations
 
 import asyncio
+import random
 from datetime import timedelta
 
 import pytest
@@ -17,7 +18,7 @@ from bot.core.tournaments.snapshot import Tournament
 from bot.core.tournaments.standings import Entrant, Game, standings
 from engine.rules import Rules
 from engine.state import side_seats
-from tests.helpers import GUILD, Clock, service
+from tests.helpers import GUILD, Clock, play_out, service
 
 ORGANIZER = 99
 CHANNEL = 500
@@ -191,6 +192,27 @@ async def test_a_swiss_of_seven_over_three_rounds(store: Store) -> None:
     assert podium == [row for row in lines if row.rank <= 3] and podium[0].rank == 1 and len(podium) >= 3
     with _Refused("tournament_over"):
         await events.pair_next(tournament.id, ORGANIZER)
+
+
+async def test_a_game_played_to_its_end_scores_its_winning_side(store: Store) -> None:
+    """The Discord side seats side 0 at the engine's side 0 and records `outcome.winner`."""
+    clock = Clock()
+    events, games = Tournaments(store, clock), service(store, clock=clock)
+    tournament = await opened(events, clock, members=[1, 2])
+    paired = await events.start(tournament.id, ORGANIZER)
+    [table] = paired.to_open
+    ids = await open_games(games, events, paired)
+    snapshot = await games.get(ids[table.id])
+    ended = await play_out(games, clock, snapshot, random.Random(5))
+    outcome = ended.outcome
+    assert outcome is not None and outcome.winner is not None
+    winner = table.sides[outcome.winner][0]
+    assert winner is not None
+    assert ended.seats[side_seats(outcome.winner, 2)[0]].user_id in (winner, None)
+    decided = await events.record(ended.id, outcome.winner)
+    assert decided is not None and decided.finished is False and decided.round_over
+    points = {row.member: row.points for row in decided.tournament.standings()}
+    assert points[winner] == 1 and sum(points.values()) == 1
 
 
 async def test_a_result_recorded_twice_counts_once(store: Store) -> None:
