@@ -236,10 +236,11 @@ def test_jagah_is_said_only_in_take_a_seat() -> None:
     assert any("जगह लें" in text for text in hindi_of("Take a seat"))
 
 
-def test_a_default_is_pahle_se_never_the_auto_throws_word() -> None:
-    """ "(default on)" as अपने आप clashes with `/पच्चीसी अपनेआप`, the auto-throw command."""
+def test_a_default_is_what_is_taken_if_nothing_is_chosen() -> None:
+    """ "(default on)" as पहले से reads "already on", and अपने आप clashes with `/पच्चीसी अपनेआप`,
+    the auto-throw command: a default is "अगर न चुनें"."""
     assert not [t for m in translations("hi") if m.id for t in strings(m) if "अपने आप" in t]
-    assert all("पहले से" in text for text in hindi_of("(default on)"))
+    assert all("अगर न चुनें" in text and "पहले से" not in text for text in hindi_of("(default on)"))
 
 
 @pytest.mark.parametrize(

@@ -51,18 +51,21 @@ def choice_letter(index: int) -> str:
 
 
 def square(lang: Language, seat: int, step: int) -> str:
-    """Where a piece of `seat` at `step` of its route stands, as players see the board."""
+    """Where a piece of `seat` at `step` of its route stands, as players see the board. It is said
+    only as the place of `move_path`'s "from {src}" and "to {dst}", which its context tells a
+    translator: a language that declines its nouns writes it as it stands before a postposition
+    (Hindi: "हरी के किले से", not "हरी का किला से")."""
     if step == 0:
-        return lang.gettext("the Charkoni")
+        return lang.pgettext("place before from/to", "the Charkoni")
     if step >= HOME:
-        return lang.gettext("home")
+        return lang.pgettext("place before from/to", "home")
     place = SQUARES[ROUTES[seat][step]]
     owner = colour(lang, place.arm)
     if place.column == MID and place.row == 8:
-        return lang.gettext("the tip of {owner}'s arm", owner=owner)
+        return lang.pgettext("place before from/to", "the tip of {owner}'s arm", owner=owner)
     if IS_CASTLE[ROUTES[seat][step]]:
-        return lang.gettext("{owner}'s castle", owner=owner)
-    return lang.gettext("{owner}'s arm", owner=owner)
+        return lang.pgettext("place before from/to", "{owner}'s castle", owner=owner)
+    return lang.pgettext("place before from/to", "{owner}'s arm", owner=owner)
 
 
 def move_path(lang: Language, position: Position, move: Move) -> str:

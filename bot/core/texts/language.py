@@ -51,9 +51,11 @@ class Language:
         """The form for `count` (`{count}` in the sentence is the number, as the language writes it)."""
         return self.catalog.ngettext(singular, plural, count).format(count=self.number(count), **params)
 
-    def pgettext(self, context: str, message: str, /) -> str:
-        """`message` where `context` tells it apart (the slash commands' names, descriptions, choices)."""
-        return self.catalog.pgettext(context, message)
+    def pgettext(self, context: str, message: str, /, **params: object) -> str:
+        """`message` where `context` tells it apart (the slash commands' names, descriptions,
+        choices; a place that a language writes in another case before a postposition)."""
+        text = self.catalog.pgettext(context, message)
+        return text.format(**params) if params else text
 
     def join(self, words: Sequence[str]) -> str:
         """`a`, `a and b`, `a, b and c`."""
