@@ -134,20 +134,25 @@ def move_words(lang: Language, position: Position, move: Move, owners: dict[int,
 def move_steps(lang: Language, position: Position, move: Move) -> str:
     """A move as the board's panel writes it: `Black 21 → 23`, `Black enters`, `Red 80 → home`,
     with `, takes Yellow` for a capture."""
-    seat = colour(lang, move.seat)
-    if move.src == 0 and move.dst == 1:
-        words = lang.gettext("{seat} enters", seat=seat)
-    elif move.src == 0:
-        words = lang.gettext("{seat} enters to {dst}", seat=seat, dst=move.dst)
-    elif move.dst >= HOME:
-        words = lang.gettext("{seat} {src} → home", seat=seat, src=move.src)
-    else:
-        words = lang.gettext("{seat} {src} → {dst}", seat=seat, src=move.src, dst=move.dst)
+    words = steps(lang, move)
     victims = sorted({s for s, _ in position.captures(move)})
     if victims:
         names = lang.join([colour(lang, s) for s in victims])
         words = lang.gettext("{move}, takes {seats}", move=words, seats=names)
     return words
+
+
+def steps(lang: Language, move: Move) -> str:
+    """A move's piece and squares as the board's panel and buttons write them, whatever it
+    captures: `Black 21 → 23`, `Black enters`, `Red 80 → home`."""
+    seat = colour(lang, move.seat)
+    if move.src == 0 and move.dst == 1:
+        return lang.gettext("{seat} enters", seat=seat)
+    if move.src == 0:
+        return lang.gettext("{seat} enters to {dst}", seat=seat, dst=move.dst)
+    if move.dst >= HOME:
+        return lang.gettext("{seat} {src} → home", seat=seat, src=move.src)
+    return lang.gettext("{seat} {src} → {dst}", seat=seat, src=move.src, dst=move.dst)
 
 
 def choice_button(lang: Language, index: int, position: Position, move: Move) -> str:

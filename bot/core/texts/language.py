@@ -63,6 +63,12 @@ class Language:
             return "".join(words)
         return self.gettext("{first} and {last}", first=", ".join(words[:-1]), last=words[-1])
 
+    def either(self, words: Sequence[str]) -> str:
+        """`a`, `a or b`, `a, b or c`: one of them, for the member to choose."""
+        if len(words) <= 1:
+            return "".join(words)
+        return self.gettext("{first} or {last}", first=", ".join(words[:-1]), last=words[-1])
+
     def number(self, value: int) -> str:
         """A whole number as the language writes it (`10,000`; Hindi groups by lakh: `1,00,000`)."""
         return format_decimal(value, locale=_locale(self.code))
