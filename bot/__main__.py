@@ -23,9 +23,9 @@ from pathlib import Path
 
 import discord
 
-from bot import backup, eventloop, health, probe
+from bot import backup, eventloop, health, preflight, probe
 from bot.client import PachisiBot, point_discord_at
-from bot.core.config import Settings, load_settings
+from bot.core.config import Settings, SettingsError, check_database_folder, load_settings
 from engine import build
 
 
@@ -155,6 +155,26 @@ def healthcheck(settings: Settings) -> None:
         raise SystemExit(1) from None
 
 
+def checked_settings() -> Settings:
+    """The settings, or exit 2 with one line per bad setting."""
+    try:
+        settings = load_settings()
+        check_database_folder(settings)
+    except SettingsError as exc:
+        print(exc, file=sys.stderr)
+        raise SystemExit(2) from None
+    return settings
+
+
+def reachable(settings: Settings) -> None:
+    """Exit 1 with one line when the database does not answer."""
+    try:
+        eventloop.run(preflight.check_database(settings.database_url))
+    except preflight.DatabaseUnreachable as exc:
+        print(exc, file=sys.stderr)
+        raise SystemExit(1) from None
+
+
 def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["play"]:
@@ -164,8 +184,9 @@ def main(argv: list[str] | None = None) -> None:
     if not known and not (len(args) == 2 and args[0] in ("backup", "restore")):
         print(USAGE, file=sys.stderr)
         raise SystemExit(2)
-    settings = load_settings()
+    settings = checked_settings()
     if args == ["ratings", "--rebuild"]:
+        reachable(settings)
         eventloop.run(rebuild_ratings(settings))
         return
     if args == ["healthcheck"]:
@@ -178,6 +199,7 @@ def main(argv: list[str] | None = None) -> None:
         print(token_help(), file=sys.stderr)
         raise SystemExit(2)
     build.exit_if_stale()
+    reachable(settings)
     configure_logging(settings.log_level)
     logging.getLogger("bot").info("engine: %s; event loop: %s", build.describe(), eventloop.NAME)
     point_discord_at(settings.discord_api_base, settings.discord_gateway_url)

@@ -87,7 +87,7 @@ async def ask(url: str, statements: tuple[str, ...]) -> Any:
     address = make_url(url)
     if address.get_backend_name() == "sqlite":
         return await asyncio.to_thread(_sqlite_ask, address.database or "", statements)
-    return await asyncio.wait_for(_postgres_ask(url, statements), PROBE_SECONDS)
+    return await asyncio.wait_for(postgres_ask(url, statements), PROBE_SECONDS)
 
 
 def _sqlite_ask(path: str, statements: tuple[str, ...]) -> Any:
@@ -101,8 +101,9 @@ def _sqlite_ask(path: str, statements: tuple[str, ...]) -> Any:
         return value
 
 
-async def _postgres_ask(url: str, statements: tuple[str, ...]) -> Any:
-    engine = create_async_engine(url, poolclass=NullPool, connect_args={"timeout": PROBE_SECONDS})
+async def postgres_ask(url: str, statements: tuple[str, ...], timeout: float = PROBE_SECONDS) -> Any:
+    """`ask` on PostgreSQL, on a new connection that gives up after `timeout`."""
+    engine = create_async_engine(url, poolclass=NullPool, connect_args={"timeout": timeout})
     try:
         async with engine.connect() as connection:
             value = None
