@@ -103,13 +103,19 @@ async def rebuild_ratings(settings: Settings) -> None:
     print(f"ratings rebuilt from {count} rated games (all time and per season)")
 
 
-def copy(command: str, file: str, settings: Settings) -> None:
-    """`backup FILE` or `restore FILE`: a refusal is one sentence and exit status 1."""
+def copy(command: str, options: argparse.Namespace, settings: Settings) -> None:
+    """`backup TARGET [--keep N]` or `restore FILE`: a refusal is one sentence and exit status 1."""
+    if command == "backup" and options.keep is not None and not Path(options.target).is_dir():
+        print(f"backup: --keep needs TARGET to be a folder ({options.target} is not one)", file=sys.stderr)
+        raise SystemExit(2)
     try:
         if command == "backup":
-            print(f"backed up to {backup.backup(settings.database_url, Path(file))}")
+            taken = backup.take(settings.database_url, Path(options.target), options.keep)
+            print(f"backed up to {taken.checked}")
+            for removed in taken.removed:
+                print(f"removed {removed} (--keep {options.keep})")
         else:
-            print(f"restored {backup.restore(Path(file), settings.database_url)}")
+            print(f"restored {backup.put_back(Path(options.file), settings.database_url)}")
     except backup.BackupError as exc:
         print(f"{command} refused: {exc}", file=sys.stderr)
         raise SystemExit(1) from None
@@ -177,8 +183,8 @@ COMMANDS: dict[str, Callable[[Settings, argparse.Namespace], None]] = {
     "run": lambda settings, _options: start(settings, forced_sync=False),
     "sync": lambda settings, _options: start(settings, forced_sync=True),
     "ratings": ratings,
-    "backup": lambda settings, options: copy("backup", options.file, settings),
-    "restore": lambda settings, options: copy("restore", options.file, settings),
+    "backup": lambda settings, options: copy("backup", options, settings),
+    "restore": lambda settings, options: copy("restore", options, settings),
     "healthcheck": lambda settings, _options: healthcheck(settings),
 }
 
@@ -194,6 +200,12 @@ def package_version() -> str:
         return version("pachisi-discord")
     except PackageNotFoundError:
         return "unknown (not installed)"
+
+
+def positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"not a number of backups (1 or more): {text!r}")
+    return int(text)
 
 
 def parser(prog: str) -> argparse.ArgumentParser:
@@ -224,11 +236,24 @@ def parser(prog: str) -> argparse.ArgumentParser:
         help="play at a local table in the browser, no Discord needed (see: play --help)",
         add_help=False,
     )
+    backing_up = command(
+        "backup",
+        "back up the database",
+        "SQLite copied online, PostgreSQL with pg_dump; kept only once checked (README, Backups).",
+    )
+    backing_up.add_argument(
+        "target", metavar="TARGET", help="the file to write, or a folder: a file named by the time in it"
+    )
+    backing_up.add_argument(
+        "--keep",
+        type=positive,
+        metavar="N",
+        help="with a folder: keep its newest N backups, delete older ones",
+    )
     command(
-        "backup", "back up the database", "copied online, checked, kept only when every game replays."
-    ).add_argument("file", metavar="FILE", help="the backup to write")
-    command(
-        "restore", "restore a backup", "checked first; refused while a bot runs on the database."
+        "restore",
+        "restore a backup",
+        "checked first (pg_restore for PostgreSQL); refused while a bot runs on the database.",
     ).add_argument("file", metavar="FILE", help="the backup to restore")
     command("healthcheck", "ask a running bot's /healthz", "exit 0 when healthy (needs METRICS_PORT).")
     return top

@@ -62,7 +62,9 @@ def test_version_comes_from_the_package(tmp_path: Path) -> None:
     [
         (["bogus"], {}, 2, "invalid choice: 'bogus'"),
         (["ratings"], {}, 2, "the following arguments are required: --rebuild"),
-        (["backup"], {}, 2, "the following arguments are required: FILE"),
+        (["backup"], {}, 2, "the following arguments are required: TARGET"),
+        (["backup", "copy.sqlite3", "--keep", "2"], {}, 2, "--keep needs TARGET to be a folder"),
+        (["backup", ".", "--keep", "0"], {}, 2, "not a number of backups (1 or more): '0'"),
         (["backup", "a", "b"], {}, 2, "unrecognized arguments: b"),
         (["play", "--port", "many"], {}, 2, "argument --port: invalid int value: 'many'"),
         (["run"], {}, 2, "DISCORD_TOKEN is not set"),
