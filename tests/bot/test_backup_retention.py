@@ -37,7 +37,7 @@ async def test_keep_deletes_only_the_oldest_time_named_backups(database: str, tm
     for name in others:
         (folder / name).write_text("not ours to delete")
     taken = [backup.take(database, folder, keep=2, now=NOON + timedelta(hours=hour)) for hour in range(4)]
-    assert [t.checked.path.name for t in taken] == [
+    assert [Path(t.checked.path).name for t in taken] == [
         f"pachisi-20261206T{12 + h}0000Z.sqlite3" for h in range(4)
     ]
     assert [[p.name for p in t.removed] for t in taken] == [

@@ -21,11 +21,11 @@ CONSOLE_SCRIPT = Path(sys.executable).with_name("pachisi-bot")
 
 
 def run(
-    tmp_path: Path, *args: str, argv0: list[str] | None = None, **settings: str
+    tmp_path: Path, *args: str, argv0: list[str] | None = None, settings: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
     """The command in an empty folder, with no setting from this machine but `settings`."""
     env = {k: v for k, v in os.environ.items() if k.lower() not in Settings.model_fields}
-    env |= {"PYTHONPATH": str(ROOT)} | settings
+    env |= {"PYTHONPATH": str(ROOT)} | (settings or {})
     command = argv0 or [sys.executable, "-m", "bot"]
     return subprocess.run(
         [*command, *args], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
@@ -78,7 +78,7 @@ def test_version_comes_from_the_package(tmp_path: Path) -> None:
 def test_exit_status(
     tmp_path: Path, args: list[str], settings: dict[str, str], status: int, said: str
 ) -> None:
-    done = run(tmp_path, *args, **settings)
+    done = run(tmp_path, *args, settings=settings)
     assert done.returncode == status, done.stderr
     assert said in done.stderr
     assert "Traceback" not in done.stderr
