@@ -64,6 +64,7 @@ async def run(settings: Settings) -> None:
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     probe.install(bot)
+    health.install(bot)  # counts clicks, commands and lost connections for /metrics
     async with bot, serving(bot, settings):
         running = asyncio.create_task(bot.start(settings.discord_token or ""))
         stopping = asyncio.create_task(stop.wait())
