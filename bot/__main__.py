@@ -24,6 +24,7 @@ from collections.abc import Callable
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
+import alembic.util
 import discord
 
 from bot import backup, eventloop, health, preflight, probe
@@ -173,6 +174,16 @@ def start(settings: Settings, forced_sync: bool) -> None:
     except discord.LoginFailure as exc:
         print(f"Discord refused the token: {exc}. Check DISCORD_TOKEN in .env.", file=sys.stderr)
         raise SystemExit(2) from exc
+    except health.CannotListen as exc:
+        print(exc, file=sys.stderr)
+        raise SystemExit(2) from None
+    except alembic.util.CommandError as exc:
+        print(
+            f"the database cannot be migrated to this bot's version: {exc} (a database of a newer bot? "
+            "restore a backup of this version or run the newer bot)",
+            file=sys.stderr,
+        )
+        raise SystemExit(1) from None
 
 
 def ratings(settings: Settings, _options: argparse.Namespace) -> None:

@@ -176,13 +176,25 @@ def application(bot: PachisiBot) -> web.Application:
     return app
 
 
+class CannotListen(Exception):
+    """METRICS_HOST:METRICS_PORT cannot be listened on (taken, or no such address here)."""
+
+
 @asynccontextmanager
 async def serving(bot: PachisiBot, host: str, port: int) -> AsyncIterator[None]:
     """Serve /healthz and /metrics for the block's duration."""
     runner = web.AppRunner(application(bot), access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, host, port)
-    await site.start()
+    try:
+        await site.start()
+    except OSError as exc:
+        await runner.cleanup()
+        reason = exc.strerror or str(exc)
+        raise CannotListen(
+            f"setting METRICS_PORT={port}: cannot listen on {host}:{port} ({reason}); a good value: a "
+            "port nothing else uses (or correct METRICS_HOST)"
+        ) from None
     log.info("health and metrics on http://%s:%d (/healthz, /metrics)", host, port)
     try:
         yield

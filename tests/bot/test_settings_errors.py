@@ -101,3 +101,15 @@ def test_the_example_env_file_holds_only_good_values() -> None:
     values = {k.lower(): v for k, v in shown.items() if k in fields}
     values["shard_count"] = values["shard_count"] or "2"  # SHARD_IDS=0,1 needs it
     load_settings(_env_file=None, **values)
+
+
+def test_a_metrics_port_in_use_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = run_bot(tmp_path, METRICS_PORT=str(port))
+    assert done.returncode == 2, done.stderr
+    line = done.stderr.splitlines()[-1]  # after the log's start-up lines
+    assert line.startswith(f"setting METRICS_PORT={port}: cannot listen on 127.0.0.1:{port} (")
+    assert "Traceback" not in done.stderr
