@@ -16,7 +16,6 @@ import render
 from bot.cogs.pachisi.buttons import BUTTONS
 from bot.cogs.pachisi.flow import GameFlow
 from bot.cogs.pachisi.seats import Seats
-from bot.core import metrics
 from bot.core.clock import Clock
 from bot.core.config import Settings
 from bot.core.members import MemberSettings
@@ -114,13 +113,6 @@ class PachisiBot(commands.AutoShardedBot):
             await self.load_extension(extension)
         await self.tree.set_translator(CatalogTranslator())
         await sync_commands(self.tree, self.store, self.settings.dev_guild_id, force=self.force_sync)
-
-    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """Count what members send (the handlers themselves are the cogs')."""
-        if interaction.type == discord.InteractionType.component:
-            metrics.clicked()
-        elif interaction.type == discord.InteractionType.application_command:
-            metrics.commanded()
 
     async def on_ready(self) -> None:
         log.info("ready user=%s guilds=%d shards=%s", self.user, len(self.guilds), self.shard_ids)
