@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, closing
 from pathlib import Path
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import aiohttp
 from aiohttp import web
@@ -29,7 +29,23 @@ from bot.core import metrics
 from bot.core.store import Status
 
 if TYPE_CHECKING:
-    from bot.client import PachisiBot
+    from collections.abc import Mapping
+
+    from bot.core.config import Settings
+
+
+class Served(Protocol):
+    """What the checks read of the bot (its class imports this module)."""
+
+    settings: Settings
+
+    @property
+    def shards(self) -> Mapping[int, Any]: ...
+
+    def is_ready(self) -> bool: ...
+
+    def is_closed(self) -> bool: ...
+
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +66,7 @@ def http_trace() -> aiohttp.TraceConfig:
     return trace
 
 
-def gateway_connected(bot: PachisiBot) -> bool:
+def gateway_connected(bot: Served) -> bool:
     """Ready, not closed, and every shard's websocket open."""
     if not bot.is_ready() or bot.is_closed():
         return False
@@ -113,7 +129,7 @@ async def _postgres_ask(url: str, statements: tuple[str, ...]) -> Any:
         await engine.dispose()
 
 
-def application(bot: PachisiBot) -> web.Application:
+def application(bot: Served) -> web.Application:
     async def healthz(_request: web.Request) -> web.Response:
         gateway = gateway_connected(bot)
         database = await database_answers(bot.settings.database_url)
@@ -132,7 +148,7 @@ def application(bot: PachisiBot) -> web.Application:
 
 
 @asynccontextmanager
-async def serving(bot: PachisiBot, host: str, port: int) -> AsyncIterator[None]:
+async def serving(bot: Served, host: str, port: int) -> AsyncIterator[None]:
     """Serve /healthz and /metrics for the block's duration."""
     runner = web.AppRunner(application(bot), access_log=None)
     await runner.setup()
