@@ -1,0 +1,58 @@
+"""Turn timers on the moved clock: a reminder at half the member's time, the computer's move at
+the deadline, and a timer that follows the turn."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from bot.core.present import THROW
+from tests.table.world import ALICE, BOB, TWO, World, until
+
+
+async def test_half_the_time_moves_the_turn_to_a_new_message_that_pings_the_member(world: World) -> None:
+    game = await world.start()
+    message = world.turn_message()
+    assert game.id in world.table.flow.timers.tasks
+    world.clock.advance(30)  # half of the 60 s the member has
+
+    await until(lambda: _moved_on(world, message), "the reminder")
+    assert not message.live() and ALICE in world.turn_message().pings
+    assert world.turn_message().actions()[0] == THROW
+    assert (await world.game()).turn_number == game.turn_number, "a reminder plays nothing"
+
+
+async def test_at_the_deadline_the_computer_plays_the_members_turn(world: World) -> None:
+    game = await world.start()
+    world.clock.advance(30)
+    first = world.turn_message()
+    await until(lambda: _moved_on(world, first), "the reminder")
+    world.clock.advance(30)
+
+    async def played() -> bool:
+        return (await world.game()).turn_number > game.turn_number
+
+    await until(played, "the computer's move for the member")
+    await until(lambda: _settled(world), "the timer's work shown")
+
+
+async def test_a_turn_played_in_time_takes_its_timer_along_to_the_next_one(world: World) -> None:
+    game = await world.start(members={TWO.seats[1]: BOB})
+    first = world.table.flow.timers.tasks[game.id]
+    await world.play_turn(ALICE)
+    after = await world.game()
+    assert after.user_to_move() == BOB
+    second = world.table.flow.timers.tasks[game.id]
+    assert second is not first and (first.cancelling() or first.done())
+    assert after.deadline == world.clock.now() + timedelta(seconds=60), "Bob's time runs from his turn"
+
+
+async def _moved_on(world: World, message: object) -> bool:
+    """The turn shows in one message, another than `message`."""
+    shown = world.turn_messages()
+    return len(shown) == 1 and shown[0] is not message
+
+
+async def _settled(world: World) -> bool:
+    game = await world.game()
+    shown = world.turn_messages()
+    return len(shown) == 1 and game.message_id == shown[0].id
