@@ -20,10 +20,14 @@ from bot.core.service import GameService
 from bot.core.store import Store, upgrade
 from bot.core.workers import Workers
 from bot.table import Table
-from bot.table.writes import Pacer
+from bot.table.writes import BUCKET, Pacer
 from engine import Position
 from tests.table.chat import Chat, MovedClock
 from tests.table.world import CHANNEL, World
+
+QUICK_BUCKET_SECONDS = 0.05
+"""The chat's buckets are as many writes as Discord's, renewed this fast: a test that posts more
+than five messages in a channel does not wait seconds (test_writes.py paces on purpose)."""
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -90,7 +94,7 @@ async def world(
             workers=workers,
             channels=chat,
             pool=pool,
-            pacer=pacer,
+            pacer=pacer or Pacer(BUCKET[0], QUICK_BUCKET_SECONDS),
         )
 
     made = World(clock, chat, build)

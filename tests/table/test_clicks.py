@@ -9,12 +9,13 @@ import asyncio
 import pytest
 
 from bot.core.errors import NotYourTurn, StaleTurn
-from bot.core.present import MOVE, THROW
+from bot.core.present import MOVE, THROW, turn_message
 from bot.core.store import Status
+from bot.core.texts import ENGLISH
 from bot.table import flow
 from bot.table.acts import Act
 from bot.table.channel import WriteRefused
-from tests.table.world import ALICE, BOB, TWO, World
+from tests.table.world import ALICE, BOB, CHOICES, TWO, World
 
 
 async def test_the_member_to_move_throws_and_the_click_answers_on_its_own_message(world: World) -> None:
@@ -196,3 +197,53 @@ async def test_a_typed_throw_closes_the_followup_whose_id_is_still_batched(world
     assert not followup.live() or followup is world.turn_message()
     assert len([m for m in world.room.live() if {THROW, MOVE} & set(m.actions())]) == 1
     assert (await world.game()).message_id == world.turn_message().id
+
+
+async def test_a_double_click_plays_once(world: World) -> None:
+    """Two clicks of one button, the second while the first is played: the move is played once,
+    the second is refused as a turn gone by (or shows the same throw again)."""
+    await world.start(rules=CHOICES)
+    game = await world.to_a_choice(ALICE)
+    message = world.turn_message()
+    button = next(b for b in message.live() if b.action == MOVE)
+    act = Act(button.game_id, ALICE, button.turn, button.move)
+    first, second = world.member(ALICE, message), world.member(ALICE, message)
+    results = await asyncio.gather(
+        world.table.flow.click(first, act), world.table.flow.click(second, act), return_exceptions=True
+    )
+    assert results[0] is None and isinstance(results[1], StaleTurn)
+    assert (await world.moves()) == game.turn_number + 1 or (
+        await world.game()
+    ).turn_number > game.turn_number
+
+
+async def test_throw_clicked_again_after_the_throw_was_stored_shows_its_choices(world: World) -> None:
+    """A restart between storing a throw and showing it leaves Throw on the message: a click on it
+    shows the stored throw's choices, and throws nothing new."""
+    await world.start(rules=CHOICES)
+    await world.to_a_choice(ALICE)
+    for _ in range(20):  # Alice throws, stored and not shown, until the throw offers a choice
+        await world.play_turn(ALICE)
+        game = await world.game()
+        message = world.turn_message()
+        played = await world.table.flow.service.act(game.id, ALICE, game.turn_number)
+        thrown = played.game
+        if thrown.pending_throw is not None and len(thrown.legal_moves()) > 1:
+            break
+        await world.table.flow.changed(played)  # no choice: show the throw, and try the next turn
+    assert thrown.pending_throw is not None and len(thrown.legal_moves()) > 1
+    click = await world.click(ALICE, THROW, message=message)
+    assert click.answers and message.actions().count(MOVE) == len(thrown.legal_moves())
+    assert (await world.game()).pending_throw == thrown.pending_throw
+
+
+async def test_a_second_copy_of_the_turn_message_plays_and_the_first_is_closed(world: World) -> None:
+    """A crash between posting a turn and storing its id leaves two live copies: either plays, and
+    the one the store named is closed."""
+    game = await world.start()
+    first = world.turn_message()
+    flow = world.table.flow
+    shown = await flow.writer.post(world.room, turn_message(ENGLISH, game, [], {}), game)
+    copy = world.room.find(shown.id)
+    click = await world.click(ALICE, THROW, message=copy)
+    assert click.answers and not first.live()

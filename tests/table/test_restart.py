@@ -84,3 +84,20 @@ async def test_a_post_the_bot_may_not_make_is_refused_in_one_sentence(world: Wor
     with pytest.raises(GameError) as refused:
         await world.table.flow.play(Act(game.id, ALICE, game.turn_number))
     assert refused.value.key == "cannot_post"
+
+
+async def test_a_result_stored_but_never_posted_is_posted_once_after_a_restart(world: World) -> None:
+    """Killed after the last move was stored and before the result went out: the restart posts
+    the result, once; a second restart finds nothing to do."""
+    game = await world.start()
+    message = world.turn_message()
+    ended = (await world.table.flow.service.resign(game.id, ALICE)).game  # stored, never shown
+    assert ended.status == Status.FINISHED
+    table = world.restart()
+    await table.resumer.resume([GUILD])
+    results = [m for m in world.room.messages if ALICE in m.pings and m is not message]
+    assert len(results) == 1 and not message.live()
+    writes = len(world.room.writes)
+    again = world.restart()
+    await again.resumer.resume([GUILD])
+    assert len(world.room.writes) == writes

@@ -6,6 +6,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 from bot.core.present import THROW
+from bot.core.store import Status
+from bot.core.turns import MAX_MISSED
 from tests.table.world import ALICE, BOB, TWO, World, until
 
 
@@ -56,3 +58,31 @@ async def _settled(world: World) -> bool:
     game = await world.game()
     shown = world.turn_messages()
     return len(shown) == 1 and game.message_id == shown[0].id
+
+
+async def test_after_three_missed_turns_the_seat_goes_back_to_the_computer_and_the_card_says_so(
+    world: World,
+) -> None:
+    game = await world.start(members={TWO.seats[1]: BOB})
+    card = world.room.find(game.card_message_id or 0)
+    assert f"<@{ALICE}>" in card.content
+    for missed in range(1, MAX_MISSED + 1):
+        while await world.to_move() == BOB:
+            await world.play_turn(BOB)
+        before = await world.game()
+        world.clock.advance(30)
+        shown = world.turn_message()
+        await until(lambda shown=shown: _moved_on(world, shown), f"reminder {missed}")
+        world.clock.advance(30)
+
+        async def played(turn: int = before.turn_number) -> bool:
+            return (await world.game()).turn_number > turn and len(world.turn_messages()) == 1
+
+        await until(played, f"missed turn {missed}")
+    after = await world.game()
+    assert after.status == Status.ACTIVE and after.seat_of(ALICE) is None, "the computer has her seat"
+
+    async def carded() -> bool:
+        return f"<@{ALICE}>" not in card.content and f"<@{BOB}>" in card.content
+
+    await until(carded, "the card showing the seat handed back")

@@ -20,6 +20,8 @@ GUILD, CHANNEL, ALICE, BOB, CAROL = 1, 100, 11, 12, 13
 NAMES = {ALICE: "Alice", BOB: "Bob", CAROL: "Carol"}
 TWO = Rules.parse("classic,players=2,pieces=1")
 """Two seats, one piece each: games end within a few dozen throws."""
+CHOICES = Rules.parse("classic,players=2,start_on_board=4")
+"""Four pieces each, all on the board from the start: a throw offers a choice."""
 
 
 class World:
@@ -87,6 +89,26 @@ class World:
         start = (await self.game()).turn_number
         while (game := await self.game()).turn_number == start and game.user_to_move() == user_id:
             await self.click(user_id, THROW if game.pending_throw is None else MOVE)
+
+    async def to_a_choice(self, user_id: int) -> GameSnapshot:
+        """Click on (the member's throws, their first choices) until `user_id` has a throw with
+        more than one move to choose from."""
+        for _ in range(40):
+            game = await self.game()
+            if (
+                game.user_to_move() == user_id
+                and game.pending_throw is not None
+                and len(game.legal_moves()) > 1
+            ):
+                return game
+            await self.click(await self.to_move(), THROW if game.pending_throw is None else MOVE)
+        raise AssertionError("no choice came in 40 clicks")
+
+    async def moves(self) -> int:
+        """The game's throws in its move log."""
+        store = self.table.flow.store
+        async with store.transaction() as session:
+            return len(await store.moves(session, self.game_id))
 
     async def to_move(self) -> int:
         """The member to act now (a test plays members' turns only)."""
