@@ -15,7 +15,7 @@ from bot.core.texts import ENGLISH
 from bot.table import flow
 from bot.table.acts import Act
 from bot.table.channel import WriteRefused
-from tests.table.world import ALICE, BOB, CHOICES, TWO, World
+from tests.table.world import ALICE, BOB, CHOICES, TWO, World, pick
 
 
 async def test_the_member_to_move_throws_and_the_click_answers_on_its_own_message(world: World) -> None:
@@ -126,11 +126,10 @@ async def test_a_refused_followup_is_posted_through_the_channel(world: World) ->
     for _ in range(12):  # until the turn passes from one member to the other
         game = await world.game()
         user = await world.to_move()
-        click = world.member(user, world.turn_message())
+        message = world.turn_message()
+        click = world.member(user, message)
         click.refuse_followups = WriteRefused(404, 10015)
-        button = next(
-            b for b in click.clicked.live() if b.action == (THROW if game.pending_throw is None else MOVE)
-        )
+        button = pick(message.live(), THROW if game.pending_throw is None else MOVE)
         before = sum(kind == "post" for kind, _ in world.room.writes)
         await world.table.flow.click(click, Act(button.game_id, user, button.turn, button.move))
         posts = sum(kind == "post" for kind, _ in world.room.writes) - before
@@ -179,7 +178,7 @@ async def test_a_typed_throw_closes_the_followup_whose_id_is_still_batched(world
     await world.start(members={TWO.seats[1]: BOB})
     shown = world.table.flow.shown
     busy = asyncio.create_task(asyncio.Event().wait())
-    shown.writing = busy  # the batch writer busy, as under load: noted ids wait
+    shown.writing = busy  # type: ignore[assignment]  # the batch writer busy, as under load: noted ids wait
     try:
         for _ in range(12):
             game = await world.game()

@@ -3,6 +3,7 @@ the deadline, and a timer that follows the turn."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
 from bot.core.present import THROW
@@ -48,6 +49,13 @@ async def test_a_turn_played_in_time_takes_its_timer_along_to_the_next_one(world
     assert after.deadline == world.clock.now() + timedelta(seconds=60), "Bob's time runs from his turn"
 
 
+def _moved_on_from(world: World, message: object) -> Callable[[], Awaitable[bool]]:
+    async def moved() -> bool:
+        return await _moved_on(world, message)
+
+    return moved
+
+
 async def _moved_on(world: World, message: object) -> bool:
     """The turn shows in one message, another than `message`."""
     shown = world.turn_messages()
@@ -71,8 +79,7 @@ async def test_after_three_missed_turns_the_seat_goes_back_to_the_computer_and_t
             await world.play_turn(BOB)
         before = await world.game()
         world.clock.advance(30)
-        shown = world.turn_message()
-        await until(lambda shown=shown: _moved_on(world, shown), f"reminder {missed}")
+        await until(_moved_on_from(world, world.turn_message()), f"reminder {missed}")
         world.clock.advance(30)
 
         async def played(turn: int = before.turn_number) -> bool:
