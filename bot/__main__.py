@@ -27,7 +27,7 @@ from pathlib import Path
 import alembic.util
 import discord
 
-from bot import backup, eventloop, health, preflight, probe
+from bot import backup, backups, eventloop, health, preflight, probe
 from bot.client import PachisiBot, point_discord_at
 from bot.core.config import Settings, SettingsError, check_database_folder, load_settings
 from engine import build
@@ -112,12 +112,12 @@ def copy(command: str, options: argparse.Namespace, settings: Settings) -> None:
         raise SystemExit(2)
     try:
         if command == "backup":
-            taken = backup.take(settings.database_url, Path(options.target), options.keep)
+            taken = backups.take(settings.database_url, Path(options.target), options.keep)
             print(f"backed up to {taken.checked}")
             for removed in taken.removed:
                 print(f"removed {removed} (--keep {options.keep})")
         else:
-            print(f"restored {backup.put_back(Path(options.file), settings.database_url)}")
+            print(f"restored {backups.put_back(Path(options.file), settings.database_url)}")
     except backup.BackupError as exc:
         print(f"{command} refused: {exc}", file=sys.stderr)
         raise SystemExit(1) from None

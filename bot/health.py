@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, closing
 from pathlib import Path
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import aiohttp
 import discord
@@ -32,7 +32,31 @@ from bot.core import metrics
 from bot.core.store import Status
 
 if TYPE_CHECKING:
-    from bot.client import PachisiBot
+    from collections.abc import Callable, Coroutine, Mapping, Sequence
+
+    from bot.core.config import Settings
+
+
+class Served(Protocol):
+    """What the checks read of the bot (its class imports this module)."""
+
+    settings: Settings
+
+    @property
+    def shards(self) -> Mapping[int, Any]: ...
+
+    def is_ready(self) -> bool: ...
+
+    def is_closed(self) -> bool: ...
+
+    @property
+    def latencies(self) -> list[tuple[int, float]]: ...
+
+    @property
+    def guilds(self) -> Sequence[Any]: ...
+
+    def add_listener(self, func: Callable[..., Coroutine[Any, Any, Any]], name: str = ...) -> None: ...
+
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +77,7 @@ def http_trace() -> aiohttp.TraceConfig:
     return trace
 
 
-def install(bot: PachisiBot) -> None:
+def install(bot: Served) -> None:
     """Count what members send and what the gateway does, from discord.py's events (listeners
     beside the bot's own handlers, which stay the cogs')."""
 
@@ -93,7 +117,7 @@ def command_of(data: dict[str, Any]) -> str:
     return " ".join(words)
 
 
-def gateway_connected(bot: PachisiBot) -> bool:
+def gateway_connected(bot: Served) -> bool:
     """Ready, not closed, and every shard's websocket open."""
     if not bot.is_ready() or bot.is_closed():
         return False
@@ -157,7 +181,7 @@ async def postgres_ask(url: str, statements: tuple[str, ...], timeout: float = P
         await engine.dispose()
 
 
-def application(bot: PachisiBot) -> web.Application:
+def application(bot: Served) -> web.Application:
     async def healthz(_request: web.Request) -> web.Response:
         gateway = gateway_connected(bot)
         database = await database_answers(bot.settings.database_url)
@@ -181,7 +205,7 @@ class CannotListen(Exception):
 
 
 @asynccontextmanager
-async def serving(bot: PachisiBot, host: str, port: int) -> AsyncIterator[None]:
+async def serving(bot: Served, host: str, port: int) -> AsyncIterator[None]:
     """Serve /healthz and /metrics for the block's duration."""
     runner = web.AppRunner(application(bot), access_log=None)
     await runner.setup()

@@ -90,5 +90,10 @@ def _custom_id(interaction: discord.Interaction[Any]) -> str:
     return str(data.get("custom_id", "?"))[:100]
 
 
-async def on_tree_error(interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:
-    await handle_error(interaction, error)
+class PachisiTree(app_commands.CommandTree[Any]):
+    """The bot's command tree: one error handler for every command."""
+
+    async def on_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError, /
+    ) -> None:
+        await handle_error(interaction, error)

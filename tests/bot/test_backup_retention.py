@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import backup
+from bot import backup, backups
 from bot.core.store import upgrade
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,7 +36,7 @@ async def test_keep_deletes_only_the_oldest_time_named_backups(database: str, tm
     ]
     for name in others:
         (folder / name).write_text("not ours to delete")
-    taken = [backup.take(database, folder, keep=2, now=NOON + timedelta(hours=hour)) for hour in range(4)]
+    taken = [backups.take(database, folder, keep=2, now=NOON + timedelta(hours=hour)) for hour in range(4)]
     assert [Path(t.checked.path).name for t in taken] == [
         f"pachisi-20261206T{12 + h}0000Z.sqlite3" for h in range(4)
     ]
@@ -59,13 +59,13 @@ async def test_a_failed_backup_deletes_nothing(tmp_path: Path) -> None:
         (folder / f"pachisi-20261206T0{hour}0000Z.sqlite3").write_text("an older backup")
     missing = f"sqlite+aiosqlite:///{tmp_path / 'missing.sqlite3'}"
     with pytest.raises(backup.BackupError, match="does not exist: nothing to back up"):
-        backup.take(missing, folder, keep=1, now=NOON)
+        backups.take(missing, folder, keep=1, now=NOON)
     assert len(list(folder.iterdir())) == 3
 
 
 async def test_keep_needs_a_folder(database: str, tmp_path: Path) -> None:
     with pytest.raises(backup.BackupError, match="--keep needs a folder"):
-        backup.take(database, tmp_path / "one.sqlite3", keep=3)
+        backups.take(database, tmp_path / "one.sqlite3", keep=3)
     assert not (tmp_path / "one.sqlite3").exists()
 
 

@@ -17,8 +17,15 @@ import pytest
 from babel.messages.catalog import Message
 
 from bot.core.texts.language import SHIPPED, SOURCE
-from engine.rules import OVERRIDE_ORDER
-from tests.bot.catalogs import forms, strings, template, translations
+from tests.bot.catalogs import (
+    CODE,
+    forms,
+    kept_names,
+    latin_left,
+    strings,
+    template,
+    translations,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATED = [code for code in SHIPPED if code != SOURCE]
@@ -36,7 +43,6 @@ STARTS_A_SENTENCE = {"letter", "news", "player", "players", "name", "colour", "s
 and mentions."""
 AFTER_STOP = re.compile(r"[.!?।]\**\s+\**(?:([a-z])|\{(\w+)\})")
 ABBREVIATIONS = re.compile(r"\b(?:e\.g\.|i\.e\.|vs\.)")
-CODE = re.compile(r"`[^`]*`")
 
 PATH_OR_COMMAND = re.compile(
     r"(?<![\w/])(?:docs|bot|engine|render|scripts|tests|localdiscord)/|\b\w+\.(?:md|py|po|toml|cfg)\b"
@@ -54,7 +60,6 @@ PERMISSIONS = (
     "Manage Channels",
 )
 """Discord's names for its permissions, which a translation keeps in parentheses after its own."""
-OPTION_VALUE = re.compile(rf"\b(?:{'|'.join(OVERRIDE_ORDER)})=\w+")
 PLACEHOLDER = re.compile(r"\{\w+\}")
 
 
@@ -147,30 +152,6 @@ def test_no_member_is_sent_to_a_path_or_a_python_command() -> None:
 
 
 # --- Hindi: no Latin word but the kept names ---------------------------------------------------
-
-
-def kept_names() -> list[str]:
-    """The names docs/HINDI.md keeps in Latin letters (its table "Kept in Latin letters")."""
-    glossary = (ROOT / "docs" / "HINDI.md").read_text(encoding="utf-8")
-    section = glossary.split("## Kept in Latin letters", 1)[1].split("\n## ", 1)[0]
-    names = []
-    for line in section.splitlines():
-        cells = line.split("|")
-        if len(cells) > 2:
-            names += re.findall(r"`([^`]+)`", cells[1])
-    return sorted(names, key=len, reverse=True)
-
-
-def latin_left(text: str, kept: list[str]) -> str:
-    """What is left of `text` in Latin letters once code, placeholders, mentions, paths (checked
-    above), rule options and the kept names are taken out."""
-    plain = CODE.sub("", text)
-    plain = re.sub(r"<[@#]?\{\w+\}>|\{\w+\}", "", plain)
-    plain = re.sub(r"\S+\.md\b", "", plain)
-    plain = OPTION_VALUE.sub("", plain)
-    for name in kept:
-        plain = re.sub(rf"(?<![A-Za-z]){re.escape(name)}(?![A-Za-z])", "", plain)
-    return " ".join(re.findall(r"[A-Za-z]+", plain))
 
 
 def test_the_kept_names_are_read_from_the_glossary() -> None:

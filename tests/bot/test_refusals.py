@@ -13,7 +13,7 @@ from bot.core.texts.language import ENGLISH, language
 from bot.core.texts.refusals import one_of, refusal
 from engine import Move, Position
 from engine.rules import Rules
-from tests.bot.test_catalog_reading import kept_names, latin_left
+from tests.bot.catalogs import kept_names, latin_left
 
 HINDI = language("hi")
 
