@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import hashlib
 import struct
+import tomllib
+from fnmatch import fnmatch
+from pathlib import Path
 
 import pytest
 
@@ -86,3 +89,26 @@ def test_a_file_reads_back_as_written_and_anything_else_is_refused() -> None:
     for bad in (b"", b"PNET", b"XNET" + written[4:], written[:-1]):
         with pytest.raises(ValueError, match="not a network's weights"):
             parse(bad)
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_weight_files_are_package_data_and_reach_the_image() -> None:
+    """A wheel (and so the container image, built from one) carries engine/data/*.net, and the
+    image's build context keeps them (.dockerignore)."""
+    shipped = sorted((ROOT / "engine" / "data").glob("*.net"))
+    assert [p.name for p in shipped] == ["expert-2.net", "expert-4.net", "forecast-4.net"]
+    patterns = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
+    for path in shipped:
+        relative = path.relative_to(ROOT / "engine").as_posix()
+        assert any(fnmatch(relative, pattern) for pattern in patterns["engine"]), relative
+    ignored = [
+        line.strip()
+        for line in (ROOT / ".dockerignore").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+    for path in shipped:
+        relative = path.relative_to(ROOT).as_posix()
+        assert not any(fnmatch(relative, p) or fnmatch(relative, p.removeprefix("**/")) for p in ignored)
+        assert not any(relative.startswith(p.rstrip("/") + "/") for p in ignored)
