@@ -170,9 +170,9 @@ def capture_mark(canvas: Canvas, box: Box, victims: Sequence[int], marks: Marks 
     """A frame in the capture colour, and each captured seat's shape struck out at its corner."""
     left, top, right, bottom = box
     canvas.rectangle((left, top, right - 1, bottom - 1), outline=theme.CAPTURE, width=5)
-    for k, seat in enumerate(victims):
+    for seat, at in zip(victims, labels.struck_centres(box, len(victims)), strict=True):
         mark = marks[seat] if marks else None
-        canvas.paste(sprites.struck_piece(seat, STRUCK, mark), (left + 7 + k * 24, top + 7))
+        canvas.paste(sprites.struck_piece(seat, STRUCK, mark), at)
 
 
 def _choice_arrows(canvas: Canvas, choices: Sequence[Move], placement: Placement) -> None:

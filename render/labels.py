@@ -117,10 +117,10 @@ def waiting_boxes(position: Position) -> list[Box]:
     return found
 
 
-def struck_centres(square: int, victims: Sequence[int]) -> list[Point]:
-    """Where each captured seat's struck-out shape goes: along the square's top left corner."""
-    left, top, _, _ = layout.square_box(square)
-    return [(left + 7 + k * 24, top + 7) for k in range(len(victims))]
+def struck_centres(box: Box, count: int) -> list[Point]:
+    """Where each of `count` captured seats' struck-out shapes goes: along the square's top left
+    corner (`box`: the square's)."""
+    return [(box[0] + 7 + k * 24, box[1] + 7) for k in range(count)]
 
 
 CORNERS = ((1, -1), (-1, -1), (1, 1), (-1, 1))
@@ -214,7 +214,7 @@ def place(position: Position, story: Sequence[DrawnMove], choices: Sequence[Move
     for drawn in story:
         victims = drawn.victims()
         square = ROUTES[drawn.move.seat][drawn.move.dst]
-        fixed += [centred_box(c, STRUCK) for c in struck_centres(square, victims)]
+        fixed += [centred_box(c, STRUCK) for c in struck_centres(layout.square_box(square), len(victims))]
     tiles, covered = _place_tiles(position, choices, by_square, fixed)
     arrows = [_arrow(index, move, tiles[index]) for index, move in enumerate(choices)]
     _uncross(tiles, arrows, choices, position, by_square, fixed, covered)

@@ -7,11 +7,13 @@ from itertools import combinations
 from random import Random
 
 import pytest
+from PIL import Image, ImageChops, ImageDraw
 
 from engine import Game, Move, Position, Rules, play_out
 from engine.board import HOME, ROUTES
 from render import DrawnMove, board_png, layout, theme
-from render.draw import MAX_STORY
+from render.board import base_board
+from render.draw import MAX_STORY, render
 from render.labels import Label, Placement, crossings, overlaps, place, tile_options
 from tests.render.helpers import count_colour, decode
 
@@ -141,3 +143,31 @@ def test_a_finished_game_draws_no_choices_and_nobody_to_move() -> None:
     landing = layout.square_box(ROUTES[moves[0].seat][moves[0].dst])
     assert count_colour(unfinished, landing, theme.CHOICE_EDGE) > 50  # the live board shows the tile
     assert count_colour(plain, landing, theme.CHOICE_EDGE) == 0
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_piece_boxes_hold_every_piece_drawn(players: int) -> None:
+    """The layout's boxes are where the pieces are drawn: on a board with no story and no choices,
+    every pixel that differs from the empty board (off the panels) lies in a piece's box or on a
+    blockade's square."""
+    stacked = Position.parse(  # two pieces on a square, four seats on a castle, a blockade
+        "black:0,3,3,25 red:0,8,71,84 yellow:59,84,84,84 green:0,0,42,84 turn:red captured:black+yellow rules:classic"
+        if players == 4
+        else "black:0,3,3,25 yellow:0,8,8,40 turn:black captured:- rules:classic"
+    )
+    for position in [stacked] + [p for p, _, _ in _decisions(players, 5)[::40]]:
+        drawn = render(position).image.convert("RGB")
+        empty = base_board().convert("RGB")
+        changed = ImageChops.difference(drawn, empty).convert("L").point(lambda v: 255 if v > 24 else 0)
+        inside = Image.new("L", drawn.size, 0)
+        paint = ImageDraw.Draw(inside)
+        for box in place(position, [], []).pieces:
+            paint.rectangle((box[0], box[1], box[2] - 1, box[3] - 1), fill=255)
+        for square in position.blockades():
+            box = layout.square_box(square)
+            paint.rectangle((box[0], box[1], box[2] - 1, box[3] - 1), fill=255)
+        for seat in range(4):
+            box = layout.panel_box(seat)
+            paint.rectangle((box[0], box[1], box[2] - 1, box[3] - 1), fill=255)
+        stray = ImageChops.subtract(changed, inside)
+        assert stray.getbbox() is None, (position.notation(), stray.getbbox())
