@@ -54,6 +54,10 @@ class StaleTurn(GameError):
     key = "stale_turn"
 
 
+class PlayedAlready(StaleTurn):
+    """The member's own click on a throw they played already (a double click): nothing to say."""
+
+
 class GameEnded(GameError):
     key = "game_ended"
 

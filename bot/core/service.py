@@ -77,6 +77,13 @@ class GameService:
         async with self.store.transaction() as session:
             return await self._load(session, game_id)
 
+    async def played_by(self, game_id: int, turn_number: int, user_id: int) -> bool:
+        """Whether `user_id` played the throw of `turn_number` themselves: their click on it again
+        (a double click, or a message read late) is a repeat, not a mistake."""
+        async with self.store.transaction() as session:
+            row = await self.store.move_at(session, game_id, turn_number)
+        return row is not None and row.actor_id == user_id
+
     async def get_active(self, channel_id: int) -> GameSnapshot | None:
         async with self.store.transaction() as session:
             row = await self.store.active_game(session, channel_id)

@@ -23,7 +23,7 @@ from contextlib import asynccontextmanager
 from bot.core import metrics, present, records
 from bot.core.clock import Clock
 from bot.core.config import Settings
-from bot.core.errors import AlreadyThrown, GameError
+from bot.core.errors import AlreadyThrown, GameError, PlayedAlready, StaleTurn
 from bot.core.present import Message, Plan
 from bot.core.records import SeatTally
 from bot.core.service import GameService
@@ -108,7 +108,11 @@ class GameFlow:
                 done, _ = await asyncio.wait({work}, timeout=ANSWER_WITHIN)
                 if not done:
                     await defer(reply, act.game_id)
-                played, plan, files = await work
+                try:
+                    played, plan, files = await work
+                except PlayedAlready:
+                    await defer(reply, act.game_id)  # the member's own click again: the first answers
+                    return
                 game = played.game
                 await self._answer(reply, plan.now or Message(clicked.content), game, files)
             metrics.answered(reply.id)
@@ -165,6 +169,10 @@ class GameFlow:
             # The throw is stored but this message still offers "Throw" (a restart between the
             # two): show the stored throw's choices on it.
             return Played(await self.service.get(act.game_id))
+        except StaleTurn:
+            if await self.service.played_by(act.game_id, act.turn, act.user_id):
+                raise PlayedAlready() from None
+            raise
 
     async def _after_pace(self, played: Played, plan: Plan, reply: Reply | None) -> None:
         """What follows the first answer: the computers' turns after their pace, the next message;

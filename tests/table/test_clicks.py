@@ -50,15 +50,32 @@ async def test_a_seated_member_out_of_turn_is_refused(world: World) -> None:
 
 
 async def test_a_click_on_an_earlier_turn_is_stale_and_refused(world: World) -> None:
+    """Another member's click on a turn gone by is refused: that throw was someone else's."""
     await world.start(members={TWO.seats[1]: BOB})
     message = world.turn_message()
     [old] = [b for b in message.live() if b.action == THROW]
     await world.play_turn(ALICE)
     after = await world.game()
     assert after.turn_number > old.turn
-    with pytest.raises(StaleTurn):
-        await world.table.flow.click(world.member(ALICE, message), Act(old.game_id, ALICE, old.turn))
+    with pytest.raises(StaleTurn) as refused:
+        await world.table.flow.click(world.member(BOB, message), Act(old.game_id, BOB, old.turn))
+    assert type(refused.value) is StaleTurn and refused.value.key == "stale_turn"
     assert (await world.game()).version == after.version
+
+
+async def test_a_members_click_again_on_their_own_played_throw_is_silent(world: World) -> None:
+    """Alice's click on a throw she played herself (a message read late, a slow double click) is
+    acknowledged and changes nothing: no refusal, no new message."""
+    await world.start(members={TWO.seats[1]: BOB})
+    message = world.turn_message()
+    [old] = [b for b in message.live() if b.action == THROW]
+    await world.play_turn(ALICE)
+    after = await world.game()
+    writes = len(world.room.writes)
+    again = world.member(ALICE, message)
+    await world.table.flow.click(again, Act(old.game_id, ALICE, old.turn))
+    assert again.deferred and not again.answers and not again.told and not again.followups
+    assert (await world.game()).version == after.version and len(world.room.writes) == writes
 
 
 async def test_each_turn_has_one_message_and_a_new_member_gets_a_new_one(world: World) -> None:
@@ -200,7 +217,7 @@ async def test_a_typed_throw_closes_the_followup_whose_id_is_still_batched(world
 
 async def test_a_double_click_plays_once(world: World) -> None:
     """Two clicks of one button, the second while the first is played: the move is played once,
-    the second is refused as a turn gone by (or shows the same throw again)."""
+    and the second is acknowledged silently (the member's own move, not a mistake)."""
     await world.start(rules=CHOICES)
     game = await world.to_a_choice(ALICE)
     message = world.turn_message()
@@ -210,7 +227,8 @@ async def test_a_double_click_plays_once(world: World) -> None:
     results = await asyncio.gather(
         world.table.flow.click(first, act), world.table.flow.click(second, act), return_exceptions=True
     )
-    assert results[0] is None and isinstance(results[1], StaleTurn)
+    assert results == [None, None]
+    assert second.deferred and not second.answers and not second.told, "no refusal for a repeat"
     assert (await world.moves()) == game.turn_number + 1 or (
         await world.game()
     ).turn_number > game.turn_number

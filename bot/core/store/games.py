@@ -213,6 +213,11 @@ class GameQueries(Database):
         query = select(MoveRow).where(MoveRow.game_id == game_id).order_by(MoveRow.turn_number)
         return list(await session.scalars(query))
 
+    async def move_at(self, session: AsyncSession, game_id: int, turn_number: int) -> MoveRow | None:
+        """The throw played on `turn_number`, if it was."""
+        query = select(MoveRow).where(MoveRow.game_id == game_id, MoveRow.turn_number == turn_number)
+        return await session.scalar(query)
+
     async def captures_by(self, session: AsyncSession, game_id: int) -> dict[int, int]:
         """Pieces captured per user in one game (moves the computer played for them not counted)."""
         query = (
