@@ -260,6 +260,19 @@ class GameFlow:
             await self._edit(game, stored.id, plan.now)
         return plan
 
+    async def redraw(self, game: GameSnapshot) -> None:
+        """The message that shows the turn, drawn again as the game stands, where it is: a seat
+        changed hands and its panel names the new holder at once (call locked)."""
+        channel = self.channel(game)
+        if channel is None or game.status != Status.ACTIVE:
+            return
+        stored = await self.stored_message(game, channel)
+        if stored is None:
+            return
+        lang = self.language(game)
+        message = present.turn_message(lang, game, [], self.names, earlier=log_lines(stored.content))
+        await self._edit(game, stored.id, message)
+
     async def _edit(self, game: GameSnapshot, message_id: int, message: Message) -> None:
         """An earlier message of the game becomes `message`, if Discord still lets it be edited."""
         channel = self.channel(game)

@@ -136,6 +136,8 @@ class Seats:
             if played.events or joined.user_to_move() == user:
                 note = table.seat_taken(self.flow.language(joined), user, joined, taken)
                 await self.flow.show(played, note=note)
+            else:
+                await self.flow.redraw(joined)
 
     async def give_up(self, reply: Reply, game: GameSnapshot, *, resign: bool) -> None:
         if not reply.done():
@@ -158,6 +160,8 @@ class Seats:
             await self.flow.update_card(after)
             if played.events or after.status != Status.ACTIVE or not after.is_human_turn():
                 await self.flow.show(played, note=text)
+            else:
+                await self.flow.redraw(after)
 
     async def announce(self, reply: Reply, game: GameSnapshot, news: Callable[[Language], str]) -> None:
         """News for the table, in the table's language: in the game's channel, and as the answer

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from bot.core.clock import Clock
-from bot.core.present import Button, Message
+from bot.core.present import Board, Button, Message
 from bot.core.texts import ENGLISH, Language
 from bot.table.channel import Attachment, Gone, Key, Shown, WriteRefused
 from bot.table.writes import DISCORD_EPOCH_MS
@@ -51,6 +51,8 @@ class Posted:
     mine: bool = True
     disabled: bool = False
     edits: int = 0
+    board: Board | None = None
+    """The picture's arguments, as last drawn on the message."""
 
     def live(self) -> tuple[Button, ...]:
         """The buttons a member can still click."""
@@ -68,6 +70,8 @@ class Posted:
         self.disabled = False
         if files:
             self.files = tuple(file.name for file in files)
+        if message.board is not None:
+            self.board = message.board
 
 
 class Room:
@@ -98,7 +102,15 @@ class Room:
 
     def add(self, message: Message, files: list[Attachment], *, mine: bool = True) -> Posted:
         names = tuple(file.name for file in files)
-        posted = Posted(self.chat.new_id(), message.content, message.buttons, names, message.pings, mine)
+        posted = Posted(
+            self.chat.new_id(),
+            message.content,
+            message.buttons,
+            names,
+            message.pings,
+            mine,
+            board=message.board,
+        )
         self.messages.append(posted)
         return posted
 

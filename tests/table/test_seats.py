@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.core.errors import NotAllowed
-from bot.core.present import REMATCH
+from bot.core.present import REMATCH, THROW
 from bot.core.store import Status
 from tests.table.chat import Click
 from tests.table.world import ALICE, BOB, CAROL, NAMES, TWO, World
@@ -93,3 +93,26 @@ async def test_a_rematch_seats_the_same_members_once_the_game_is_over(world: Wor
     with pytest.raises(NotAllowed) as stranger:
         await seats.rematch(CAROL, game.id)
     assert stranger.value.key == "rematch_not_yours"
+
+
+async def test_a_seat_taken_off_turn_shows_its_new_holder_on_the_turn_messages_board(world: World) -> None:
+    """Bob takes the computer's seat while Alice is to move: the turn message's board names him at
+    once, not "Computer" until the next turn."""
+    game = await world.start()
+    message = world.turn_message()
+    other = TWO.seats[1]
+    assert message.board is not None and "Bob" not in message.board.names[other]
+    content = message.content
+    await world.table.seats.take(world.member(BOB), game, None)
+    assert message.content == content, "the same turn, the same words"
+    assert world.turn_message() is message, "Alice's turn stays on its message"
+    assert message.board is not None and message.board.names[other] == "Bob"
+    assert message.actions() == [THROW] and message.board.names[TWO.seats[0]] == "Alice"
+
+
+async def test_a_seat_left_off_turn_shows_the_computer_on_the_turn_messages_board(world: World) -> None:
+    game = await world.start(members={TWO.seats[1]: BOB})
+    message = world.turn_message()
+    await world.table.seats.give_up(world.member(BOB), game, resign=False)
+    assert message.board is not None and message.board.names[TWO.seats[1]] != "Bob"
+    assert world.turn_message() is message and (await world.game()).user_to_move() == ALICE
