@@ -12,7 +12,7 @@ posts the next one.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from bot.core.records import SeatTally
@@ -250,10 +250,12 @@ def after_change(
     tallies: Mapping[int, SeatTally] | None = None,
     *,
     note: str | None = None,
+    intro: str | None = None,
 ) -> Plan:
     """A change nobody clicked for (a timer, a seat handed over, a restart, a typed command): the
     message that showed the turn is closed (`earlier`: its log; None when no message shows the
-    game), saying why with `note` (a seat's news), and the game as it stands is posted."""
+    game), saying why with `note` (a seat's news), and the game as it stands is posted, with
+    `intro` last (a new game's word on what the bot plays by itself; the next update drops it)."""
     game = played.game
     done = (
         None
@@ -262,7 +264,10 @@ def after_change(
     )
     if game.status == Status.ABANDONED:
         return Plan(done)
-    return Plan(done, post=turn_message(lang, game, list(played.events), names, tallies=tallies))
+    post = turn_message(lang, game, list(played.events), names, tallies=tallies)
+    if intro is not None:
+        post = replace(post, content=f"{post.content}\n{intro}")
+    return Plan(done, post=post)
 
 
 def card(

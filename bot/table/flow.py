@@ -237,15 +237,17 @@ class GameFlow:
             await self.shown.write_now(game_id)
             yield
 
-    async def show(self, played: Played, note: str | None = None) -> None:
+    async def show(self, played: Played, note: str | None = None, *, intro: str | None = None) -> None:
         """Close the message that showed the turn (saying why with `note`, a seat's news) and post
-        the game as it stands (call locked)."""
-        plan = await self._close_shown(played, note)
+        the game as it stands (call locked), with `intro` said once on it."""
+        plan = await self._close_shown(played, note, intro)
         if plan is None:
             return
         await self._after_pace(played, plan, None)
 
-    async def _close_shown(self, played: Played, note: str | None = None) -> Plan | None:
+    async def _close_shown(
+        self, played: Played, note: str | None = None, intro: str | None = None
+    ) -> Plan | None:
         """Plan the change's messages and close the one that showed the turn; None: no channel."""
         game = played.game
         channel = self.channel(game)
@@ -254,7 +256,13 @@ class GameFlow:
         stored = await self.stored_message(game, channel)
         earlier = None if stored is None else log_lines(stored.content)
         plan = present.after_change(
-            self.language(game), played, earlier, self.names, await self._tallies(game), note=note
+            self.language(game),
+            played,
+            earlier,
+            self.names,
+            await self._tallies(game),
+            note=note,
+            intro=intro,
         )
         if plan.now is not None and stored is not None:
             await self._edit(game, stored.id, plan.now)
@@ -296,10 +304,10 @@ class GameFlow:
         except WriteRefused as exc:
             log.warning("game=%s message=%s not closed (%s %s)", game.id, message_id, exc.status, exc.code)
 
-    async def changed(self, played: Played) -> None:
+    async def changed(self, played: Played, *, intro: str | None = None) -> None:
         """Show a change already made outside a click (locked here)."""
         async with self.locked(played.game.id):
-            await self.show(played)
+            await self.show(played, intro=intro)
 
     async def play(self, act: Act) -> Played:
         """Play a turn nobody clicked for (a typed command) and show it, locked."""

@@ -85,7 +85,7 @@ class Seats:
         game = played.game
         await self.post_card(game)
         await reply.tell(table.your_game(reply.language, game, reply.user_id, note))
-        await self.flow.changed(played)
+        await self.flow.changed(played, intro=table.plays_by_itself(self.flow.language(game)))
 
     async def post_card(self, game: GameSnapshot) -> None:
         """The table card, where onlookers look: the channel of a game's thread, or the game's own

@@ -11,7 +11,7 @@ import pytest
 from bot.core.errors import NotYourTurn, StaleTurn
 from bot.core.present import MOVE, THROW, turn_message
 from bot.core.store import Status
-from bot.core.texts import ENGLISH
+from bot.core.texts import ENGLISH, table
 from bot.table import flow
 from bot.table.acts import Act
 from bot.table.channel import WriteRefused
@@ -264,3 +264,14 @@ async def test_a_second_copy_of_the_turn_message_plays_and_the_first_is_closed(w
     copy = world.room.find(shown.id)
     click = await world.click(ALICE, THROW, message=copy)
     assert click.answers and not first.live()
+
+
+async def test_a_new_games_first_turn_message_says_once_what_the_bot_plays_by_itself(world: World) -> None:
+    """The throws played before anyone clicked (forced moves, auto-throw) are explained once, on
+    the game's first turn message; the next update of that message drops the word."""
+    await world.start(members={TWO.seats[1]: BOB})
+    message = world.turn_message()
+    said = table.plays_by_itself(ENGLISH)
+    assert message.content.endswith(said) and "/pachisi auto" in said
+    await world.play_turn(ALICE)
+    assert all(said not in m.content for m in world.room.messages)

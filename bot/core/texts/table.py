@@ -138,6 +138,14 @@ def your_game(lang: Language, game: GameSnapshot, user_id: int, missing: list[st
     return text
 
 
+def plays_by_itself(lang: Language) -> str:
+    """Said once, on a new game's first turn message: why throws were played before anyone clicked."""
+    return lang.gettext(
+        "_I play a throw with only one move at once, and with auto-throw on I also throw for you "
+        "(`/pachisi auto off`: you click Throw yourself)._"
+    )
+
+
 def seat_taken(lang: Language, user_id: int, game: GameSnapshot, seat: int) -> str:
     """`<@id> takes **Red** (Red + Green).`; in a two-player game the seat is the side."""
     if game.rules.players == 2:
