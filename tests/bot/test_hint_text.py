@@ -29,10 +29,10 @@ def test_the_hint_names_hards_move_by_its_letter_and_explains_every_choice() -> 
     lines = hints.hint(ENGLISH, snapshot, analysis).splitlines()
     moves = snapshot.legal_moves()
     letter = "AB"[moves.index(analysis.choices[0].move)]
-    assert lines[0].startswith(f"**Hint**: play **{letter}**, Black ")
+    assert lines[0].startswith(f"**Hint**: play **{letter}**, Black: ")
     assert lines[1].startswith("Your chance to win: ")
     assert len(lines) == 2 + len(moves)
-    capture = next(line for line in lines[2:] if "Black 26 → 30" in line)
+    capture = next(line for line in lines[2:] if "takes Yellow" in line)
     assert "captures Yellow's piece and throws again, and opens home for your side" in capture
 
 
@@ -123,7 +123,8 @@ SAYINGS = [
     ),
     (
         Reason(why.SEARCH_PREFERS, move=parse_move("yellow:14-39"), depth=3),
-        "looking 3 throws ahead, the search prefers it to C, Yellow 14 → 39, which looks better for now",
+        "looking 3 throws ahead, the search prefers it to C, Yellow: from Yellow's arm to Black's arm, "
+        "which looks better for now",
     ),
     (
         Reason(why.SEARCH_FINDS_WORSE, depth=3),
@@ -147,6 +148,7 @@ def test_the_hint_says_why_the_search_differs_naming_the_choice_by_its_letter() 
     text = hints.hint(ENGLISH, snapshot, analyse(SEARCH, 25))
     letters = {move: "ABCDEFGH"[i] for i, move in enumerate(snapshot.legal_moves())}
     plain = letters[parse_move("yellow:14-39")]
-    assert f"the search prefers it to {plain}, Yellow 14 → 39, which looks better for now" in text
-    line = next(line for line in text.splitlines() if line.startswith(f"**{plain}** Yellow 14 → 39"))
+    named = "Yellow: from Yellow's arm to Black's arm"
+    assert f"the search prefers it to {plain}, {named}, which looks better for now" in text
+    line = next(line for line in text.splitlines() if line.startswith(f"**{plain}** {named}"))
     assert "the search finds it worse 3 throws ahead" in line

@@ -91,10 +91,10 @@ def test_the_puzzle_verdict_never_starts_a_sentence_in_lower_case() -> None:
 
 
 def test_hindi_choice_labels_are_tense_neutral() -> None:
-    """A choice is a move not yet made: "पीली की नई गोटी बाहर", "…को काटकर", never "निकली", "काटा"."""
+    """A choice is a move not yet made: "पीली: चरकोनी से निकलकर …", "…को काटकर", never "निकली", "काटा"."""
     snapshot = game(TWO, position=BUSY, pending=6)
     labels = [board.choice_button(HINDI, i, BUSY, move) for i, move in enumerate(snapshot.legal_moves())]
-    assert any("नई गोटी" in label for label in labels)
+    assert any("चरकोनी से निकलकर" in label for label in labels)
     assert any("को काटकर" in label for label in labels)
     assert not any(re.search(r"निकली|काटा\b|काटी\b", label) for label in labels), labels
 

@@ -64,8 +64,9 @@ def test_a_capture_names_the_member_whose_piece_goes_back_and_pings_them() -> No
     assert present.captured_members(game(), [event(before, throw, move)]) == [ALICE]
 
 
-def test_every_choice_button_names_its_move_distinctly_as_the_board_does() -> None:
-    """Two moves between the same arms read alike in arm words; the panel's steps never do."""
+def test_every_choice_button_names_its_move_by_its_tile_and_the_boards_places() -> None:
+    """A choice is named by the letter of its tile on the board and the places it joins (the board
+    numbers no square): two moves between the same arms differ by their letters."""
     position = Position.parse(
         "black:21,29,0,0 red:0,0,0,0 yellow:0,0,0,0 green:0,0,0,0 turn:black captured:- rules:classic"
     )
@@ -75,7 +76,9 @@ def test_every_choice_button_names_its_move_distinctly_as_the_board_does() -> No
     snapshot = game(position=position, pending=2)
     labels = [b.label for b in present.turn_buttons(EN, snapshot) if b.action == present.MOVE]
     assert len(set(labels)) == len(labels) == len(moves)
-    assert labels[0] == "A: Black 21 → 23" and labels[1] == "B: Black 29 → 31"
+    assert labels[0] == "A: Black: from Red's castle to Red's arm"
+    assert labels[1] == "B: Black: from Red's castle to Red's arm"
+    assert not any(char.isdigit() for label in labels for char in label)
 
 
 def test_a_turn_message_names_who_throws_and_when_time_runs_out() -> None:

@@ -82,5 +82,6 @@ def test_a_move_names_its_squares_in_both_languages(move: Move, english: str, hi
     position = Position.initial(Rules.preset_rules("classic"))
     assert move_path(ENGLISH, position, move) == english
     assert move_path(language("hi"), position, move) == hindi
-    # the autocomplete's choice says the same path after the board's words for the move
-    assert choice_option(language("hi"), 0, position, move).endswith(" · " + hindi)
+    # the choice's button and autocomplete name the same places, after its letter and colour
+    assert choice_option(language("hi"), 0, position, move).endswith(hindi.split("गोटी ", 1)[1])
+    assert choice_option(ENGLISH, 0, position, move).endswith(english.split("piece ", 1)[1])

@@ -28,9 +28,11 @@ def test_a_numbers_choices_are_said_in_order_as_a_sentence() -> None:
 def test_a_wrong_choice_is_told_the_throws_choices_as_its_buttons_name_them() -> None:
     moves = ["red:4-9", "red:5-10"]
     said = refusal(ENGLISH, "not_a_choice", {"typed": "A A", "moves": moves})
-    assert said == "`A A` is not a move of this throw: choose A (Red 4 → 9) or B (Red 5 → 10)."
+    assert said == (
+        "`A A` is not a move of this throw: choose A (Red: along Red's arm) or B (Red: along Red's arm)."
+    )
     hindi = refusal(HINDI, "not_a_choice", {"typed": "A A", "moves": moves})
-    assert hindi == "`A A` इस दाँव की चाल नहीं है: A (लाल 4 → 9) या B (लाल 5 → 10) चुनें।"
+    assert hindi == "`A A` इस दाँव की चाल नहीं है: A (लाल: लाल की भुजा पर आगे) या B (लाल: लाल की भुजा पर आगे) चुनें।"
     # each choice reads as its button does (a move that captures nothing)
     position = Position.initial(Rules.preset_rules("classic"))
     for lang, text in ((ENGLISH, said), (HINDI, hindi)):

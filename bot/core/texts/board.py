@@ -1,7 +1,8 @@
 """The board in chat words: seats and sides, squares, moves, and the lettered choices.
 
-The log tells moves in board words (whose arm, castle, the Charkoni); a choice is named as the
-board's panel names it (`Black 21 → 23`), so two choices never read alike.
+The log tells moves in board words (whose arm, castle, the Charkoni); a choice is named by the
+letter of its tile on the board and the places it joins (`B: Black: from Black's arm to Red's
+castle`): the board numbers no square, so neither do its words.
 """
 
 from __future__ import annotations
@@ -132,9 +133,8 @@ def move_words(lang: Language, position: Position, move: Move, owners: dict[int,
 
 
 def move_steps(lang: Language, position: Position, move: Move) -> str:
-    """A move as the board's panel writes it: `Black 21 → 23`, `Black enters`, `Red 80 → home`,
-    with `, takes Yellow` for a capture."""
-    words = steps(lang, move)
+    """A choice's move in the board's places (`steps`), with `, takes Yellow` for a capture."""
+    words = steps(lang, move, position)
     victims = sorted({s for s, _ in position.captures(move)})
     if victims:
         names = lang.join([colour(lang, s) for s in victims])
@@ -142,30 +142,32 @@ def move_steps(lang: Language, position: Position, move: Move) -> str:
     return words
 
 
-def steps(lang: Language, move: Move) -> str:
-    """A move's piece and squares as the board's panel and buttons write them, whatever it
-    captures: `Black 21 → 23`, `Black enters`, `Red 80 → home`."""
+def steps(lang: Language, move: Move, position: Position | None = None) -> str:
+    """A move's piece and where it goes, in the places the board shows (its arms, castles and the
+    Charkoni; the board numbers no square), whatever it captures: `Black: from Black's arm to
+    Red's castle`, `Black: out of the Charkoni to Black's arm`, `Red: home from Green's arm`
+    (through the escape hatch, when `position` says it takes it)."""
     seat = colour(lang, move.seat)
-    if move.src == 0 and move.dst == 1:
-        return lang.gettext("{seat} enters", seat=seat)
+    src, dst = square(lang, move.seat, move.src), square(lang, move.seat, move.dst)
     if move.src == 0:
-        return lang.gettext("{seat} enters to {dst}", seat=seat, dst=move.dst)
+        return lang.gettext("{seat}: out of the Charkoni to {dst}", seat=seat, dst=dst)
     if move.dst >= HOME:
-        return lang.gettext("{seat} {src} → home", seat=seat, src=move.src)
-    return lang.gettext("{seat} {src} → {dst}", seat=seat, src=move.src, dst=move.dst)
+        if position is not None and position.uses_escape_hatch(move):
+            return lang.gettext("{seat}: home from {src} through the escape hatch", seat=seat, src=src)
+        return lang.gettext("{seat}: home from {src}", seat=seat, src=src)
+    if src == dst:
+        return lang.gettext("{seat}: along {src}", seat=seat, src=src)
+    return lang.gettext("{seat}: from {src} to {dst}", seat=seat, src=src, dst=dst)
 
 
 def choice_button(lang: Language, index: int, position: Position, move: Move) -> str:
-    """`B: Black 21 → 23`: a choice's button, named as the board's panel names it."""
+    """`B: Black: from Black's arm to Red's castle`: a choice's button, lettered as its tile on the
+    board."""
     return lang.gettext(
         "{letter}: {move}", letter=choice_letter(index), move=move_steps(lang, position, move)
     )
 
 
 def choice_option(lang: Language, index: int, position: Position, move: Move) -> str:
-    """`B: Black 21 → 23 · piece from Red's castle to Red's arm`: a choice in autocomplete."""
-    return lang.gettext(
-        "{button} · {path}",
-        button=choice_button(lang, index, position, move),
-        path=move_path(lang, position, move),
-    )
+    """`B: Black: from Red's castle to Red's arm`: a choice in autocomplete, as its button."""
+    return choice_button(lang, index, position, move)

@@ -41,15 +41,15 @@ def permission_name(lang: Language, name: str) -> str:
 
 
 def _choices(lang: Language, moves: Sequence[str]) -> str:
-    """The throw's choices as its buttons name them, one to pick: `A (Red 4 → 9) or B (Red 5 → 10)`
-    (`moves` in the notation, in the buttons' order)."""
+    """The throw's choices as its buttons name them, one to pick: `A (Red: out of the Charkoni to
+    Red's arm) or B (Red: along Red's arm)` (`moves` in the notation, in the buttons' order)."""
     if not moves:
         return lang.gettext("none")
     return lang.either([f"{choice_letter(i)} ({_named(lang, move)})" for i, move in enumerate(moves)])
 
 
 def _named(lang: Language, move: str) -> str:
-    """A move in the notation (`red:4-9`) as the board's panel and buttons write it (`Red 4 → 9`)."""
+    """A move in the notation (`red:4-9`) as the buttons write it (`Red: along Red's arm`)."""
     try:
         return steps(lang, Move.parse(move))
     except NotationError:
