@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from bot.core import present, records
 from bot.core.config import Settings
-from bot.core.errors import NotAllowed
+from bot.core.errors import NotAllowed, NotPlaying
 from bot.core.present import Message
 from bot.core.snapshot import GameSnapshot, Played
 from bot.core.store import Status
@@ -177,9 +177,15 @@ class Seats:
         await reply.tell(table.plays_in(lang, news(lang), game))
 
     def check_may_end(self, user_id: int, game: GameSnapshot, *, can_manage: bool) -> None:
-        """Refuse a member who may not end the game for everyone (before they are asked to confirm)."""
+        """Refuse a member who may not end the game for everyone (before they are asked to confirm),
+        saying what they may do instead (`NotAllowed.to_end`)."""
         if not may_end(user_id, game, can_manage=can_manage):
-            raise NotAllowed("only_starter_ends")
+            raise NotAllowed.to_end(game.seat_of(user_id))
+
+    def check_seated(self, user_id: int, game: GameSnapshot) -> None:
+        """Refuse a member without a seat before they are asked to confirm giving it up."""
+        if game.seat_of(user_id) is None:
+            raise NotPlaying()
 
     async def end(self, user_id: int, game_id: int, *, can_manage: bool) -> GameSnapshot:
         """End the game for everyone; the game as it ended."""

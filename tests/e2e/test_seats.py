@@ -131,9 +131,17 @@ async def test_ending_a_game_says_what_happened_where_it_was_confirmed(table: Ta
 async def test_resigning_a_two_player_game_concedes_it_and_its_record_replays(table: Table) -> None:
     await table.alice.slash(table.channel, "pachisi start", players=2, pieces=1, level="easy")
     await wait_for_turn_or_end(table)
-    reply = await table.alice.slash(table.channel, "pachisi resign")
-    assert not reply.ephemeral
-    assert reply.content.startswith(f"<@{table.alice.id}> resigns: **Yellow wins** by resignation")
+    question = await table.alice.slash(table.channel, "pachisi resign")
+    confirm = question.message
+    assert question.ephemeral and confirm is not None, "asked first"
+    assert (await stored_games(table.database_url))[0].snapshot.status == "active"
+    await table.alice.click(confirm, custom_id=CONFIRM_YES)
+    news = f"<@{table.alice.id}> resigns: **Yellow wins** by resignation"
+    said = await table.fake.wait_until(
+        lambda: next((m for m in table.channel.messages if m.content.startswith(news)), None),
+        what="the resignation's news",
+    )
+    assert not said.ephemeral
     [game] = await stored_games(table.database_url)
     assert game.snapshot.outcome == Outcome(Termination.RESIGNATION, game.snapshot.position.side_of(2))
     # The record written from the rows replays to the game as stored, and a backup takes it.
@@ -160,3 +168,20 @@ async def test_the_last_member_who_leaves_is_said_to_leave_and_the_computers_fin
         game.snapshot.outcome is not None and game.snapshot.outcome.termination is not Termination.RESIGNATION
     )
     assert all(info.user_id is None for info in game.snapshot.seats.values())
+
+
+async def test_join_offers_only_the_seats_a_member_may_take(table: Table) -> None:
+    await table.alice.slash(table.channel, "pachisi start", players=4, pieces=1, level="easy")
+    await wait_for_turn_or_end(table)
+    offered = await table.bob.autocomplete(table.channel, "pachisi join", "seat", "")
+    assert [value for _, value in offered] == ["red", "yellow", "green"], "Black is Alice's"
+    typed = await table.bob.slash(table.channel, "pachisi join", seat="purple")
+    assert typed.ephemeral and typed.content.startswith("That seat is not in play")
+
+
+async def test_a_member_without_a_seat_hears_why_before_any_confirmation_to_end(table: Table) -> None:
+    await table.alice.slash(table.channel, "pachisi start", players=2, pieces=1, level="easy")
+    await wait_for_turn_or_end(table)
+    reply = await table.bob.slash(table.channel, "pachisi end")
+    assert reply.ephemeral and not reply.components
+    assert reply.content.startswith("You have no seat in this game")

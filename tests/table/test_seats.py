@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.errors import NotAllowed
+from bot.core.errors import NotAllowed, NotPlaying
 from bot.core.present import REMATCH, THROW
 from bot.core.store import Status
 from tests.table.chat import Click
@@ -62,8 +62,12 @@ async def test_a_two_player_resignation_concedes_and_the_result_carries_the_tabl
 async def test_only_the_starter_or_a_manager_may_end_a_game_for_everyone(world: World) -> None:
     game = await world.start(members={TWO.seats[1]: BOB})
     seats = world.table.seats
-    with pytest.raises(NotAllowed):
+    with pytest.raises(NotAllowed) as seated:
         seats.check_may_end(BOB, game, can_manage=False)
+    assert seated.value.key == "only_starter_ends_seated" and "/pachisi leave" in str(seated.value)
+    with pytest.raises(NotAllowed) as unseated:
+        seats.check_may_end(CAROL, game, can_manage=False)
+    assert unseated.value.key == "only_starter_ends_unseated" and "leave" not in str(unseated.value)
     seats.check_may_end(BOB, game, can_manage=True)
     seats.check_may_end(ALICE, game, can_manage=False)
     with pytest.raises(NotAllowed):
@@ -116,3 +120,10 @@ async def test_a_seat_left_off_turn_shows_the_computer_on_the_turn_messages_boar
     await world.table.seats.give_up(world.member(BOB), game, resign=False)
     assert message.board is not None and message.board.names[TWO.seats[1]] != "Bob"
     assert world.turn_message() is message and (await world.game()).user_to_move() == ALICE
+
+
+async def test_only_a_seated_member_is_asked_to_confirm_resigning(world: World) -> None:
+    game = await world.start(members={TWO.seats[1]: BOB})
+    world.table.seats.check_seated(BOB, game)
+    with pytest.raises(NotPlaying):
+        world.table.seats.check_seated(CAROL, game)

@@ -20,11 +20,11 @@ from bot.cogs.group import PachisiCommands
 from bot.cogs.pachisi.buttons import reply
 from bot.cogs.pachisi.hints import chances_line
 from bot.cogs.pachisi.opening import open_table
-from bot.cogs.pachisi.views import ConfirmEnd, manages_channels
+from bot.cogs.pachisi.views import Confirm, manages_channels
 from bot.core.errors import GameError, NoGame, NotThrown, NotYourTurn
 from bot.core.present import board_of
 from bot.core.snapshot import GameSnapshot
-from bot.core.texts import ENGLISH, Language, answers, board, turns
+from bot.core.texts import ENGLISH, Language, answers, board, table, turns
 from bot.core.texts.language import SHIPPED, choose, native_name, speaks
 from bot.core.texts.rules import RULES
 from bot.table.acts import Act
@@ -81,6 +81,20 @@ def table_language(interaction: discord.Interaction[Any]) -> Language:
 
 def seat_index(name: str | None) -> int | None:
     return None if name is None else SEAT_NAMES.index(name)
+
+
+def typed_seat(lang: Language, game: GameSnapshot, text: str | None) -> int | None:
+    """The seat a member typed or picked for /pachisi join (a colour's name: in the notation, in
+    English or in `lang`); anything else is refused with the free seats."""
+    if text is None:
+        return None
+    named = {name: i for i, name in enumerate(SEAT_NAMES)}
+    for words in (ENGLISH, lang):
+        named |= {board.colour(words, i).lower(): i for i in range(len(SEAT_NAMES))}
+    seat = named.get(text.strip().lower())
+    if seat is None:
+        raise GameError("seat_not_in_play", free=game.free_seats())
+    return seat
 
 
 class PlayCommands(PachisiCommands):
@@ -180,9 +194,25 @@ class PlayCommands(PachisiCommands):
 
     @app_commands.command(name="join", description="Take a computer's seat in this channel's game")
     @app_commands.describe(seat="the seat to take (default: the first computer seat)")
-    @app_commands.choices(seat=SEAT_CHOICES)
     async def join(self, interaction: discord.Interaction[Any], seat: str | None = None) -> None:
-        await self.seats.take(reply(interaction), await self.channel_game(interaction), seat_index(seat))
+        game = await self.channel_game(interaction)
+        await self.seats.take(reply(interaction), game, typed_seat(language_of(interaction), game, seat))
+
+    @join.autocomplete("seat")
+    async def seat_choices(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Only the seats a member may take: the computer's, never one a person holds."""
+        assert interaction.channel_id is not None
+        game = await self.service.get_active(interaction.channel_id)
+        if game is None:
+            return []
+        lang, wanted = language_of(interaction), current.strip().lower()
+        choices = [
+            app_commands.Choice(name=board.colour(lang, seat), value=SEAT_NAMES[seat])
+            for seat in game.free_seats()
+        ]
+        return [c for c in choices if wanted in c.name.lower() or wanted in c.value]
 
     @app_commands.command(name="leave", description="Give your seat back to the computer")
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
@@ -192,7 +222,17 @@ class PlayCommands(PachisiCommands):
         name="resign", description="Give your seat to the computer for the rest of this game"
     )
     async def resign(self, interaction: discord.Interaction[Any]) -> None:
-        await self.seats.give_up(reply(interaction), await self.channel_game(interaction), resign=True)
+        """Ask before resigning, once the member has a seat to resign."""
+        game = await self.channel_game(interaction)
+        self.seats.check_seated(interaction.user.id, game)
+        lang = language_of(interaction)
+        question, yes, no, kept = answers.confirm_resign(lang, game.rules.players)
+
+        async def resign(clicked: discord.Interaction[Any]) -> None:
+            await self.seats.give_up(reply(clicked), game, resign=True)  # the news says what happened
+
+        confirm = Confirm(resign, yes=yes, no=no, kept=kept, working=answers.working(lang))
+        await interaction.response.send_message(question, view=confirm, ephemeral=True)
 
     @app_commands.command(name="throw", description="Throw the cowries for your turn")
     async def throw(self, interaction: discord.Interaction[Any]) -> None:
@@ -294,7 +334,13 @@ class PlayCommands(PachisiCommands):
         self.seats.check_may_end(interaction.user.id, game, can_manage=manages_channels(interaction))
         lang = language_of(interaction)
         question, yes, no, kept = answers.confirm_end(lang)
-        confirm = ConfirmEnd(game.id, yes=yes, no=no, kept=kept, working=answers.working(lang))
+
+        async def end(clicked: discord.Interaction[Any]) -> str:
+            user = clicked.user.id
+            ended = await self.seats.end(user, game.id, can_manage=manages_channels(clicked))
+            return table.ended(language_of(clicked), user, ended)
+
+        confirm = Confirm(end, yes=yes, no=no, kept=kept, working=answers.working(lang))
         await interaction.response.send_message(question, view=confirm, ephemeral=True)
 
     async def channel_game(self, interaction: discord.Interaction[Any]) -> GameSnapshot:

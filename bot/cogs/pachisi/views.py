@@ -1,15 +1,15 @@
 """The discord.ui views that are not a game's buttons (those are `buttons`): a finished turn's
-buttons, disabled, and the question asked before a game is ended for everyone."""
+buttons, disabled, and the question asked before a game is ended for everyone or a member
+resigns."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
 
-from bot.cogs.answers import NO_MENTIONS, error_text, handle_error, language_of
-from bot.cogs.host import host_of
-from bot.core.texts import table
+from bot.cogs.answers import NO_MENTIONS, error_text, handle_error
 
 
 def disabled_copy(message: discord.Message) -> discord.ui.View | None:
@@ -32,21 +32,24 @@ def manages_channels(interaction: discord.Interaction[Any]) -> bool:
 CONFIRM_YES, CONFIRM_NO = "confirm:yes", "confirm:no"
 """The confirmation's buttons (a view per message: the same ids on two questions never mix)."""
 
+Act = Callable[[discord.Interaction[Any]], Awaitable[str | None]]
+"""What yes does; the words the question becomes (None: the question goes, the news said it)."""
 
-class ConfirmEnd(discord.ui.View):
-    """Whether to end game `game_id` for everyone, asked ephemerally (so it needs no persistence);
-    yes ends it (`bot.table.seats.end`) and the question becomes what happened (or the refusal), no leaves
-    it as `kept`. Nothing is left at `working`."""
 
-    def __init__(self, game_id: int, *, yes: str, no: str, kept: str, working: str) -> None:
+class Confirm(discord.ui.View):
+    """A question asked ephemerally before something that cannot be undone (so it needs no
+    persistence): yes does `act` and the question becomes what happened (or the refusal), no
+    leaves it as `kept`. Nothing is left at `working`."""
+
+    def __init__(self, act: Act, *, yes: str, no: str, kept: str, working: str) -> None:
         super().__init__(timeout=60)
-        self.game_id = game_id
+        self.act = act
         self.no_text = kept
         self.working = working
-        confirm: discord.ui.Button[ConfirmEnd] = discord.ui.Button(
+        confirm: discord.ui.Button[Confirm] = discord.ui.Button(
             label=yes, style=discord.ButtonStyle.danger, custom_id=CONFIRM_YES
         )
-        cancel: discord.ui.Button[ConfirmEnd] = discord.ui.Button(
+        cancel: discord.ui.Button[Confirm] = discord.ui.Button(
             label=no, style=discord.ButtonStyle.secondary, custom_id=CONFIRM_NO
         )
         confirm.callback = self._yes  # type: ignore[method-assign]
@@ -57,14 +60,13 @@ class ConfirmEnd(discord.ui.View):
     async def _yes(self, interaction: discord.Interaction[Any]) -> None:
         await interaction.response.edit_message(content=self.working, view=None)
         try:
-            seats = host_of(interaction).table.seats
-            ended = await seats.end(
-                interaction.user.id, self.game_id, can_manage=manages_channels(interaction)
-            )
-            done = table.ended(language_of(interaction), interaction.user.id, ended)
+            done = await self.act(interaction)
         except Exception as exc:  # refused after all (the game ended meanwhile): say so here
             done = error_text(interaction, exc)
-        await interaction.edit_original_response(content=done, allowed_mentions=NO_MENTIONS)
+        if done is None:
+            await interaction.delete_original_response()
+        else:
+            await interaction.edit_original_response(content=done, allowed_mentions=NO_MENTIONS)
 
     async def _no(self, interaction: discord.Interaction[Any]) -> None:
         await interaction.response.edit_message(content=self.no_text, view=None)

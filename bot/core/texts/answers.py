@@ -57,6 +57,19 @@ def confirm_end(lang: Language) -> tuple[str, str, str, str]:
     )
 
 
+def confirm_resign(lang: Language, players: int) -> tuple[str, str, str, str]:
+    """The question before resigning (in a two-player game it concedes), its two answers and what
+    the question becomes on no."""
+    if players == 2:
+        question = lang.gettext("Resign this game? Your opponent wins it, and it can't be undone.")
+    else:
+        question = lang.gettext(
+            "Resign this game? The computer plays your seat to the end, and you can't take a seat in "
+            "this game again."
+        )
+    return question, lang.gettext("Resign"), lang.gettext("Keep playing"), lang.gettext("You play on.")
+
+
 def working(lang: Language) -> str:
     return lang.gettext("Working on it...")
 
