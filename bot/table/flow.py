@@ -237,13 +237,15 @@ class GameFlow:
             await self.shown.write_now(game_id)
             yield
 
-    async def show(self, played: Played, note: str | None = None, *, intro: str | None = None) -> None:
+    async def show(self, played: Played, note: str | None = None, *, intro: str | None = None) -> bool:
         """Close the message that showed the turn (saying why with `note`, a seat's news) and post
-        the game as it stands (call locked), with `intro` said once on it."""
+        the game as it stands (call locked), with `intro` said once on it. Whether a message that
+        showed the turn now says `note`."""
         plan = await self._close_shown(played, note, intro)
         if plan is None:
-            return
+            return False
         await self._after_pace(played, plan, None)
+        return plan.now is not None
 
     async def _close_shown(
         self, played: Played, note: str | None = None, intro: str | None = None

@@ -193,8 +193,8 @@ class Seats:
             game = await self.service.end(game_id, user_id, can_manage=can_manage)
             self.flow.timers.cancel(game_id)
             text = table.ended(self.flow.language(game), user_id, game)
-            await self.flow.show(Played(game), note=text)
+            said = await self.flow.show(Played(game), note=text)
             channel = self.flow.channel(game)
-            if channel is not None:
+            if channel is not None and not said:  # said once: on the turn message, else on its own
                 await self.flow.writer.post(channel, Message(text), game)
             return game

@@ -8,6 +8,7 @@ import pytest
 from bot.core.errors import NotAllowed, NotPlaying
 from bot.core.present import REMATCH, THROW
 from bot.core.store import Status
+from bot.core.texts import ENGLISH, table
 from tests.table.chat import Click
 from tests.table.world import ALICE, BOB, CAROL, NAMES, TWO, World
 
@@ -82,7 +83,17 @@ async def test_an_ended_game_closes_its_turn_and_says_who_ended_it(world: World)
     ended = await world.table.seats.end(ALICE, game.id, can_manage=False)
     assert ended.status == Status.ABANDONED
     assert not message.live() and game.id not in world.table.flow.timers.tasks
-    assert f"<@{ALICE}>" in world.room.messages[-1].content
+    said = table.ended(ENGLISH, ALICE, ended)
+    assert message.content.endswith(said), "the turn message says who ended it"
+    assert [m for m in world.room.messages if said in m.content] == [message], "said once"
+
+
+async def test_an_ended_game_no_message_shows_says_who_ended_it_on_its_own(world: World) -> None:
+    game = await world.start()
+    world.room.messages.remove(world.turn_message())  # the message that showed the turn is gone
+    ended = await world.table.seats.end(ALICE, game.id, can_manage=False)
+    said = table.ended(ENGLISH, ALICE, ended)
+    assert [m.content for m in world.room.messages if said in m.content] == [said]
 
 
 async def test_a_rematch_seats_the_same_members_once_the_game_is_over(world: World) -> None:
