@@ -87,6 +87,14 @@ class Seats:
         await reply.tell(table.your_game(reply.language, game, reply.user_id, note))
         await self.flow.changed(played, intro=table.plays_by_itself(self.flow.language(game)))
 
+    async def thread_name(self, lang: Language, user_id: int, name: str, channel_id: int) -> str:
+        """The name of the thread a member's new table plays in, off the channel `channel_id`:
+        numbered from their second table there on."""
+        store = self.flow.store
+        async with store.transaction() as session:
+            started = await store.tables_started(session, user_id, channel_id)
+        return table.table_name(lang, name, started + 1)
+
     async def post_card(self, game: GameSnapshot) -> None:
         """The table card, where onlookers look: the channel of a game's thread, or the game's own
         channel when it plays there (ahead of its turns)."""

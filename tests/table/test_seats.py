@@ -9,8 +9,9 @@ from bot.core.errors import NotAllowed, NotPlaying
 from bot.core.present import REMATCH, THROW
 from bot.core.store import Status
 from bot.core.texts import ENGLISH, table
+from bot.table.seats import Opening, Place
 from tests.table.chat import Click
-from tests.table.world import ALICE, BOB, CAROL, NAMES, TWO, World
+from tests.table.world import ALICE, BOB, CAROL, CHANNEL, GUILD, NAMES, TWO, World
 
 
 async def test_a_member_takes_a_computers_seat_and_the_table_is_told(world: World) -> None:
@@ -138,3 +139,14 @@ async def test_only_a_seated_member_is_asked_to_confirm_resigning(world: World) 
     world.table.seats.check_seated(BOB, game)
     with pytest.raises(NotPlaying):
         world.table.seats.check_seated(CAROL, game)
+
+
+async def test_a_members_second_table_off_a_channel_gets_a_numbered_thread_name(world: World) -> None:
+    """Two threads both "Pachisi: Alice's table" read alike: the second one is numbered."""
+    seats = world.table.seats
+    assert await seats.thread_name(ENGLISH, ALICE, "Alice", CHANNEL) == "Pachisi: Alice's table"
+    opening = Opening(TWO, "easy", 0, thread=True, names=NAMES)
+    await seats.open(world.member(ALICE), Place(GUILD, 301, card_channel_id=CHANNEL), opening, note=[])
+    assert await seats.thread_name(ENGLISH, ALICE, "Alice", CHANNEL) == "Pachisi: Alice's table 2"
+    assert await seats.thread_name(ENGLISH, BOB, "Bob", CHANNEL) == "Pachisi: Bob's table"
+    assert await seats.thread_name(ENGLISH, ALICE, "Alice", 999) == "Pachisi: Alice's table"

@@ -8,7 +8,6 @@ from typing import Any, Final
 
 import discord
 
-from bot.core.texts import table
 from bot.core.texts.language import choose
 from bot.table.channel import Reply
 from bot.table.seats import Opening, Place, Seats
@@ -31,7 +30,9 @@ async def open_table(
     if wants_thread and not missing:
         assert isinstance(here, discord.TextChannel)
         created = await here.create_thread(
-            name=table.table_name(choose(opening.language), interaction.user.display_name),
+            name=await seats.thread_name(
+                choose(opening.language), interaction.user.id, interaction.user.display_name, here.id
+            ),
             auto_archive_duration=THREAD_ARCHIVE_MINUTES,
             type=discord.ChannelType.public_thread,
         )

@@ -85,6 +85,13 @@ class GameQueries(Database):
         query = select(GameRow).where(GameRow.channel_id == channel_id, GameRow.status == Status.ACTIVE)
         return (await session.scalars(query)).first()
 
+    async def tables_started(self, session: AsyncSession, user_id: int, card_channel_id: int) -> int:
+        """How many tables `user_id` opened in threads of the channel `card_channel_id`."""
+        query = select(func.count(GameRow.id)).where(
+            GameRow.started_by == user_id, GameRow.card_channel_id == card_channel_id
+        )
+        return int(await session.scalar(query) or 0)
+
     async def active_games(
         self, session: AsyncSession, guild_ids: Iterable[int] | None, *, unannounced: bool = False
     ) -> list[GameRow]:

@@ -47,8 +47,11 @@ def rules_words(lang: Language, rules: Rules) -> str:
     return text
 
 
-def table_name(lang: Language, starter: str) -> str:
-    """The thread's name."""
+def table_name(lang: Language, starter: str, number: int = 1) -> str:
+    """The thread's name; a starter's second table in a channel and later ones are numbered, so
+    two threads never read alike."""
+    if number > 1:
+        return lang.gettext("Pachisi: {name}'s table {number}", name=starter, number=number)[:100]
     return lang.gettext("Pachisi: {name}'s table", name=starter)[:100]
 
 
