@@ -163,6 +163,15 @@ def read(text: str, commands: list[Json], members: dict[str, Json], language: La
     return data
 
 
+def _either(language: Language, words: list[str]) -> str:
+    """`2 or 4`: the choices to pick from, as a sentence says them (numbers in ascending order)."""
+    if all(word.isdigit() for word in words):
+        words = sorted(words, key=int)
+    if len(words) <= 1:
+        return "".join(words)
+    return language.gettext("{first} or {last}", first=", ".join(words[:-1]), last=words[-1])
+
+
 def convert(option: Json, text: str, members: dict[str, Json], language: Language = ENGLISH) -> Any:
     """The value of one option from its typed text, checked as Discord's client checks it."""
     name, kind = option["name"], option["type"]
@@ -174,8 +183,10 @@ def convert(option: Json, text: str, members: dict[str, Json], language: Languag
             names = (choice["name"], _default(choice), choice["value"])
             if text.casefold() in (str(n).casefold() for n in names):
                 return choice["value"]
-        listed = ", ".join(str(c["name"]) for c in choices)
-        raise Refused(language.gettext("{name} must be one of: {choices}.", name=name, choices=listed))
+        listed = [str(c["name"]) for c in choices]
+        raise Refused(
+            language.gettext("{name} must be {choices}.", name=name, choices=_either(language, listed))
+        )
     if kind == INTEGER and re.fullmatch(r"-?\d+", text):
         value: Any = int(text)
     elif kind == NUMBER and re.fullmatch(r"-?(\d+\.?\d*|\.\d+)", text):

@@ -89,7 +89,7 @@ async def test_commands_the_bot_does_not_have_are_refused_on_the_page(
     asha = await Tab.join(browser, table.url, "Asha")
     sent = len(table.server.interactions)
     for line, reason in [
-        ("/pachisi start players:3", "players must be one of: 4, 2"),
+        ("/pachisi start players:3", "players must be 2 or 4."),
         ("/pachisi start pieces:9", "pieces must be from 1 to 4"),
         ("/pachisi start pieces:two", "pieces must be a whole number"),
         ("/pachisi start thread:maybe", "thread must be True or False"),
