@@ -96,7 +96,7 @@ SAYINGS = [
     ),
     (Reason(why.CASTLE_SAFE, arm=1), "lands on Red's castle, safe for as long as it stays"),
     (Reason(why.LEAVES_RANGE, threats=((3, 3),)), "moves out of reach of Green's 3"),
-    (Reason(why.ENTERS_RANGE, threats=((3, 3),), chance=20), "steps into range of Green's 3 (20 in 64)"),
+    (Reason(why.ENTERS_RANGE, threats=((3, 3),), chance=20), "moves into range of Green's 3 (20 in 64)"),
     (
         Reason(why.STAYS_IN_RANGE, threats=((1, 4), (1, 25), (3, 10))),
         "stays in range of Red's 4 and 25 and Green's 10",

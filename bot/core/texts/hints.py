@@ -157,8 +157,8 @@ def _range(lang: Language, said: Reason) -> str:
             "stays in range of {threats} ({chance} in 64)", threats=threats, chance=said.chance
         )
     if said.chance is None:
-        return lang.gettext("steps into range of {threats}", threats=threats)
-    return lang.gettext("steps into range of {threats} ({chance} in 64)", threats=threats, chance=said.chance)
+        return lang.gettext("moves into range of {threats}", threats=threats)
+    return lang.gettext("moves into range of {threats} ({chance} in 64)", threats=threats, chance=said.chance)
 
 
 def _blockade(lang: Language, said: Reason) -> str:
