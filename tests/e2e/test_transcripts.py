@@ -293,6 +293,17 @@ class Game:
             member, f"types {typed} in {where}", lambda: member.slash(channel, command, **options), until
         )
 
+    async def confirm(self, member: Member, asked: Reply | None) -> None:
+        """The member answers yes to the question `asked` put to them (resign, end)."""
+        assert asked is not None and asked.message is not None
+        question = asked.message
+        yes = next(b for b in question.buttons if b.style == 4)
+        await self.transcript.step(
+            member,
+            f"clicks [{yes.label}] on message {self.transcript.number(question)}",
+            lambda: member.click(question, custom_id=yes.custom_id),
+        )
+
     async def click(
         self, member: Member, message: Message, kind: str, until: Callable[[], object] | None = None
     ) -> Reply | None:
@@ -327,7 +338,7 @@ async def play_the_script(game: Game, restart: Callable[[], Awaitable[None]]) ->
     await click(asha, puzzle, "pachisi:puzzle:")
     await say(asha, channel, "pachisi puzzle-channel", post="here")
     await say(ravi, channel, "pachisi puzzle-ping", ping="on")
-    await say(ravi, game.thread, "pachisi resign")
+    await game.confirm(ravi, await say(ravi, game.thread, "pachisi resign"))
     # the computers play the game to its end: the card offers a rematch
     await say(asha, game.thread, "pachisi leave", until=lambda: newest(channel, "pachisi:rematch:"))
     await say(asha, channel, "pachisi stats")
@@ -342,15 +353,7 @@ async def play_the_script(game: Game, restart: Callable[[], Awaitable[None]]) ->
     threads = channel.threads
     rematch = threads[-1]
     await say(ravi, rematch, "pachisi end")  # refused: Asha started it
-    confirm = await say(asha, rematch, "pachisi end")
-    assert confirm is not None and confirm.message is not None
-    question = confirm.message
-    yes = next(b for b in question.buttons if b.style == 4)
-    await game.transcript.step(
-        asha,
-        f"clicks [{yes.label}] on message {game.transcript.number(question)}",
-        lambda: asha.click(question, custom_id=yes.custom_id),
-    )
+    await game.confirm(asha, await say(asha, rematch, "pachisi end"))
 
 
 MESSAGE_TEXT = re.compile(r"^  (?:\| |\[embed (?:title|description|field|footer)\] |  )(.*)$")
