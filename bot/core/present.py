@@ -278,7 +278,8 @@ def card(
     tallies: Mapping[int, SeatTally] | None = None,
     players: Mapping[int, int] | None = None,
     ended_at: datetime | None = None,
+    number: int = 1,
 ) -> Message:
     """The table card: options, seats, where it plays, and the result at the end."""
-    text = table.card(lang, game, starter, tallies=tallies, players=players, ended_at=ended_at)
+    text = table.card(lang, game, starter, tallies=tallies, players=players, ended_at=ended_at, number=number)
     return Message(text, card_buttons(lang, game))

@@ -92,6 +92,13 @@ class GameFlow:
     def starter(self, game: GameSnapshot) -> str:
         return table.member_name(self.language(game), game.started_by, self.names, game.starter_name)
 
+    async def table_number(self, game: GameSnapshot) -> int:
+        """Which of its starter's tables off its channel the game is (its thread's number)."""
+        if game.card_channel_id is None:
+            return 1
+        async with self.store.transaction() as session:
+            return await self.store.tables_started(session, game.started_by, game.card_channel_id, game.id)
+
     # --- a click on a turn message ----------------------------------------------------------
 
     async def click(self, reply: Reply, act: Act) -> None:
@@ -375,6 +382,7 @@ class GameFlow:
             tallies=await self._tallies(game),
             players=await records.game_players(self.store, game.id) if finished else None,
             ended_at=self.clock.now(),
+            number=await self.table_number(game),
         )
         try:
             await self.writer.edit(channel, game.card_message_id, card, game)

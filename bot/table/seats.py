@@ -101,7 +101,8 @@ class Seats:
         channel = self.flow.card_channel(game)
         if channel is None:
             return
-        card = present.card(self.flow.language(game), game, self.flow.starter(game))
+        number = await self.flow.table_number(game)
+        card = present.card(self.flow.language(game), game, self.flow.starter(game), number=number)
         posted = await self.flow.writer.post(channel, card, game)
         await self.service.set_card(game.id, posted.id)
 

@@ -148,5 +148,11 @@ async def test_a_members_second_table_off_a_channel_gets_a_numbered_thread_name(
     opening = Opening(TWO, "easy", 0, thread=True, names=NAMES)
     await seats.open(world.member(ALICE), Place(GUILD, 301, card_channel_id=CHANNEL), opening, note=[])
     assert await seats.thread_name(ENGLISH, ALICE, "Alice", CHANNEL) == "Pachisi: Alice's table 2"
+    await seats.open(world.member(ALICE), Place(GUILD, 302, card_channel_id=CHANNEL), opening, note=[])
+    cards = [m.content.splitlines()[0] for m in world.room.messages if "·" in m.content.splitlines()[0]]
+    assert [card.split(" (")[0] for card in cards] == [
+        "**Pachisi: Alice's table**",
+        "**Pachisi: Alice's table 2**",
+    ]
     assert await seats.thread_name(ENGLISH, BOB, "Bob", CHANNEL) == "Pachisi: Bob's table"
     assert await seats.thread_name(ENGLISH, ALICE, "Alice", 999) == "Pachisi: Alice's table"

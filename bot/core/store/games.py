@@ -85,11 +85,16 @@ class GameQueries(Database):
         query = select(GameRow).where(GameRow.channel_id == channel_id, GameRow.status == Status.ACTIVE)
         return (await session.scalars(query)).first()
 
-    async def tables_started(self, session: AsyncSession, user_id: int, card_channel_id: int) -> int:
-        """How many tables `user_id` opened in threads of the channel `card_channel_id`."""
+    async def tables_started(
+        self, session: AsyncSession, user_id: int, card_channel_id: int, up_to: int | None = None
+    ) -> int:
+        """How many tables `user_id` opened in threads of the channel `card_channel_id` (up to the
+        game `up_to`, included)."""
         query = select(func.count(GameRow.id)).where(
             GameRow.started_by == user_id, GameRow.card_channel_id == card_channel_id
         )
+        if up_to is not None:
+            query = query.where(GameRow.id <= up_to)
         return int(await session.scalar(query) or 0)
 
     async def active_games(

@@ -69,18 +69,30 @@ def card(
     tallies: Mapping[int, SeatTally] | None = None,
     players: Mapping[int, int] | None = None,
     ended_at: datetime | None = None,
+    number: int = 1,
 ) -> str:
-    """The table card in the channel: options, seats, where it plays; the result at the end."""
+    """The table card in the channel: options, seats, where it plays; the result at the end. A
+    starter's later tables off a channel are numbered as their threads are (`table_name`)."""
     seats = " · ".join(
         lang.gettext("{colour}: {player}", colour=colour(lang, s), player=player(lang, game, s))
         for s in game.rules.seats
     )
-    head = lang.gettext(
-        "**Pachisi: {name}'s table** ({rules}) · in {language}",
-        name=starter,
-        rules=rules_words(lang, game.rules),
-        language=lang.name,
-    )
+    rules = rules_words(lang, game.rules)
+    if number > 1:
+        head = lang.gettext(
+            "**Pachisi: {name}'s table {number}** ({rules}) · in {language}",
+            name=starter,
+            number=number,
+            rules=rules,
+            language=lang.name,
+        )
+    else:
+        head = lang.gettext(
+            "**Pachisi: {name}'s table** ({rules}) · in {language}",
+            name=starter,
+            rules=rules,
+            language=lang.name,
+        )
     lines = [head, seats]
     if game.status == Status.ACTIVE:
         if game.card_channel_id is not None:
