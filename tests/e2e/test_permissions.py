@@ -45,7 +45,10 @@ async def test_a_refused_post_mid_game_is_explained_and_the_move_is_kept(table: 
     posts through the channel, which may be refused too (Send Messages taken away mid-game)."""
     await table.alice.slash(table.channel, "pachisi start", players=2, level="easy")
     message = await wait_for_turn_or_end(table)
+    edits = len(message.edits)
     await table.bob.slash(table.channel, "pachisi join", seat="yellow")  # both throw for themselves
+    # Alice's turn stays on its message, redrawn with Bob's name after the news is told
+    await table.fake.wait_until(lambda: len(message.edits) > edits, what="the turn message redrawn")
     # Play on until Alice has a choice to make; then her move hands the turn to Bob, in a new post.
     while True:
         labels = [b.label or "" for b in live_buttons(message)]

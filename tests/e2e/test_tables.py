@@ -10,6 +10,7 @@ from contextlib import AbstractAsyncContextManager
 
 import pytest
 
+from bot.core.texts.turns import log_lines
 from localdiscord import play
 from localdiscord.driver import Channel
 from localdiscord.records import Message
@@ -68,9 +69,8 @@ async def play_to_the_end(table: Table, thread: Channel, rng: random.Random, lim
             return message
         labels = [b.label or "" for b in live_buttons(message)]
         seen = (message.id, len(message.edits))
-        member = next(
-            m for m in (table.alice, table.bob) if f"<@{m.id}> (" in message.content.splitlines()[-2]
-        )
+        prompt = message.content.splitlines()[len(log_lines(message.content))]  # the line after the log
+        member = next(m for m in (table.alice, table.bob) if f"<@{m.id}> (" in prompt)
         await member.click(message, rng.choice(labels), wait=False)
     raise AssertionError("the game did not end")
 
@@ -189,7 +189,7 @@ async def test_pings_go_only_to_players_with_a_choice_waiting_or_a_piece_capture
         assert set(message.pinged) <= players, message.content
         posted = message.edits[0]["content"] if message.edits else message.content  # as it pinged
         if message.pinged and not is_final(message):
-            prompt = posted.splitlines()[-2:]
+            prompt = posted.splitlines()[len(log_lines(posted)) :]  # the lines after the log
             waits = any(line.startswith(f"<@{tables.alice.id}> (") for line in prompt)
             captured = f"**<@{tables.alice.id}>**'s" in posted
             assert waits or captured, message.content
@@ -274,7 +274,7 @@ async def test_refusals_say_what_to_do_and_never_echo_input_whole(tables: Table)
     refused = await carol.click(message, live_buttons(message)[0].label or "")
     assert refused.content == "You are not playing in this game: take a computer's seat with /pachisi join."
     ended = await carol.slash(thread, "pachisi end")
-    assert ended.ephemeral and ended.content.startswith("Only the member who started this game")
+    assert ended.ephemeral and ended.content.startswith("You have no seat in this game, and only the member")
     assert ended.components == []  # refused before any confirmation is shown
     early = await tables.alice.slash(thread, "pachisi move", choice="Z")
     assert early.content.startswith("`Z` is not a move of this throw: choose ")
