@@ -132,21 +132,25 @@ class Seats:
         )
 
     async def take(self, reply: Reply, game: GameSnapshot, seat: int | None) -> None:
-        """A member takes a computer's seat; if it is their turn now, the turn is shown to them."""
+        """A member takes a computer's seat; if it is their turn now, the turn is shown to them,
+        else the turn message is redrawn with their name before the news is told."""
         self.flow.remember(reply)
+        if not reply.done():  # the card and the board are drawn before the news: say it comes
+            await reply.defer(ephemeral=reply.channel_id != game.channel_id, thinking=True)
         async with self.flow.locked(game.id):
             user = reply.user_id
             played = await self.service.join(game.id, user, seat, reply.user_name)
             joined = played.game
             taken = joined.seat_of(user)
             assert taken is not None
-            await self.announce(reply, joined, lambda lang: table.seat_taken(lang, user, joined, taken))
+            shown = bool(played.events) or joined.user_to_move() == user
             await self.flow.update_card(joined)
-            if played.events or joined.user_to_move() == user:
+            if not shown:
+                await self.flow.redraw(joined)
+            await self.announce(reply, joined, lambda lang: table.seat_taken(lang, user, joined, taken))
+            if shown:
                 note = table.seat_taken(self.flow.language(joined), user, joined, taken)
                 await self.flow.show(played, note=note)
-            else:
-                await self.flow.redraw(joined)
 
     async def give_up(self, reply: Reply, game: GameSnapshot, *, resign: bool) -> None:
         if not reply.done():
