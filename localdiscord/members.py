@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import unicodedata
 from typing import Any
+
+import icu
 
 from localdiscord import words
 from localdiscord.records import GuildRecord, MemberRecord
@@ -47,13 +50,14 @@ class Members:
         if member is not None and not member.user.bot:
             return self._claim(member, secret, language)
         name = " ".join(str(data.get("name") or "").split())
-        if len(name) not in NAME_LENGTHS:
+        if len(name) not in NAME_LENGTHS or any(unicodedata.category(c) == "Cc" for c in name):
             raise Refused(words.bad_name(language))
         found = self.named(name)
         if found is not None:
             if not self._holds(found, secret):
                 raise Refused(words.name_taken(language, found.user.name))
             return self._claim(found, secret, language)
+        self._refuse_look_alikes(name, language)
         member = self.server.add_member(self.guild, name)
         self.owners[member.user.id] = _hash(secret)
         return member
@@ -72,6 +76,16 @@ class Members:
             None,
         )
 
+    def _refuse_look_alikes(self, name: str, language: words.Language) -> None:
+        """A new name must not pass for anyone already here (a member, or the bot itself): not
+        by confusable letters (Unicode's skeletons, UTS #39) nor by mixing scripts that look alike."""
+        if _SPOOF.check(name) & icu.USpoofChecks.RESTRICTION_LEVEL:
+            raise Refused(words.mixed_script(language))
+        wanted = skeletons(name)
+        for member in self.guild.members.values():
+            if skeletons(member.user.name) & wanted:
+                raise Refused(words.looks_like(language, member.user.name))
+
     def _claim(self, member: MemberRecord, secret: str, language: words.Language) -> MemberRecord:
         if not self._holds(member, secret):
             raise Refused(words.not_yours(language))
@@ -83,6 +97,29 @@ class Members:
         if owner is None:
             return not strict
         return hmac.compare_digest(owner, _hash(secret))
+
+
+def _spoof_checker() -> icu.SpoofChecker:
+    """ICU's checker of UTS #39: Latin may mix with one other script, except the two whose letters
+    copy Latin's (Cyrillic, Greek): "Asha आशा" passes, "Аsha" with a Cyrillic А does not."""
+    checker = icu.SpoofChecker()
+    checker.setRestrictionLevel(icu.URestrictionLevel.MODERATELY_RESTRICTIVE)
+    checker.setChecks(icu.USpoofChecks.RESTRICTION_LEVEL)
+    return checker
+
+
+_SPOOF = _spoof_checker()
+
+
+def skeletons(name: str) -> set[str]:
+    """What a name looks like: UTS #39's skeletons of it and of its case-folded form ("AIice"
+    passes for "Alice" as written, "ΑSHA" for "asha" once folded), spaces collapsed and invisible
+    format characters dropped. Two names sharing a skeleton read as one name."""
+    spaced = " ".join(name.split())
+    return {
+        "".join(c for c in _SPOOF.getSkeleton(0, form) if unicodedata.category(c) != "Cf")
+        for form in (spaced, spaced.casefold())
+    }
 
 
 def _secret(data: dict[str, Any], language: words.Language) -> str:

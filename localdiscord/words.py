@@ -126,3 +126,16 @@ def button_gone(language: Language) -> str:
 
 def bot_away(language: Language) -> str:
     return language.gettext("Pachisi is not connected right now; try again in a moment.")
+
+
+def looks_like(language: Language, name: str) -> str:
+    return language.gettext(
+        "That name looks like {name}, who is already here; pick a name that looks different.", name=name
+    )
+
+
+def mixed_script(language: Language) -> str:
+    return language.gettext(
+        "That name mixes alphabets whose letters look alike (such as Latin and Cyrillic); "
+        "pick a name in one of them."
+    )
