@@ -39,6 +39,7 @@ class Members:
         self.server, self.guild = server, guild
         self.owners: dict[int, str] = owners if owners is not None else {}
         """member id -> the hash of the secret of the browser that holds it (kept with the table)."""
+        self._granted: set[int] = set()  # the runner's members granted the right since the start
 
     def greet(self, data: dict[str, Any]) -> MemberRecord:
         """The member a page's `hello` asks for (by id, else by name; a new one for a new name),
@@ -48,7 +49,7 @@ class Members:
         wanted = str(data.get("member_id") or "")
         member = self.guild.members.get(int(wanted)) if wanted.isdigit() else None
         if member is not None and not member.user.bot:
-            return self._claim(member, secret, language)
+            return self._grant(self._claim(member, secret, language), secret)
         name = " ".join(str(data.get("name") or "").split())
         if len(name) not in NAME_LENGTHS or any(unicodedata.category(c) == "Cc" for c in name):
             raise Refused(words.bad_name(language))
@@ -56,11 +57,11 @@ class Members:
         if found is not None:
             if not self._holds(found, secret):
                 raise Refused(words.name_taken(language, found.user.name))
-            return self._claim(found, secret, language)
+            return self._grant(self._claim(found, secret, language), secret)
         self._refuse_look_alikes(name, language)
         member = self.server.add_member(self.guild, name)
         self.owners[member.user.id] = _hash(secret)
-        return member
+        return self._grant(member, secret)
 
     def check(self, member: MemberRecord, data: dict[str, Any]) -> None:
         """A request must name the page's member and carry the secret of the browser holding it."""
@@ -68,6 +69,30 @@ class Members:
         named = str(data.get("member") or "")
         if named != str(member.user.id) or not self._holds(member, secret, strict=True):
             raise Refused(words.not_yours(words.language_of(member.locale)))
+
+    def runs_table(self, secret: str) -> bool:
+        """Whether `secret` is the browser of whoever runs the table: the first browser that made a
+        member here (the oldest member's, snowflakes growing with time)."""
+        if not self.owners:
+            return False
+        return hmac.compare_digest(self.owners[min(self.owners)], _hash(secret))
+
+    def set_moderator(self, member: MemberRecord, secret: str, moderator: bool) -> None:
+        """The moderator right (Manage Channels) is the table's runner's to take up or put down;
+        anyone else asking for it is refused."""
+        if not self.runs_table(secret):
+            raise Refused(words.moderator_refused(words.language_of(member.locale)))
+        self.server.set_moderator(self.guild, member, moderator)
+
+    def _grant(self, member: MemberRecord, secret: str) -> MemberRecord:
+        """The runner's members moderate the table from the start; nobody else does (a right
+        ticked by anyone before it was the runner's alone is taken back)."""
+        if not self.runs_table(secret) and self.guild.moderator_role in member.roles:
+            self.server.set_moderator(self.guild, member, False)
+        elif self.runs_table(secret) and member.user.id not in self._granted:
+            self._granted.add(member.user.id)
+            self.server.set_moderator(self.guild, member, True)
+        return member
 
     def named(self, name: str) -> MemberRecord | None:
         wanted = name.casefold()

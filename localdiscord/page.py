@@ -236,7 +236,8 @@ class Page:
         member = self.members.greet(data)
         client.member = member
         snapshot = views.snapshot(self.server, self.guild, member)
-        await self._send(client, {"op": "welcome", **snapshot, **_words(member)})
+        runs = self.members.runs_table(str(data.get("secret") or ""))
+        await self._send(client, {"op": "welcome", **snapshot, **_words(member), "runs_table": runs})
         client.changes[("commands", 0)] = None
         client.wake.set()
 
@@ -337,7 +338,7 @@ class Page:
 
     def _settings(self, member: MemberRecord, data: Json) -> None:
         if "moderator" in data:
-            self.server.set_moderator(self.guild, member, bool(data["moderator"]))
+            self.members.set_moderator(member, str(data.get("secret") or ""), bool(data["moderator"]))
         if "locale" in data:
             if data["locale"] not in LOCALES:
                 raise Refused(f"Pick one of {', '.join(LOCALES)}.")

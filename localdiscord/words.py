@@ -32,6 +32,8 @@ def _frame(language: Language) -> dict[str, str]:
         "you_are": language.gettext("You are {name}"),
         "moderator": language.gettext("Moderator"),
         "moderator_note": language.gettext("(Manage Channels)"),
+        "moderator_yours": language.gettext("You run this table, so you moderate it."),
+        "moderator_theirs": language.gettext("Whoever runs this table moderates it."),
         "language": language.gettext("Language"),
         "switch": language.gettext("Play as someone else"),
         "menu": language.gettext("Channels and settings"),
@@ -138,4 +140,10 @@ def mixed_script(language: Language) -> str:
     return language.gettext(
         "That name mixes alphabets whose letters look alike (such as Latin and Cyrillic); "
         "pick a name in one of them."
+    )
+
+
+def moderator_refused(language: Language) -> str:
+    return language.gettext(
+        "Only whoever runs this table moderates it (Manage Channels); nothing was changed."
     )

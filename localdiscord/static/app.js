@@ -180,6 +180,7 @@
     state.retry = 0;
     banner(null);
     state.me = data.me;
+    state.runsTable = Boolean(data.runs_table);
     remember(data.me);
     localStorage.setItem(LOCALE, data.me.locale);
     applyWords(data);
@@ -214,6 +215,8 @@
   function showMe() {
     $("me-name").textContent = t("you_are", { name: state.me.name });
     $("moderator").checked = state.me.moderator;
+    $("moderator").disabled = !state.runsTable; // the runner's right, granted: nobody ticks it for themselves
+    $("moderator-who").textContent = t(state.runsTable ? "moderator_yours" : "moderator_theirs");
     $("locale").value = state.me.locale;
   }
 
