@@ -67,6 +67,7 @@ class Page:
         self._runner: web.AppRunner | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self.url = ""
+        self.bot_was_online = False  # since the page started: else the bot is still starting
         server.observers.append(self._observe)
 
     async def start(self, host: str, port: int) -> None:
@@ -193,6 +194,7 @@ class Page:
         while True:
             if self.server.ready() != online:
                 online = self.server.ready()
+                self.bot_was_online = self.bot_was_online or online
                 for client in list(self.clients):
                     await self._send(client, {"op": "status", "bot_online": online})
             await asyncio.sleep(0.25)
@@ -300,13 +302,16 @@ class Page:
             except ValueError as exc:
                 raise Refused(str(exc)) from None
             return
+        language = words.language_of(member.locale)
+        commands = self._commands(member)
+        if not self.server.ready():  # a command the bot has not told us of yet is not unknown
+            raise Refused(words.bot_away(language) if self.bot_was_online else words.bot_starting(language))
+        if not commands:
+            raise Refused(words.bot_starting(language))
         try:
-            language = words.language_of(member.locale)
-            data = commandline.read(text, self._commands(member), self._member_payloads(), language)
+            data = commandline.read(text, commands, self._member_payloads(), language)
         except commandline.Refused as refused:
             raise Refused(str(refused)) from None
-        if not self.server.ready():
-            raise Refused(words.bot_away(words.language_of(member.locale)))
         interaction = await self.server.send_interaction(COMMAND, member, channel, data)
         typed = text.split()[: len(commandline.leaf(data)[0])]  # the command in the member's words
         self._spawn(self._expect_answer(client, interaction, " ".join(typed)))

@@ -60,6 +60,7 @@ def _dialog(language: Language) -> dict[str, str]:
         "your_name": language.gettext("Your name"),
         "join": language.gettext("Join"),
         "continue_as": language.gettext("Continue as {name}"),
+        "name_needed": language.gettext("Type a name first: 1 to 32 characters."),
         "seat_offer": language.gettext("A seat is free at {table}."),
         "take_seat": language.gettext("Take a seat"),
         "watch": language.gettext("Just watch"),
@@ -124,6 +125,10 @@ def message_gone(language: Language) -> str:
 
 def button_gone(language: Language) -> str:
     return language.gettext("That button is not there any more.")
+
+
+def bot_starting(language: Language) -> str:
+    return language.gettext("Pachisi is still starting; try again in a few seconds.")
 
 
 def bot_away(language: Language) -> str:

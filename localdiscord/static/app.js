@@ -92,9 +92,15 @@
     sessionStorage.setItem(LAST, member.id);
   }
 
-  function askName(error) {
+  function showJoinError(error) {
     $("join-error").hidden = !error;
     $("join-error").textContent = error || "";
+  }
+
+  $("join-name").addEventListener("input", () => showJoinError(null)); // an error about the old name is stale
+
+  function askName(error) {
+    showJoinError(error);
     const list = $("known-members");
     list.replaceChildren();
     for (const member of known()) {
@@ -116,7 +122,12 @@
   $("join-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const name = $("join-name").value.trim();
-    if (!name) return;
+    if (!name) {
+      showJoinError(t("name_needed"));
+      $("join-name").focus();
+      return;
+    }
+    showJoinError(null);
     $("join").close();
     sessionStorage.removeItem(LAST);
     connect({ name });
@@ -179,6 +190,7 @@
   function welcome(data) {
     state.retry = 0;
     banner(null);
+    refused(null); // connected again: what was refused while away is stale
     state.me = data.me;
     state.runsTable = Boolean(data.runs_table);
     remember(data.me);
@@ -224,6 +236,7 @@
   $("locale").addEventListener("change", () => send({ op: "settings", locale: $("locale").value }));
 
   function setStatus(online) {
+    if (online !== state.online) refused(null); // "not connected", "still starting": no longer so
     state.online = online;
     const status = $("bot-status");
     status.textContent = online ? t("online") : t("offline");
