@@ -20,6 +20,8 @@ from localdiscord import words
 from localdiscord.records import GuildRecord, MemberRecord
 from localdiscord.state import State
 
+LOCALES = ("en-US", "en-GB", "hi")
+"""Languages a member can pick (Discord's locale codes): the bot speaks English and Hindi."""
 SECRET_LENGTHS = range(16, 129)
 NAME_LENGTHS = range(1, 33)
 
@@ -60,6 +62,10 @@ class Members:
             return self._grant(self._claim(found, secret, language), secret)
         self._refuse_look_alikes(name, language)
         member = self.server.add_member(self.guild, name)
+        if data.get("locale") in LOCALES:  # the browser's language, until the member picks one
+            member.locale = str(data["locale"])
+        elif language.code != "en":
+            member.locale = language.code
         self.owners[member.user.id] = _hash(secret)
         return self._grant(member, secret)
 

@@ -23,7 +23,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from localdiscord import commandline, pagefiles, views, words
-from localdiscord.members import Members, Refused
+from localdiscord.members import LOCALES, Members, Refused
 from localdiscord.records import ChannelRecord, GuildRecord, Interaction, InteractionType, MemberRecord
 from localdiscord.server import FakeDiscordServer
 
@@ -35,8 +35,6 @@ COMMAND, CLICK, AUTOCOMPLETE = (
     InteractionType.AUTOCOMPLETE,
 )
 
-LOCALES = ("en-US", "en-GB", "hi")
-"""Languages a member can pick (Discord's locale codes): the bot speaks English and Hindi."""
 ANSWER_WITHIN = 3.0  # Discord's client gives up on an interaction after 3 seconds
 AUTOCOMPLETE_WAIT = 3.0
 HEADERS = {

@@ -73,6 +73,7 @@
     fresh: new Set(), // threads opened since this page connected (a rematch's, say)
     offered: false, // the seat offer of the table this page was opened for is made
     offerFor: null, // {thread, until}: that offer, waiting for the table's free seat to show
+    answerFrom: null, // {channel, until}: a click made on another channel's message, its answer awaited
   };
 
   // --- members -----------------------------------------------------------------------------
@@ -249,8 +250,8 @@
   }
 
   let toastTimer = null;
-  function toast(text) {
-    $("toast").textContent = text;
+  function toast(text) { // a text, or nodes (an answer's markdown)
+    $("toast").replaceChildren(text);
     $("toast").hidden = false;
     clearTimeout(toastTimer);
     toastTimer = setTimeout(() => { $("toast").hidden = true; }, 6000);
@@ -399,6 +400,7 @@
   function upsert(message) {
     const old = state.messages.get(message.id);
     state.messages.set(message.id, message);
+    if (!message.gone && said(message) && !(old && said(old))) answerElsewhere(message); // said, not thinking
     if (state.offerFor) tryOffer();
     if (message.channel_id !== state.current) {
       if (!old && !message.gone) {
@@ -689,14 +691,33 @@
     const seats = about.sort(byId).reverse().flatMap((m) => seatButtons(m.components).map((b) => [m, b]));
     if (!seats.length) return false;
     const [message, seat] = seats[0];
+    if (mentionsMe(message)) return true; // the table's card names its players: this member has a seat
     $("offer-text").textContent = t("seat_offer", { table: thread.name });
     $("offer-take").onclick = () => {
       $("offer").close();
+      if (message.channel_id !== state.current) state.answerFrom = { channel: message.channel_id, until: Date.now() + 10000 };
       send({ op: "click", message: message.id, custom_id: seat.custom_id });
     };
     $("offer").showModal();
     $("offer-take").focus();
     return true;
+  }
+
+  function mentionsMe(message) {
+    return Boolean(state.me) && JSON.stringify([message.content, message.embeds]).includes(`<@${state.me.id}>`);
+  }
+
+  // The bot answers a click where its message is (the table's card, in the channel): an answer
+  // only for this member, to a click made from another channel, is shown where they are.
+  function answerElsewhere(message) {
+    const from = state.answerFrom;
+    if (!from || !message.ephemeral || message.channel_id !== from.channel || message.channel_id === state.current) return;
+    state.answerFrom = null;
+    if (Date.now() < from.until) toast(Markdown.render(said(message), context()));
+  }
+
+  function said(message) {
+    return message.content || (message.embeds && message.embeds[0] && message.embeds[0].description) || "";
   }
 
   function seatButtons(list) {

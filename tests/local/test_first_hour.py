@@ -4,6 +4,7 @@ empty channel says."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 from pathlib import Path
@@ -12,7 +13,7 @@ from typing import Any
 import pytest
 
 from bot.core.texts.language import Language, choose
-from localdiscord.records import MANAGE_CHANNELS
+from localdiscord.records import MANAGE_CHANNELS, InteractionType
 from localdiscord.table import LocalTable
 from tests.local.conftest import DESKTOP
 from tests.local.tabs import Tab
@@ -120,3 +121,57 @@ async def test_joining_with_an_empty_name_says_so_and_old_errors_go(
     await page.wait_for_selector("#join-error", state="hidden")
     await page.click("#join-button")
     await page.wait_for_selector("#bot-status.online")
+
+
+async def stranger(browser: Any, url: str, name: str, locale: str) -> Tab:
+    """Someone opening a link in a browser of their own, in their language; the page's dialogs may
+    be open when this returns."""
+    page = await (await browser.new_context(viewport=DESKTOP, locale=locale)).new_page()
+    page.set_default_timeout(15_000)
+    await page.goto(url)
+    await page.fill("#join-name", name)
+    await page.click("#join-button")
+    await page.wait_for_selector("#bot-status.online")
+    return Tab(page, name)
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+async def test_the_seat_offer_is_only_for_someone_without_a_seat_and_answers_where_they_look(
+    browser: Any, table: LocalTable, locale: str
+) -> None:
+    words = lang(locale)
+    asha = await member(browser, table.url, "Asha", locale)
+    await asha.command("/pachisi auto mode:off")
+    await asha.command("/pachisi start players:4 pieces:1 level:easy")
+    await asha.page.wait_for_selector("#channel-name:has-text('›')")
+    await asha.turn()
+    link = asha.page.url
+    await asha.page.reload()  # she plays here: nothing covers her board
+    await asha.page.wait_for_selector("#bot-status.online")
+    await asha.turn()
+    bala = await stranger(browser, link, "Bala", locale)
+    await bala.page.wait_for_selector("#offer[open]")  # he has no seat: offered one
+    assert await bala.page.inner_text("#offer-take") == words.gettext("Take a seat")
+    assert await asha.page.locator("#offer[open]").count() == 0  # (no offer came her way meanwhile)
+    card = next(m for m in table.server.messages.values() if "pachisi:join:" in json.dumps(m.components))
+    button = next(
+        c for row in card.components for c in row["components"] if c["custom_id"].startswith("pachisi:join:")
+    )
+    assert table.guild is not None
+    seated = next(m for m in table.guild.members.values() if m.user.name == "Bala")
+    channel = table.server.channels[card.channel_id]
+    payload = {"custom_id": button["custom_id"], "component_type": 2}
+    await table.server.send_interaction(InteractionType.MESSAGE_COMPONENT, seated, channel, payload, card)
+    await bala.page.wait_for_selector("#messages li.message:has-text('Bala')")  # "@Bala takes ..."
+    await bala.page.click("#offer-take")  # meanwhile seated (another tab, say): the bot says so...
+    toast = bala.page.locator("#toast:not([hidden])")
+    await toast.wait_for()  # ...here in the thread he looks at, not in the channel behind it
+    already = words.gettext("You already play {colour}: /pachisi leave first to change seats.")
+    assert (await toast.inner_text()).startswith(already.split("{colour}")[0].strip())
+    assert "›" in await bala.page.inner_text("#channel-name")
+    await bala.page.reload()  # seated now: no offer after a reload
+    await bala.page.wait_for_selector("#bot-status.online")
+    await bala.turn()
+    await bala.page.wait_for_timeout(1000)
+    assert await bala.page.locator("#offer[open]").count() == 0
+    assert asha.errors == bala.errors == []
