@@ -392,7 +392,7 @@
   function drawMessages() {
     const list = $("messages");
     list.replaceChildren();
-    const shown = [...state.messages.values()].filter((m) => m.channel_id === state.current && !m.gone).sort(byId);
+    const shown = [...state.messages.values()].filter((m) => m.channel_id === state.current && !m.gone && !stale(m)).sort(byId);
     for (const message of shown) list.append(messageItem(message));
     jumpDown();
   }
@@ -410,8 +410,9 @@
       }
       return;
     }
+    for (const answer of answersTo(message)) if (stale(answer)) document.getElementById("m" + answer.id)?.remove();
     const node = document.getElementById("m" + message.id);
-    if (message.gone) {
+    if (message.gone || stale(message)) {
       if (node) node.remove();
     } else if (node) {
       const focused = node.contains(document.activeElement) ? document.activeElement.dataset.customId : null;
@@ -429,6 +430,24 @@
       if (!state.pinned && !message.ephemeral) $("new-messages").hidden = false;
     }
     follow();
+  }
+
+  // A hint belongs to its throw: once the message it was asked from no longer offers that Hint
+  // (the throw was played), the hint, whose letters now name other moves, goes.
+  function stale(message) {
+    const asked = message.answers;
+    if (!asked || !asked.custom_id.startsWith("pachisi:hint:")) return false;
+    const from = state.messages.get(asked.message);
+    return !from || from.gone || !offers(from.components, asked.custom_id);
+  }
+
+  function offers(list, customId) {
+    return (list || []).some((c) => (c.type === 2 && !c.disabled && c.custom_id === customId) ||
+      offers(c.components, customId) || offers(c.accessory ? [c.accessory] : [], customId));
+  }
+
+  function answersTo(message) {
+    return [...state.messages.values()].filter((m) => m.answers && m.answers.message === message.id);
   }
 
   // A table opened since this page connected that calls this member in (a rematch's new thread,

@@ -175,3 +175,40 @@ async def test_the_seat_offer_is_only_for_someone_without_a_seat_and_answers_whe
     await bala.page.wait_for_timeout(1000)
     assert await bala.page.locator("#offer[open]").count() == 0
     assert asha.errors == bala.errors == []
+
+
+HINT_OFFERED = """() => { const b = [...document.querySelectorAll('#messages button.button:not([disabled])')]
+    .find((x) => (x.dataset.customId || '').startsWith('pachisi:hint:')); return b ? b.dataset.customId : null; }"""
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+async def test_a_hint_goes_when_its_throw_is_played(browser: Any, table: LocalTable, locale: str) -> None:
+    asha = await member(browser, table.url, "Asha", locale)
+    await asha.command("/pachisi auto mode:off")
+    await asha.command("/pachisi start players:2 pieces:4 level:easy")
+    await asha.page.wait_for_selector("#channel-name:has-text('›')")
+    hint = None
+    for _ in range(60):  # throw, and take the only move, until a throw offers a choice (and a Hint)
+        turn = await asha.turn()
+        hint = await asha.page.evaluate(HINT_OFFERED)
+        if hint:
+            break
+        await asha.click(turn["id"])
+        await asha.wait_gone(turn["id"])
+    assert hint, "no throw with a choice in 60 turns"
+    await asha.click(hint)
+    answer = asha.message_with(lang(locale).gettext("Only you can see this")).last
+    await answer.wait_for()
+    text = await answer.inner_text()
+    turn = await asha.turn()
+    await asha.click(turn["id"])  # the throw is played
+    await asha.wait_gone(turn["id"])
+    await asha.page.wait_for_function(  # its hint goes with it (its letters would name other moves)
+        "(text) => ![...document.querySelectorAll('#messages li.message')].some((m) => m.innerText === text)",
+        arg=text,
+    )
+    await asha.page.reload()  # and stays gone
+    await asha.page.wait_for_selector("#bot-status.online")
+    await asha.turn()
+    assert text not in await asha.page.inner_text("#messages")
+    assert asha.errors == []
