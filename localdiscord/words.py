@@ -80,6 +80,7 @@ def _messages(language: Language) -> dict[str, str]:
         "unsupported": language.gettext("(a component this page cannot show)"),
         "new_messages": language.gettext("New messages: show them"),
         "picture": language.gettext("picture"),
+        "open_picture": language.gettext("Open the picture at full size"),
     }
 
 

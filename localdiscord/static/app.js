@@ -550,7 +550,14 @@
   }
 
   function attachment(file) {
-    if (file.image) return picture(file.url, file.filename);
+    if (file.image) { // a tap opens it full size (a phone draws the board's panels small)
+      const a = el("a", "picture-link", [picture(file.url, file.filename)]);
+      a.href = file.url;
+      a.target = "_blank";
+      a.rel = "noopener";
+      a.title = t("open_picture");
+      return a;
+    }
     const a = el("a", "file", [t("file", { name: file.filename })]);
     a.href = file.url;
     a.download = file.filename;

@@ -15,7 +15,7 @@ import pytest
 from bot.core.texts.language import Language, choose
 from localdiscord.records import MANAGE_CHANNELS, InteractionType
 from localdiscord.table import LocalTable
-from tests.local.conftest import DESKTOP
+from tests.local.conftest import DESKTOP, PHONE
 from tests.local.tabs import Tab
 
 LANGUAGES = ["en-US", "hi"]
@@ -211,4 +211,40 @@ async def test_a_hint_goes_when_its_throw_is_played(browser: Any, table: LocalTa
     await asha.page.wait_for_selector("#bot-status.online")
     await asha.turn()
     assert text not in await asha.page.inner_text("#messages")
+    assert asha.errors == []
+
+
+OVERLAPS = """([a, sel]) => { const box = document.querySelector(a).getBoundingClientRect();
+    return [...document.querySelectorAll(sel)].some((el) => { const r = el.getBoundingClientRect();
+        return r.width > 0 && r.left < box.right && box.left < r.right && r.top < box.bottom && box.top < r.bottom; }); }"""
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+async def test_at_a_phones_width_the_header_reads_whole_and_nothing_covers_the_moves(
+    browser: Any, table: LocalTable, locale: str
+) -> None:
+    asha = await member(browser, table.url, "Asha", locale, viewport=PHONE)
+    await asha.command("/pachisi auto mode:off")
+    await asha.command(START)
+    await asha.page.wait_for_selector("#channel-name:has-text('›')")
+    await asha.turn()
+    await asha.page.wait_for_function(
+        "() => [...document.querySelectorAll('#messages img.picture')].every((i) => i.complete)"
+    )
+    name = asha.page.locator("#channel-name")
+    assert await name.evaluate(
+        "(h) => h.scrollWidth <= h.clientWidth && h.scrollHeight <= h.clientHeight + 1"
+    )
+    assert (
+        await name.inner_text()
+        == "# pachisi › " + (await asha.page.locator("#channels .thread").last.inner_text())[2:]
+    )
+    board = await asha.page.locator("#messages img.picture").last.bounding_box()
+    assert board is not None and board["width"] >= 0.9 * PHONE["width"]  # its panels as large as they can be
+    await asha.page.click("#copy-link")
+    await asha.page.wait_for_selector("#toast:not([hidden])")
+    assert not await asha.page.evaluate(OVERLAPS, ["#toast", "#messages button.button:not([disabled])"])
+    assert not await asha.page.evaluate(OVERLAPS, ["#toast", "#box"])
+    assert await asha.page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    await asha.page.screenshot(path=str(table.database.parent / f"phone-{locale}.png"))
     assert asha.errors == []
