@@ -173,8 +173,7 @@ class Page:
                 return {"op": "channel", "channel": views.channel_view(channel)}
         elif kind == "commands":
             shown = self._commands(member)
-            names = [{"name": c["name"], "description": c.get("description", "")} for c in shown]
-            return {"op": "commands", "commands": names}
+            return {"op": "commands", "commands": [_command_names(c) for c in shown]}
         elif kind == "member":
             found = self.guild.members.get(ident)
             user = self.server.users.get(ident)
@@ -347,6 +346,18 @@ class Page:
                 raise Refused(f"Pick one of {', '.join(LOCALES)}.")
             member.locale = str(data["locale"])
             self.server.touched("member", member.user.id)
+
+
+def _command_names(command: Json) -> Json:
+    """A command as the page names it: its name and its sub-commands', in the member's language,
+    by their English names (the empty channel's welcome names `/pachisi start` in Hindi too)."""
+    subs = {o["default"]: o["name"] for o in command.get("options", []) if o.get("type") == 1}
+    return {
+        "name": command["name"],
+        "description": command.get("description", ""),
+        "default": command["default"],
+        "subs": subs,
+    }
 
 
 def _words(member: MemberRecord) -> Json:

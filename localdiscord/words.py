@@ -79,6 +79,11 @@ def _messages(language: Language) -> dict[str, str]:
         "file": language.gettext("File: {name}"),
         "unsupported": language.gettext("(a component this page cannot show)"),
         "new_messages": language.gettext("New messages: show them"),
+        "welcome": language.gettext("Welcome to #{channel}!"),
+        "welcome_try": language.gettext(
+            "Type {start} to play a game against the computer (friends can take the other seats), "
+            "or {help} to learn the rules."
+        ),
         "picture": language.gettext("picture"),
         "open_picture": language.gettext("Open the picture at full size"),
     }

@@ -179,7 +179,10 @@
       case "message": return upsert(data.message);
       case "channel": return addChannel(data.channel);
       case "member": return member(data);
-      case "commands": state.commands = data.commands; return undefined;
+      case "commands":
+        state.commands = data.commands;
+        if ($("welcome")) drawMessages(); // its commands, in the member's language now
+        return undefined;
       case "status": return setStatus(data.bot_online);
       case "suggest": return data.seq === state.seq ? showSuggestions(data.items) : undefined;
       case "refused": return refusedLine(data);
@@ -394,7 +397,32 @@
     list.replaceChildren();
     const shown = [...state.messages.values()].filter((m) => m.channel_id === state.current && !m.gone && !stale(m)).sort(byId);
     for (const message of shown) list.append(messageItem(message));
+    const channel = state.channels.get(state.current);
+    if (!shown.length && channel && !channel.thread) list.append(welcomeItem(channel));
     jumpDown();
+  }
+
+  // An empty channel says what to type: the commands in the member's language, one click away.
+  function welcomeItem(channel) {
+    const item = el("li", "welcome");
+    item.id = "welcome";
+    item.append(el("h3", null, [t("welcome", { channel: channel.name })]));
+    const nodes = { start: commandButton("pachisi", "start"), help: commandButton("pachisi", "help") };
+    item.append(el("p", null, tNodes("welcome_try", nodes)));
+    return item;
+  }
+
+  function commandButton(command, sub) {
+    const found = state.commands.find((c) => c.default === command);
+    const text = found ? `/${found.name} ${found.subs[sub] || sub}` : `/${command} ${sub}`;
+    const button = el("button", "command-button", [text]);
+    button.type = "button";
+    button.addEventListener("click", () => {
+      box.value = text + " ";
+      box.focus();
+      box.dispatchEvent(new Event("input"));
+    });
+    return button;
   }
 
   function upsert(message) {
@@ -411,6 +439,7 @@
       return;
     }
     for (const answer of answersTo(message)) if (stale(answer)) document.getElementById("m" + answer.id)?.remove();
+    if (!message.gone && $("welcome")) $("welcome").remove(); // the channel is empty no more
     const node = document.getElementById("m" + message.id);
     if (message.gone || stale(message)) {
       if (node) node.remove();

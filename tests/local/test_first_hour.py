@@ -248,3 +248,35 @@ async def test_at_a_phones_width_the_header_reads_whole_and_nothing_covers_the_m
     assert await asha.page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     await asha.page.screenshot(path=str(table.database.parent / f"phone-{locale}.png"))
     assert asha.errors == []
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+async def test_an_empty_channel_says_what_to_type_and_throws_read_at_full_size(
+    browser: Any, table: LocalTable, locale: str
+) -> None:
+    words = lang(locale)
+    asha = await member(browser, table.url, "Asha", locale)
+    welcome = asha.page.locator("#messages .welcome")
+    await welcome.wait_for()
+    assert words.gettext("Welcome to #{channel}!", channel="pachisi") in await welcome.inner_text()
+    assert table.guild is not None
+    command = next(iter(table.server.commands[table.guild.id].values()))
+    start = next(o for o in command["options"] if o["name"] == "start")
+    named = [(n.get("name_localizations") or {}).get(locale) or n["name"] for n in (command, start)]
+    typed = "/{} {}".format(*named)  # in the member's language: "/पच्चीसी शुरू"
+    await welcome.locator(f"button:text-is({typed!r})").click()
+    assert await asha.page.input_value("#box") == typed + " "  # one click from typing it
+    await asha.command("/pachisi auto mode:off")
+    await welcome.wait_for(state="detached")  # the channel is empty no more
+    await asha.command(START)
+    await asha.page.wait_for_selector("#channel-name:has-text('›')")
+    turn = await asha.turn()
+    await asha.click(turn["id"])
+    await asha.wait_gone(turn["id"])
+    throw = asha.page.locator("#messages .markdown code").first  # "` 4` Asha, Black: ..."
+    await throw.wait_for()
+    sizes = await throw.evaluate(
+        "(c) => [parseFloat(getComputedStyle(c).fontSize), parseFloat(getComputedStyle(c.parentElement).fontSize)]"
+    )
+    assert sizes[0] >= 0.9 * sizes[1], sizes
+    assert asha.errors == []
