@@ -48,6 +48,9 @@ def _frame(language: Language) -> dict[str, str]:
         "more_below": language.gettext("More below: use the arrow keys or scroll"),
         "copy_link": language.gettext("Copy this table's link"),
         "link_copied": language.gettext("Link copied: {link}"),
+        "table_speaks": language.gettext("This table speaks {language}"),
+        "language_en": language.pgettext("a table's language", "English"),
+        "language_hi": language.pgettext("a table's language", "Hindi"),
     }
 
 

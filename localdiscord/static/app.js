@@ -34,7 +34,7 @@
     for (const node of document.querySelectorAll("[data-word]")) node.textContent = t(node.dataset.word);
     for (const node of document.querySelectorAll("[data-word-label]")) node.setAttribute("aria-label", t(node.dataset.wordLabel));
     if (state.me) showMe();
-    if (state.current && changed) show(state.current); // the messages' words and times
+    if (state.current && changed) show(state.current); // the messages' words and times, the header's
     if (state.me) setStatus(state.online);
   }
 
@@ -331,6 +331,26 @@
     $("copy-link").hidden = !channel.thread;
     drawChannels();
     drawMessages();
+    showTableLanguage();
+  }
+
+  // A table speaks its starter's language to everyone (its cards and log); what only this member
+  // sees is in their own. The header says which, read from the script of the bot's messages there
+  // (the bot speaks English and Hindi; members' names are mentions, not letters, in its messages).
+  function tableLanguage(threadId) {
+    const texts = [...state.messages.values()]
+      .filter((m) => m.channel_id === threadId && !m.gone && !m.ephemeral && m.author.bot)
+      .map((m) => said(m).replace(/<[@#][!&]?\d+>/g, ""));
+    if (!texts.length) return null;
+    return texts.some((text) => /[\u0900-\u097F]/.test(text)) ? "hi" : "en";
+  }
+
+  function showTableLanguage() {
+    const channel = state.channels.get(state.current);
+    const code = channel && channel.thread ? tableLanguage(channel.id) : null;
+    const badge = $("table-language");
+    badge.hidden = !code;
+    badge.textContent = code ? t("table_speaks", { language: t("language_" + code) }) : "";
   }
 
   $("menu").addEventListener("click", () => {
@@ -440,6 +460,7 @@
     }
     for (const answer of answersTo(message)) if (stale(answer)) document.getElementById("m" + answer.id)?.remove();
     if (!message.gone && $("welcome")) $("welcome").remove(); // the channel is empty no more
+    if (!old) showTableLanguage();
     const node = document.getElementById("m" + message.id);
     if (message.gone || stale(message)) {
       if (node) node.remove();

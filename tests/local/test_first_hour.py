@@ -280,3 +280,32 @@ async def test_an_empty_channel_says_what_to_type_and_throws_read_at_full_size(
     )
     assert sizes[0] >= 0.9 * sizes[1], sizes
     assert asha.errors == []
+
+
+@pytest.mark.parametrize(("starter", "visitor"), [("hi", "en-US"), ("en-US", "hi")])
+async def test_the_page_says_which_language_a_table_speaks_and_answers_each_member_in_theirs(
+    browser: Any, table: LocalTable, starter: str, visitor: str
+) -> None:
+    asha = await member(browser, table.url, "Asha", starter)
+    await asha.command("/pachisi auto mode:off")
+    await asha.command(START)
+    await asha.page.wait_for_selector("#channel-name:has-text('›')")
+    await asha.turn()
+    spoken = {"hi": "Hindi", "en-US": "English"}[starter]
+    for tab, locale in [(asha, starter), (await stranger(browser, asha.page.url, "Bala", visitor), visitor)]:
+        words = lang(locale)
+        said = words.gettext(
+            "This table speaks {language}", language=words.pgettext("a table's language", spoken)
+        )
+        await tab.page.wait_for_selector(f"#table-language:text-is({said!r})")
+    bala = tab
+    if await bala.page.locator("#offer[open]").count():
+        await bala.page.click("#offer-watch")
+    await bala.command("/pachisi help")  # his answer, in his language, at her table
+    only_him = bala.message_with(lang(visitor).gettext("Only you can see this"))
+    await only_him.wait_for()
+    help_text = await only_him.inner_text()
+    assert any("\u0900" <= c <= "\u097f" for c in help_text) == (visitor == "hi")
+    await bala.open_channel("# pachisi")
+    await bala.page.wait_for_selector("#table-language", state="hidden")  # a channel is no table
+    assert asha.errors == bala.errors == []
