@@ -15,6 +15,7 @@ import pytest
 from bot.core.texts.language import Language, choose
 from localdiscord.records import MANAGE_CHANNELS, InteractionType
 from localdiscord.table import LocalTable
+from tests.local import axe
 from tests.local.conftest import DESKTOP, PHONE
 from tests.local.tabs import Tab
 
@@ -309,3 +310,62 @@ async def test_the_page_says_which_language_a_table_speaks_and_answers_each_memb
     await bala.open_channel("# pachisi")
     await bala.page.wait_for_selector("#table-language", state="hidden")  # a channel is no table
     assert asha.errors == bala.errors == []
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+async def test_axe_finds_nothing_serious_in_the_states_a_newcomer_meets(
+    browser: Any, table: LocalTable, locale: str
+) -> None:
+    """WCAG 2 A/AA in each new state, in the member's language: the name dialog with an error,
+    the empty channel's welcome, the seat offer, a game at a phone's width with its notice."""
+    axe.need_axe()
+    found: dict[str, list[dict[str, Any]]] = {}
+    context = await browser.new_context(viewport=DESKTOP, locale=locale, bypass_csp=True)  # for axe alone
+    page = await context.new_page()
+    await page.goto(table.url)
+    await page.fill("#join-name", "  ")
+    await page.click("#join-button")
+    await page.wait_for_selector("#join-error:not([hidden])")
+    found["name dialog, an error"] = await axe.serious(page)
+    await page.fill("#join-name", "Asha")
+    await page.click("#join-button")
+    await page.wait_for_selector("#messages .welcome")
+    found["welcome"] = await axe.serious(page)
+    asha = Tab(page, "Asha")
+    await asha.command("/pachisi auto mode:off")
+    await asha.command("/pachisi start players:4 pieces:1 level:easy")
+    await page.wait_for_selector("#channel-name:has-text('›')")
+    await asha.turn()
+    phone = await (await browser.new_context(viewport=PHONE, locale=locale, bypass_csp=True)).new_page()
+    await phone.goto(page.url)
+    await phone.fill("#join-name", "Bala")
+    await phone.click("#join-button")
+    await phone.wait_for_selector("#offer[open]")
+    found["seat offer, phone"] = await axe.serious(phone)
+    await phone.click("#offer-take")
+    await phone.wait_for_selector("#messages li.message:has-text('Bala')")
+    await phone.click("#copy-link")
+    await phone.wait_for_selector("#toast:not([hidden])")
+    found["game, phone, notice"] = await axe.serious(phone)
+    assert found == {state: [] for state in found}, found
+
+
+REGULAR_DEVANAGARI = """() => [...document.fonts].some((f) => {
+    const weights = f.weight.split(' ').map(Number);  // a face for regular text only, not up to bold
+    return f.family.replaceAll('"', '') === 'Pachisi Devanagari' && Math.max(...weights) <= 500
+        && f.status === 'loaded'; })"""
+
+
+async def test_hindi_at_the_regular_weight_is_drawn_regular_beside_latin(
+    browser: Any, table: LocalTable
+) -> None:
+    chitra = await member(browser, table.url, "Chitra", "hi")
+    await chitra.command("/pachisi help")
+    await chitra.message_with(lang("hi").gettext("Only you can see this")).first.wait_for()
+    await chitra.page.wait_for_function(REGULAR_DEVANAGARI)  # the regular face, loaded for regular text
+    weights = await chitra.page.evaluate(
+        """() => { const p = document.querySelector('#messages .markdown p');
+            return [getComputedStyle(p).fontWeight, document.fonts.check('400 16px "Pachisi Devanagari"', 'आप')]; }"""
+    )
+    assert weights == ["400", True]
+    assert chitra.errors == []

@@ -22,8 +22,10 @@ SCREENSHOTS = (
 """A folder for the Hindi page's screenshot besides the test's own (docs/images remakes the doc's)."""
 START = "/pachisi start players:2 pieces:1 level:easy"
 HINDI_START = "/पच्चीसी शुरू खिलाड़ी:2 गोटियाँ:1 स्तर:आसान"
-DEVANAGARI_LOADED = """() => [...document.fonts].some(
-    (f) => f.family.replaceAll('"', '') === 'Pachisi Devanagari' && f.status === 'loaded')"""
+DEVANAGARI_LOADED = """() => { const faces = [...document.fonts].filter(
+    (f) => f.family.replaceAll('"', '') === 'Pachisi Devanagari');
+    return faces.length === 2 && faces.every((f) => f.status === 'loaded'); }"""
+"""Both weights (the regular for text, the bold for names and headings) are in use on a Hindi page."""
 
 
 async def hindi_member(browser: Any, url: str, name: str) -> Tab:
