@@ -47,6 +47,7 @@ def _frame(language: Language) -> dict[str, str]:
         "box_channel": language.gettext("Message {channel}, or / for commands"),
         "more_below": language.gettext("More below: use the arrow keys or scroll"),
         "copy_link": language.gettext("Copy this table's link"),
+        "copy_link_short": language.gettext("Copy link"),
         "link_copied": language.gettext("Link copied: {link}"),
         "table_speaks": language.gettext("This table speaks {language}"),
         "language_en": language.pgettext("a table's language", "English"),

@@ -240,6 +240,12 @@ async def test_at_a_phones_width_the_header_reads_whole_and_nothing_covers_the_m
         await name.inner_text()
         == "# pachisi › " + (await asha.page.locator("#channels .thread").last.inner_text())[2:]
     )
+    await asha.page.wait_for_selector("#table-language:not([hidden])")
+    middles = await asha.page.evaluate(  # the header's second row holds the rest: two rows in all
+        """() => ['#table-language', '#copy-link', '#bot-status'].map((s) => {
+            const r = document.querySelector(s).getBoundingClientRect(); return r.top + r.height / 2; })"""
+    )
+    assert max(middles) - min(middles) < 4, middles
     board = await asha.page.locator("#messages img.picture").last.bounding_box()
     assert board is not None and board["width"] >= 0.9 * PHONE["width"]  # its panels as large as they can be
     await asha.page.click("#copy-link")
@@ -274,11 +280,11 @@ async def test_an_empty_channel_says_what_to_type_and_throws_read_at_full_size(
     turn = await asha.turn()
     await asha.click(turn["id"])
     await asha.wait_gone(turn["id"])
-    throw = asha.page.locator("#messages .markdown code").first  # "` 4` Asha, Black: ..."
-    await throw.wait_for()
-    sizes = await throw.evaluate(
-        "(c) => [parseFloat(getComputedStyle(c).fontSize), parseFloat(getComputedStyle(c.parentElement).fontSize)]"
+    measured = await asha.page.wait_for_function(  # "` 4` Asha, Black: ..." (the page redraws it as it goes)
+        """() => { const c = document.querySelector('#messages .markdown code');
+            return c && [parseFloat(getComputedStyle(c).fontSize), parseFloat(getComputedStyle(c.parentElement).fontSize)]; }"""
     )
+    sizes = await measured.json_value()
     assert sizes[0] >= 0.9 * sizes[1], sizes
     assert asha.errors == []
 
