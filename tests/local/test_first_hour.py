@@ -12,28 +12,14 @@ from typing import Any
 
 import pytest
 
-from bot.core.texts.language import Language, choose
 from localdiscord.records import MANAGE_CHANNELS, InteractionType
 from localdiscord.table import LocalTable
 from tests.local import axe
 from tests.local.conftest import DESKTOP, PHONE
+from tests.local.languages import LANGUAGES, lang, member
 from tests.local.tabs import Tab
 
-LANGUAGES = ["en-US", "hi"]
 START = "/pachisi start players:2 pieces:1 level:easy"
-
-
-def lang(locale: str) -> Language:
-    return choose(locale)
-
-
-async def member(browser: Any, url: str, name: str, locale: str, viewport: dict[str, int] = DESKTOP) -> Tab:
-    """A member who picked `locale` in the page's language menu (English is the page's first)."""
-    tab = await Tab.join(browser, url, name, viewport)
-    if locale != "en-US":
-        await tab.page.select_option("#locale", locale)
-        await tab.page.wait_for_selector(f"html[lang='{lang(locale).code}']")
-    return tab
 
 
 @pytest.mark.parametrize("locale", LANGUAGES)

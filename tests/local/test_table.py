@@ -7,10 +7,12 @@ import time
 from typing import Any
 
 import aiohttp
+import pytest
 
 from localdiscord.records import API
 from localdiscord.table import LocalTable
 from tests.local.conftest import PHONE
+from tests.local.languages import LANGUAGES, lang, member
 from tests.local.tabs import WON, Tab
 
 START = "/pachisi start players:2 pieces:1 level:easy"
@@ -60,19 +62,24 @@ async def test_a_second_member_takes_a_seat_and_sees_the_same_thread(browser: An
     assert asha.errors == bala.errors == []
 
 
-async def test_an_ephemeral_answer_shows_only_on_its_members_page(browser: Any, table: LocalTable) -> None:
-    asha = await Tab.join(browser, table.url, "Asha")
-    bala = await Tab.join(browser, table.url, "Bala")
+@pytest.mark.parametrize("locale", LANGUAGES)
+async def test_an_ephemeral_answer_shows_only_on_its_members_page(
+    browser: Any, table: LocalTable, locale: str
+) -> None:
+    words = lang(locale)
+    only_you = words.gettext("Only you can see this")
+    asha = await member(browser, table.url, "Asha", locale)
+    bala = await member(browser, table.url, "Bala", locale)
     await asha.command("/pachisi help")
-    answer = asha.message_with("Only you can see this")
+    answer = asha.message_with(only_you)
     await answer.wait_for()
     assert await answer.locator("img.picture").count() == 1  # the board's key
     await bala.command("/pachisi auto mode:on")  # a later answer of Bala's own, to wait for
-    await bala.message_with("Only you can see this").wait_for()
-    assert await bala.message_with("Only you can see this").count() == 1
-    assert await bala.message_with("the ancestor of Ludo").count() == 0
-    assert await asha.message_with("the ancestor of Ludo").count() == 1
-    await answer.locator("button:has-text('Dismiss message')").click()
+    await bala.message_with(only_you).wait_for()
+    assert await bala.message_with(only_you).count() == 1
+    assert await bala.page.locator("#messages img.picture").count() == 0  # her help, with its key, is not his
+    assert await asha.message_with(only_you).locator("img.picture").count() == 1
+    await answer.locator(f"button:has-text({words.gettext('Dismiss message')!r})").click()
     await answer.wait_for(state="detached")
     await asha.command("good luck, *Bala*")  # a line without / is a chat message, for everyone
     said = bala.message_with("good luck")
@@ -80,7 +87,7 @@ async def test_an_ephemeral_answer_shows_only_on_its_members_page(browser: Any, 
     assert await said.locator(".author").inner_text() == "Asha"
     assert await said.locator("em").inner_text() == "Bala"
     await asha.command("/pachisi help")  # the bot is still there after hearing it
-    await asha.message_with("the ancestor of Ludo").wait_for()
+    await asha.message_with(only_you).locator("img.picture").wait_for()
 
 
 async def test_commands_the_bot_does_not_have_are_refused_on_the_page(
