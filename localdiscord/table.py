@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import fcntl
 import shlex
 import signal
 import socket
@@ -21,6 +20,11 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, TextIO
+
+try:
+    import fcntl
+except ImportError:  # Windows: no advisory locks; the table runs without the guard
+    fcntl = None  # type: ignore[assignment]
 
 from localdiscord import child
 from localdiscord.child import Child
@@ -103,6 +107,9 @@ class TableLock:
     def acquire(self) -> None:
         """Hold the lock, or raise TableRunning naming the running table's address."""
         file = self.path.open("a+", encoding="utf-8")
+        if fcntl is None:
+            self._file = file
+            return
         try:
             fcntl.flock(file, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
