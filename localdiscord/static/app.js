@@ -33,6 +33,9 @@
     document.documentElement.lang = data.lang;
     for (const node of document.querySelectorAll("[data-word]")) node.textContent = t(node.dataset.word);
     for (const node of document.querySelectorAll("[data-word-label]")) node.setAttribute("aria-label", t(node.dataset.wordLabel));
+    if (!state.current) { // before a channel is shown (then show() names it)
+      for (const node of document.querySelectorAll("[data-word-placeholder]")) node.placeholder = t(node.dataset.wordPlaceholder);
+    }
     if (state.me) showMe();
     if (state.current && changed) show(state.current); // the messages' words and times, the header's
     if (state.me) setStatus(state.online);

@@ -93,6 +93,9 @@ async def test_joining_with_an_empty_name_says_so_and_old_errors_go(
     page = await (await browser.new_context(viewport=DESKTOP, locale=locale)).new_page()
     await page.goto(table.url)
     await page.wait_for_selector(f"html[lang='{words.code}']")
+    assert await page.get_attribute("#box", "placeholder") == words.gettext(
+        "Type / for commands"
+    )  # behind it
     await page.fill("#join-name", "Pachisi")  # reads as the bot's name: refused
     await page.click("#join-button")
     refused = words.gettext(
