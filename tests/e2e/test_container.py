@@ -1,7 +1,6 @@
-"""The container recipe (Dockerfile, .dockerignore, compose.yaml) without a container runtime:
-hadolint lints the Dockerfile, the compose file is read for the settings the bot reads, and the
-Dockerfile's own install and start steps run in a fresh virtual environment, against the fake
-Discord, so the recipe cannot drift from what works."""
+"""The container recipe (Dockerfile, .dockerignore) without a container runtime: hadolint lints
+the Dockerfile, and its own install and start steps run in a fresh virtual environment, against the
+fake Discord, so the recipe cannot drift from what works. The compose files: tests/test_compose.py."""
 
 from __future__ import annotations
 
@@ -17,13 +16,11 @@ import sys
 import venv
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
-import yaml
 from sqlalchemy import make_url
 
-from bot.core.config import Settings, load_settings
+from bot.core.config import Settings
 from localdiscord.driver import TIMEOUT
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.helpers import BOT_READY, REPO_ROOT, live_buttons, subprocess_table
@@ -112,58 +109,6 @@ def is_ignored(path: str, patterns: list[str]) -> bool:
             ):
                 return True
     return False
-
-
-# --- compose.yaml ----------------------------------------------------------------------------
-
-
-def compose() -> dict[str, Any]:
-    loaded: dict[str, Any] = yaml.safe_load((REPO_ROOT / "compose.yaml").read_text())
-    return loaded
-
-
-def settings_of(service: dict[str, Any]) -> Settings:
-    """The settings the bot would read in this service (placeholders given a value)."""
-    values = {k: re.sub(r"\$\{[^}]*\}", "secret", str(v)) for k, v in service["environment"].items()}
-    assert set(values) <= SETTINGS, set(values) - SETTINGS
-    return load_settings(_env_file=None, **{k.lower(): v for k, v in values.items()})
-
-
-def test_compose_runs_sqlite_by_default_and_two_shards_on_postgres_with_a_profile() -> None:
-    services = compose()["services"]
-    default = {name for name, s in services.items() if not s.get("profiles")}
-    sharded = {name for name, s in services.items() if "sharded" in s.get("profiles", [])}
-    assert default == {"bot"} and sharded == {"postgres", "shard-0", "shard-1"}
-
-    bot = services["bot"]
-    database = settings_of(bot).database_url
-    [volume] = [v for v in bot["volumes"] if v.split(":")[0] in compose()["volumes"]]
-    assert make_url(database).get_backend_name() == "sqlite"
-    assert Path(make_url(database).database or "").parent == Path(volume.split(":")[1])
-
-    shards = [settings_of(services[name]) for name in ("shard-0", "shard-1")]
-    assert {s.database_url for s in shards} == {shards[0].database_url}
-    assert make_url(shards[0].database_url).host == "postgres"
-    assert make_url(shards[0].database_url).drivername == "postgresql+asyncpg"
-    assert [(s.shard_count, s.shard_ids) for s in shards] == [(2, [0]), (2, [1])]
-    for name in ("shard-0", "shard-1"):
-        assert services[name]["depends_on"]["postgres"]["condition"] == "service_healthy"
-
-
-def test_compose_takes_the_token_from_env_and_publishes_metrics_locally() -> None:
-    services = compose()["services"]
-    host_ports = []
-    for name in ("bot", "shard-0", "shard-1"):
-        service = services[name]
-        assert service["env_file"] == ".env" and "DISCORD_TOKEN" not in service["environment"]
-        settings = settings_of(service)
-        [port] = service["ports"]
-        host, published, inside = port.split(":")
-        assert host == "127.0.0.1" and int(inside) == settings.metrics_port
-        assert settings.metrics_host == "0.0.0.0"  # inside the container, so the port can be published
-        host_ports.append(published)
-    assert len(set(host_ports)) == 3
-    assert "${POSTGRES_PASSWORD:?" in services["postgres"]["environment"]["POSTGRES_PASSWORD"]
 
 
 # --- the recipe's install and start steps, for real ------------------------------------------
