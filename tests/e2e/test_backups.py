@@ -14,6 +14,7 @@ from contextlib import AbstractAsyncContextManager, closing
 from pathlib import Path
 from typing import Any, TypeVar
 
+import pytest
 from sqlalchemy import make_url
 
 from bot.backup import head_revision
@@ -82,6 +83,7 @@ def sqlite_url(path: Path) -> str:
     return f"sqlite+aiosqlite:///{path}"
 
 
+@pytest.mark.smoke
 async def test_a_backup_taken_during_play_restores_and_the_game_resumes(
     fake: FakeDiscord, database_url: str, tmp_path: Path
 ) -> None:

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from packaging.markers import Marker
+from packaging.utils import canonicalize_name
 from sqlalchemy import make_url
 
 from bot.core.config import Settings
@@ -82,11 +84,39 @@ def test_the_image_is_slim_unprivileged_and_keeps_no_token() -> None:
     assert check.endswith('CMD ["python", "-m", "bot", "healthcheck"]') and "METRICS_PORT" in env
 
 
+def pip_installs(steps: list[Instruction]) -> list[list[str]]:
+    """The arguments of every `pip install` in these RUN steps."""
+    commands = [c.strip() for step in steps if step.name == "RUN" for c in step.args.split("&&")]
+    return [shlex.split(c)[4:] for c in commands if c.startswith("python -m pip install")]
+
+
+def test_the_image_installs_the_locked_dependencies_then_the_project_alone() -> None:
+    """requirements.txt (scripts/lock) is all the dependencies the image gets: pinned with hashes,
+    and the project's own wheel comes after it without pulling in anything more."""
+    steps = instructions()
+    final = max(step.stage for step in steps)
+    build = [args for args in pip_installs(steps) if args]
+    wheel = [s.args for s in steps if s.name == "RUN" and s.stage < final and "pip wheel" in s.args]
+    assert wheel and all("--no-deps" in args.split() for args in wheel), wheel
+    copied = [s.args.split() for s in steps if s.name == "COPY" and s.stage == final]
+    assert ["requirements.txt", "/wheels/"] in copied, copied
+    [locked, project] = build
+    assert "--require-hashes" in locked and locked[locked.index("-r") + 1] == "/wheels/requirements.txt"
+    assert {"--no-deps", "--no-index"} <= set(project) and project[-1] == "/wheels/*.whl"
+
+
 def test_the_build_context_leaves_out_secrets_and_local_builds() -> None:
     ignored = ignore_patterns()
     for path in (".env", "pachisi.sqlite3", "pachisi.sqlite3-wal", ".venv", "engine/board.cpython-311.so"):
         assert is_ignored(path, ignored), path
-    for path in ("bot/__main__.py", "migrations/env.py", "render/assets", "pyproject.toml", "setup.py"):
+    for path in (
+        "bot/__main__.py",
+        "migrations/env.py",
+        "render/assets",
+        "pyproject.toml",
+        "setup.py",
+        "requirements.txt",
+    ):
         assert not is_ignored(path, ignored), path
 
 
@@ -179,6 +209,30 @@ def run_steps(places: dict[str, Path], python: Path) -> Image:
     return Image(env, workdir, entrypoint, healthcheck)
 
 
+def installed(python: Path) -> dict[str, str]:
+    """What the environment holds, pip and its tools aside: {name: version}."""
+    listed = subprocess.run(
+        [python, "-m", "pip", "list", "--format", "json", "--exclude", "pip", "--exclude", "setuptools"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return {canonicalize_name(p["name"]): p["version"] for p in json.loads(listed) if p["name"] != "wheel"}
+
+
+def locked() -> dict[str, str]:
+    """requirements.txt's pins that apply to this Python on this platform."""
+    found = {}
+    for line in (REPO_ROOT / "requirements.txt").read_text().splitlines():
+        if "==" not in line or line.startswith((" ", "#")):
+            continue
+        pin, _, marker = line.rstrip(" \\").partition(" ; ")
+        if not marker or Marker(marker).evaluate():
+            name, _, version = pin.partition("==")
+            found[canonicalize_name(name)] = version
+    return found
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -205,6 +259,7 @@ async def test_the_recipe_installs_and_the_bot_answers_pachisi_start(
     ).stdout
     assert where.startswith(str(environment)), where  # the installed package, not this checkout
     assert "compiled" in where, where
+    assert installed(python) == locked() | {"pachisi-discord": "0.1.0"}  # the lock, and nothing else
 
     port = free_port()  # `docker run -e METRICS_PORT=...`: the image's own 9464 may be taken here
     run_env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}

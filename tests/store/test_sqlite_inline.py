@@ -12,6 +12,8 @@ import pytest
 from bot.core.store import Store, StoreUnavailable
 from bot.core.store import database as store_database
 
+pytestmark = pytest.mark.smoke
+
 
 async def test_statements_run_on_the_loops_thread(sqlite_store: Store) -> None:
     threads = threading.active_count()
