@@ -1,5 +1,6 @@
 """requirements.txt, the application's pinned and hashed dependencies (the image installs exactly
-these), in step with pyproject.toml: `scripts/lock` made it, and making it again changes nothing."""
+these), and requirements-build.txt, the build tools the image builds the wheel with, in step with
+pyproject.toml: `scripts/lock` made them, and making them again changes nothing."""
 
 from __future__ import annotations
 
@@ -17,15 +18,19 @@ from packaging.utils import canonicalize_name
 
 from tests.e2e.helpers import REPO_ROOT
 
-LOCK = REPO_ROOT / "requirements.txt"
+LOCKS = {
+    "requirements.txt": ("project", "dependencies"),
+    "requirements-build.txt": ("build-system", "requires"),
+}
+"""Each lock file and the list of pyproject.toml it pins."""
 PIN = re.compile(r"^([A-Za-z0-9_.\-]+)==(\S+)(?: ; (.+?))? \\$")
 
 
-def pins() -> dict[str, tuple[str, str | None, int]]:
-    """Each locked package: (version, marker, number of hashes)."""
+def pins(lock: str) -> dict[str, tuple[str, str | None, int]]:
+    """Each package of `lock`: (version, marker, number of hashes)."""
     found: dict[str, tuple[str, str | None, int]] = {}
     name = ""
-    for line in LOCK.read_text().splitlines():
+    for line in (REPO_ROOT / lock).read_text().splitlines():
         if match := PIN.match(line):
             name = canonicalize_name(match[1])
             found[name] = (match[2], match[3], 0)
@@ -35,20 +40,22 @@ def pins() -> dict[str, tuple[str, str | None, int]]:
     return found
 
 
-def dependencies() -> list[Requirement]:
-    project = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["project"]
-    return [Requirement(text) for text in project["dependencies"]]
+def requirements(lock: str) -> list[Requirement]:
+    table, key = LOCKS[lock]
+    listed = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())[table][key]
+    return [Requirement(text) for text in listed]
 
 
-def test_every_dependency_is_pinned_within_its_bounds_with_hashes() -> None:
-    locked = pins()
-    assert locked, "requirements.txt holds no pins: run scripts/lock"
-    for requirement in dependencies():
+@pytest.mark.parametrize("lock", LOCKS)
+def test_every_requirement_is_pinned_within_its_bounds_with_hashes(lock: str) -> None:
+    locked = pins(lock)
+    assert locked, f"{lock} holds no pins: run scripts/lock"
+    for requirement in requirements(lock):
         name = canonicalize_name(requirement.name)
-        assert name in locked, f"{name} is missing from requirements.txt: run scripts/lock"
+        assert name in locked, f"{name} is missing from {lock}: run scripts/lock"
         version, _, _ = locked[name]
         assert requirement.specifier.contains(version, prereleases=True), (
-            f"{name}=={version} is outside pyproject.toml's {requirement.specifier}: run scripts/lock"
+            f"{name}=={version} in {lock} is outside pyproject.toml's {requirement.specifier}: run scripts/lock"
         )
     assert all(hashes >= 1 for _, _, hashes in locked.values()), "every pin has its hashes"
 
@@ -61,7 +68,7 @@ def uv() -> str | None:
 def test_scripts_lock_makes_the_same_file_again(tmp_path: Path) -> None:
     """The lock's own command, run on a copy, keeps every pin: nothing in pyproject.toml was added,
     dropped or re-bounded since. (It asks the package index, as any resolution does.)"""
-    for name in ("pyproject.toml", "requirements.txt", "scripts/lock"):
+    for name in ("pyproject.toml", *LOCKS, "scripts/lock"):
         (tmp_path / name).parent.mkdir(exist_ok=True)
         shutil.copy(REPO_ROOT / name, tmp_path / name)
     done = subprocess.run(
@@ -73,5 +80,8 @@ def test_scripts_lock_makes_the_same_file_again(tmp_path: Path) -> None:
         timeout=300,
     )
     assert done.returncode == 0, done.stderr
-    again = (tmp_path / "requirements.txt").read_text()
-    assert again == LOCK.read_text(), "requirements.txt is out of step with pyproject.toml: run scripts/lock"
+    for lock in LOCKS:
+        again = (tmp_path / lock).read_text()
+        assert again == (REPO_ROOT / lock).read_text(), (
+            f"{lock} is out of step with pyproject.toml: run scripts/lock"
+        )

@@ -92,16 +92,19 @@ def pip_installs(steps: list[Instruction]) -> list[list[str]]:
 
 def test_the_image_installs_the_locked_dependencies_then_the_project_alone() -> None:
     """requirements.txt (scripts/lock) is all the dependencies the image gets: pinned with hashes,
-    and the project's own wheel comes after it without pulling in anything more."""
+    and the project's own wheel comes after it without pulling in anything more. The wheel is built
+    with the tools of requirements-build.txt only, pinned the same way."""
     steps = instructions()
     final = max(step.stage for step in steps)
-    build = [args for args in pip_installs(steps) if args]
-    wheel = [s.args for s in steps if s.name == "RUN" and s.stage < final and "pip wheel" in s.args]
-    assert wheel and all("--no-deps" in args.split() for args in wheel), wheel
+    [tools] = pip_installs([s for s in steps if s.stage < final])
+    assert "--require-hashes" in tools and tools[tools.index("-r") + 1] == "requirements-build.txt"
+    wheel = [s.args.split() for s in steps if s.name == "RUN" and s.stage < final and "pip wheel" in s.args]
+    assert wheel and all({"--no-deps", "--no-build-isolation"} <= set(args) for args in wheel), wheel
     copied = [s.args.split() for s in steps if s.name == "COPY" and s.stage == final]
     assert ["requirements.txt", "/wheels/"] in copied, copied
-    [locked, project] = build
-    assert "--require-hashes" in locked and locked[locked.index("-r") + 1] == "/wheels/requirements.txt"
+    [dependencies, project] = pip_installs([s for s in steps if s.stage == final])
+    assert "--require-hashes" in dependencies
+    assert dependencies[dependencies.index("-r") + 1] == "/wheels/requirements.txt"
     assert {"--no-deps", "--no-index"} <= set(project) and project[-1] == "/wheels/*.whl"
 
 
@@ -116,6 +119,7 @@ def test_the_build_context_leaves_out_secrets_and_local_builds() -> None:
         "pyproject.toml",
         "setup.py",
         "requirements.txt",
+        "requirements-build.txt",
     ):
         assert not is_ignored(path, ignored), path
 
@@ -177,9 +181,9 @@ class Image:
     healthcheck: list[str]
 
 
-def run_steps(places: dict[str, Path], python: Path) -> Image:
+def run_steps(places: dict[str, Path], pythons: list[Path]) -> Image:
     """Carry out the Dockerfile: COPY, WORKDIR and RUN (each `&&` command, `python` being the fresh
-    virtual environment's)."""
+    virtual environment of the step's stage: `pythons[stage]`)."""
     env: dict[str, str] = {}
     workdir = places["data"]
     entrypoint: list[str] = []
@@ -204,7 +208,7 @@ def run_steps(places: dict[str, Path], python: Path) -> Image:
                 command = command.strip()
                 if command.startswith(SKIPPED):
                     continue
-                command = mapped(re.sub(r"^python\b", str(python), command), places)
+                command = mapped(re.sub(r"^python\b", str(pythons[step.stage]), command), places)
                 subprocess.run(["bash", "-c", command], cwd=workdir, check=True, timeout=1800)
     return Image(env, workdir, entrypoint, healthcheck)
 
@@ -220,10 +224,10 @@ def installed(python: Path) -> dict[str, str]:
     return {canonicalize_name(p["name"]): p["version"] for p in json.loads(listed) if p["name"] != "wheel"}
 
 
-def locked() -> dict[str, str]:
-    """requirements.txt's pins that apply to this Python on this platform."""
+def locked(name: str) -> dict[str, str]:
+    """The pins of the lock file `name` that apply to this Python on this platform."""
     found = {}
-    for line in (REPO_ROOT / "requirements.txt").read_text().splitlines():
+    for line in (REPO_ROOT / name).read_text().splitlines():
         if "==" not in line or line.startswith((" ", "#")):
             continue
         pin, _, marker = line.rstrip(" \\").partition(" ; ")
@@ -246,9 +250,10 @@ async def test_the_recipe_installs_and_the_bot_answers_pachisi_start(
     """About 3 minutes: the engine is compiled in a fresh wheel build."""
     places = {name: tmp_path / name for name in ("src", "wheels", "data")}
     environment = tmp_path / "venv"
-    venv.create(environment, with_pip=True)
+    for folder in (tmp_path / "build-venv", environment):  # one a stage, as the image's are apart
+        venv.create(folder, with_pip=True)
     python = environment / "bin" / "python"
-    image = run_steps(places, python)
+    image = run_steps(places, [tmp_path / "build-venv" / "bin" / "python", python])
     env, workdir = image.env, image.workdir
     where = subprocess.run(
         [python, "-c", "import bot, engine.build; print(bot.__file__); print(engine.build.describe())"],
@@ -259,7 +264,9 @@ async def test_the_recipe_installs_and_the_bot_answers_pachisi_start(
     ).stdout
     assert where.startswith(str(environment)), where  # the installed package, not this checkout
     assert "compiled" in where, where
-    assert installed(python) == locked() | {"pachisi-discord": "0.1.0"}  # the lock, and nothing else
+    assert installed(python) == locked("requirements.txt") | {"pachisi-discord": "0.1.0"}  # and nothing else
+    tools = {k: v for k, v in locked("requirements-build.txt").items() if k != "setuptools"}
+    assert installed(tmp_path / "build-venv" / "bin" / "python") == tools  # what built the wheel
 
     port = free_port()  # `docker run -e METRICS_PORT=...`: the image's own 9464 may be taken here
     run_env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
