@@ -83,7 +83,6 @@ def sqlite_url(path: Path) -> str:
     return f"sqlite+aiosqlite:///{path}"
 
 
-@pytest.mark.smoke
 async def test_a_backup_taken_during_play_restores_and_the_game_resumes(
     fake: FakeDiscord, database_url: str, tmp_path: Path
 ) -> None:
@@ -168,6 +167,7 @@ REFUSALS = {
 }
 
 
+@pytest.mark.smoke
 async def test_a_damaged_or_mismatched_backup_is_refused_and_changes_nothing(
     start_table: Callable[..., AbstractAsyncContextManager[Table]], database_url: str, tmp_path: Path
 ) -> None:
