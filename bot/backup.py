@@ -7,7 +7,10 @@ stored position. A restore checks the backup the same way, refuses a backup of a
 revision than this bot's and refuses while a bot runs on the target (each `python -m bot` holds a
 shared lock on DATABASE.lock for its life, see `running_on`), then writes it in through SQLite's
 backup API too, so the target's WAL is handled by SQLite; the database it replaces is kept as
-DATABASE.before-restore. PostgreSQL is backed up with pg_dump (README, Backups).
+DATABASE.before-restore. PostgreSQL goes through the same command to pg_dump and pg_restore
+(bot/pgbackup.py).
+
+Which database a backup is of, where it goes and how many are kept: bot/backups.py.
 """
 
 from __future__ import annotations
@@ -55,10 +58,7 @@ def sqlite_path(database_url: str) -> Path:
     """The SQLite file of DATABASE_URL; PostgreSQL is refused with where to look instead."""
     url = make_url(database_url)
     if url.get_backend_name() != "sqlite" or not url.database:
-        raise BackupError(
-            "DATABASE_URL is not a SQLite file: back up PostgreSQL with pg_dump and restore it with "
-            "pg_restore (README, Backups)"
-        )
+        raise BackupError("DATABASE_URL is not a SQLite file")
     return Path(url.database)
 
 

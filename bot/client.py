@@ -13,10 +13,9 @@ from discord.ext import commands
 from sqlalchemy import make_url
 
 import render
-from bot.cogs.pachisi.buttons import BUTTONS
-from bot.cogs.pachisi.flow import GameFlow
-from bot.cogs.pachisi.seats import Seats
-from bot.core import metrics
+from bot.cogs.answers import PachisiTree
+from bot.cogs.pachisi.buttons import BUTTONS, COMPONENTS
+from bot.cogs.pachisi.channels import DiscordChannels
 from bot.core.clock import Clock
 from bot.core.config import Settings
 from bot.core.members import MemberSettings
@@ -25,6 +24,7 @@ from bot.core.store import Store, upgrade
 from bot.core.workers import Workers
 from bot.health import http_trace
 from bot.sync import sync_commands
+from bot.table import Table
 from bot.translator import CatalogTranslator
 from engine import Position
 
@@ -35,7 +35,7 @@ EVENT_TASKS = ("discord.py: ", "CommandTree-invoker", "discord-ui-")
 """Names discord.py gives the tasks it starts for events, commands and component clicks."""
 EXTENSIONS = ("bot.cogs.pachisi", "bot.cogs.stats", "bot.cogs.records", "bot.cogs.puzzle")
 """The cogs the bot loads; each registers its own commands and start-up work. The buttons, and the
-game flow and seats they play through, are the bot's own (`setup_hook`), whatever cogs are loaded."""
+table layer they play through, are the bot's own (`setup_hook`), whatever cogs are loaded."""
 
 
 def point_discord_at(base_url: str | None, gateway_url: str | None = None) -> None:
@@ -70,6 +70,7 @@ class PachisiBot(commands.AutoShardedBot):
             shard_count=settings.shard_count,
             shard_ids=settings.shard_ids,  # type: ignore[arg-type]  # None: every shard
             help_command=None,
+            tree_cls=PachisiTree,  # one error handler for every command
             http_trace=http_trace(),  # counts Discord's 429s by bucket (bot/core/metrics.py)
             **options,
         )
@@ -78,10 +79,8 @@ class PachisiBot(commands.AutoShardedBot):
         """What time it is for the service, the turn timers and the age of messages."""
         self.store: Store
         self.service: GameService
-        self.flow: GameFlow
-        """Plays and shows every game of this process: a click's and a command's way to a game."""
-        self.seats: Seats
-        """Opens tables, seats and unseats members, ends games (through `flow`)."""
+        self.table: Table
+        """The games in their channels (`bot/table/`): a click's and a command's way to a game."""
         self._stopping: asyncio.Task[None] | None = None
         self.force_sync = False
         """Sync the slash commands even when the database says they are unchanged (`python -m bot sync`)."""
@@ -107,20 +106,20 @@ class PachisiBot(commands.AutoShardedBot):
             members=MemberSettings(self.store, default_auto_throw=self.settings.default_auto_throw),
             workers=self.workers,
         )
-        self.flow = GameFlow(self)
-        self.seats = Seats(self.flow)
+        self.table = Table(
+            service=self.service,
+            store=self.store,
+            clock=self.clock,
+            settings=self.settings,
+            workers=self.workers,
+            channels=DiscordChannels(self, COMPONENTS),
+            pool=self.render_pool,
+        )
         self.add_dynamic_items(*BUTTONS)  # a button posted before this start answers too
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.tree.set_translator(CatalogTranslator())
         await sync_commands(self.tree, self.store, self.settings.dev_guild_id, force=self.force_sync)
-
-    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """Count what members send (the handlers themselves are the cogs')."""
-        if interaction.type == discord.InteractionType.component:
-            metrics.clicked()
-        elif interaction.type == discord.InteractionType.application_command:
-            metrics.commanded()
 
     async def on_ready(self) -> None:
         log.info("ready user=%s guilds=%d shards=%s", self.user, len(self.guilds), self.shard_ids)
@@ -135,9 +134,9 @@ class PachisiBot(commands.AutoShardedBot):
     async def _stop(self) -> None:
         await self._drain(SHUTDOWN_GRACE_SECONDS)
         await super().close()
-        flow = getattr(self, "flow", None)
-        if flow is not None:
-            await flow.shown.flush()
+        table = getattr(self, "table", None)
+        if table is not None:
+            await table.close()
         store = getattr(self, "store", None)
         if store is not None:
             await store.close()

@@ -21,13 +21,12 @@ compiled with mypyc like the search: faster than numpy at this size (docs/AI.md)
 from __future__ import annotations
 
 import math
-from base64 import b64decode
-from struct import unpack_from
 
 from engine.board import HOME, IS_CASTLE, ROUTES, STEP_OF
 from engine.features import features
 from engine.state import Position, side_seats
 from engine.throws import PROBABILITY
+from engine.weights import Weights, load
 
 STEPS = HOME - 1
 """Steps 1-83: the board squares of a seat's route."""
@@ -207,45 +206,45 @@ class Network:
         return chance if position.side_of(position.turn) == side else 1.0 - chance
 
 
-def unpack(players: int, hidden: int, blob: str) -> Network:
-    """A network from the base64 text of its little-endian float32 weights, in the order
-    first (row by row), first_bias, second, bias (what scripts/train_expert.py writes)."""
-    data = b64decode(blob)
+def unpack(weights: Weights) -> Network:
+    """A network from its file's weights (engine/weights.py), stored in the order first (row by
+    row), first_bias, second, bias (what scripts/train_expert.py writes)."""
+    players, hidden, floats = weights.players, weights.hidden, weights.floats
     size = input_size(players)
     width = hidden + 1
-    expected = 4 * (size * width + width + hidden + 1)
-    if len(data) != expected:
-        raise ValueError(f"weights of {len(data)} bytes, expected {expected}")
-    floats = list(unpack_from(f"<{expected // 4}f", data))
-    columns = [floats[j : size * width : width] for j in range(width)]
+    expected = size * width + width + hidden + 1
+    if len(floats) != expected:
+        raise ValueError(f"{len(floats)} weights, expected {expected}")
+    columns = [list(floats[j : size * width : width]) for j in range(width)]
     offset = size * width
-    first_bias = floats[offset : offset + width]
-    second = floats[offset + width : offset + width + hidden]
+    first_bias = list(floats[offset : offset + width])
+    second = list(floats[offset + width : offset + width + hidden])
     return Network(players, columns, first_bias, second, floats[-1])
 
 
-_LOADED: dict[tuple[str, int], Network] = {}
+_LOADED: dict[tuple[str, int], Network | None] = {}
+"""Each network read once, on first use; None for one the package does not ship (asked once too)."""
 
 
 def network(players: int) -> Network:
-    """The `expert`'s network for `players` (engine/network_weights.py), decoded once."""
-    from engine.network_weights import HIDDEN, WEIGHTS
-
-    return _decoded("expert", players, HIDDEN, WEIGHTS)
+    """The `expert`'s network for `players` (engine/data/expert-N.net), read once."""
+    found = _decoded("expert", players)
+    if found is None:
+        raise ValueError(f"no expert network for {players} players")
+    return found
 
 
 def forecaster(players: int) -> Network:
     """The network behind the win chance (engine/winchance.py). Its four-player weights stay those
     the win chance's calibration and the puzzles' margins were measured with
-    (engine/forecast_weights.py) while the `expert`'s train on; a player count that module does not
-    hold reads the `expert`'s."""
-    from engine.forecast_weights import HIDDEN, WEIGHTS
-
-    return _decoded("forecast", players, HIDDEN, WEIGHTS) if players in WEIGHTS else network(players)
+    (engine/data/forecast-4.net) while the `expert`'s train on; a player count without such a file
+    reads the `expert`'s."""
+    return _decoded("forecast", players) or network(players)
 
 
-def _decoded(name: str, players: int, hidden: dict[int, int], weights: dict[int, str]) -> Network:
-    found = _LOADED.get((name, players))
-    if found is None:
-        found = _LOADED[(name, players)] = unpack(players, hidden[players], weights[players])
-    return found
+def _decoded(name: str, players: int) -> Network | None:
+    key = (name, players)
+    if key not in _LOADED:
+        weights = load(name, players)
+        _LOADED[key] = None if weights is None else unpack(weights)
+    return _LOADED[key]

@@ -302,7 +302,7 @@ EXPERT_NODES = 2000
 EXPERT_ROOT = 30
 """With four players, `expert` plays `hard`'s search (nodes, depth as `hard`'s) and weighs each
 move at 70 % its search value and 30 % the network's verdict on the position after it: measured
-against `hard` and the network's own search (docs/AI.md, "Four players: what was tried")."""
+against `hard` and the network's own search (docs/AI.md, "The expert's results")."""
 
 
 class ExpertPlayer:

@@ -38,7 +38,10 @@ def board_png(
     `last_position`) is the older one-move form of the same. `throw` and `cowries` show the current
     throw in the panel of the seat to move (two-player games: in the empty East corner, with the
     choices in words); `choices` (its legal moves) get an arrow each and their
-    letter, A, B, C... in list order as `choice_label` names them, on the landing square.
+    letter, A, B, C... in list order as `choice_label` names them, on the landing square, or beside
+    it where it would cover a piece or another label (render/labels.py places every label). A
+    finished position (its `result` set) draws no throw, no choices and nobody to move, whatever
+    is passed.
     `termination` of a finished game: "win", "frozen", "throw_limit" or "resignation", an enum
     member with such a name, or an outcome carrying one (`engine.game.Outcome`); a draw without it
     is called frozen when the position is frozen, else the throw limit. `words`: the language of

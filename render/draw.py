@@ -16,9 +16,21 @@ from PIL import Image
 
 from engine.board import HOME, ROUTES
 from engine.state import Move, Position
-from render import layout, panels, sprites, theme
+from render import labels, layout, panels, sprites, theme
 from render.board import base_board
 from render.canvas import Canvas, quantize
+from render.labels import (
+    LAST_NUMBER,
+    NUMBER,
+    PIECE,
+    SMALL_PIECE,
+    STACK_OFFSETS,
+    STORY_OFFSET,
+    STRUCK,
+    TILE,
+    WAITING_PIECE,
+    Placement,
+)
 from render.layout import Box, Point
 from render.moves import DrawnMove, choice_label
 from render.words import ENGLISH, Words, piece_marks
@@ -26,30 +38,11 @@ from render.words import ENGLISH, Words, piece_marks
 Marks = tuple[str, ...]
 """Each seat's piece mark in the picture's language (`words.piece_marks`)."""
 
-PIECE = 40
-"""Piece diameter on a square holding one seat's pieces."""
-SMALL_PIECE = 24
-"""Piece diameter when two or more seats share a (castle) square."""
-WAITING_PIECE = 34
-TILE = 48
-"""Side of a choice tile: its letter is over 30 px high on the 960 px picture (12 px on a phone)."""
 MAX_STORY = 8
 """Only the story's last this many moves are drawn (numbered from 1): more would bury the board."""
 
 
 # --- pieces ---------------------------------------------------------------------------------
-
-
-def _stacks(position: Position) -> dict[int, list[tuple[int, int]]]:
-    """square -> [(seat, count)] for every occupied board square, seats in seat order."""
-    counts: dict[int, dict[int, int]] = {}
-    for seat in position.rules.seats:
-        route = ROUTES[seat]
-        for step in position.steps[seat]:
-            if 0 < step < HOME:
-                per_seat = counts.setdefault(route[step], {})
-                per_seat[seat] = per_seat.get(seat, 0) + 1
-    return {square: sorted(per_seat.items()) for square, per_seat in counts.items()}
 
 
 def _draw_stack(canvas: Canvas, centre: Point, groups: list[tuple[int, int]], marks: Marks) -> None:
@@ -60,8 +53,7 @@ def _draw_stack(canvas: Canvas, centre: Point, groups: list[tuple[int, int]], ma
         if count > 1:
             canvas.paste(sprites.badge(str(count), 20), (x + 14, y + 14))
         return
-    offsets = ((-11, -11), (11, -11), (-11, 11), (11, 11))
-    for (seat, count), (dx, dy) in zip(groups, offsets, strict=False):
+    for (seat, count), (dx, dy) in zip(groups, STACK_OFFSETS, strict=False):
         canvas.paste(sprites.piece(seat, SMALL_PIECE, marks[seat]), (x + dx, y + dy))
         if count > 1:
             canvas.paste(sprites.badge(str(count), 14), (x + dx + 9, y + dy + 9))
@@ -150,28 +142,19 @@ def number_disc(index: int, seat: int, last: bool) -> Image.Image:
     """The number of the story's `index`-th move (from 0), in its seat's colours; the last larger."""
     return sprites.disc(
         str(index + 1),
-        34 if last else 28,
+        LAST_NUMBER if last else NUMBER,
         theme.SEAT_COLOURS[seat],
         theme.SEAT_EDGE[seat],
         theme.SEAT_INK[seat],
     )
 
 
-def _story_numbers(canvas: Canvas, story: Sequence[DrawnMove], occupied: set[Point]) -> None:
-    """Each move's number where it started: a disc in the piece's colours, the last one larger."""
-    used: dict[Point, int] = {}
-    for index, drawn in enumerate(story):
-        move = drawn.move
-        last = index == len(story) - 1
-        start = layout.step_point(move.seat, move.src)
-        if move.src == 0:  # entering: between the waiting pieces and the Charkoni's centre
-            middle = layout.charkoni_point(-1)
-            start = ((start[0] + middle[0]) // 2, (start[1] + middle[1]) // 2)
-        elif start in occupied:  # a piece still stands there: the number goes to its corner
-            start = (start[0] - 13, start[1] - 13)
-        shift = used.get(start, 0)
-        used[start] = shift + 1
-        canvas.paste(number_disc(index, move.seat, last), (start[0] + 12 * shift, start[1] - 12 * shift))
+def _story_numbers(canvas: Canvas, story: Sequence[DrawnMove], placement: Placement) -> None:
+    """Each move's number where the layout put it (render/labels.py): at the square the move
+    started from when that is free, a disc in the piece's colours, the last one larger."""
+    for label in placement.numbers:
+        seat = story[label.order].move.seat
+        canvas.paste(number_disc(label.order, seat, label.order == len(story) - 1), label.centre)
 
 
 def _draw_captures(canvas: Canvas, story: Sequence[DrawnMove], marks: Marks) -> None:
@@ -187,62 +170,57 @@ def capture_mark(canvas: Canvas, box: Box, victims: Sequence[int], marks: Marks 
     """A frame in the capture colour, and each captured seat's shape struck out at its corner."""
     left, top, right, bottom = box
     canvas.rectangle((left, top, right - 1, bottom - 1), outline=theme.CAPTURE, width=5)
-    for k, seat in enumerate(victims):
+    for seat, at in zip(victims, labels.struck_centres(box, len(victims)), strict=True):
         mark = marks[seat] if marks else None
-        canvas.paste(sprites.struck_piece(seat, 32, mark), (left + 7 + k * 24, top + 7))
+        canvas.paste(sprites.struck_piece(seat, STRUCK, mark), at)
 
 
-STORY_OFFSET = -6
-CHOICE_OFFSETS = (4, 9, 14, -1, 19)
-"""The story's paths and the choices' arrows run this many px off the squares' centres (diagonally),
-so a choice's arrow and a story path over the same squares, or two choices' arrows, lie side by side."""
+def _choice_arrows(canvas: Canvas, choices: Sequence[Move], placement: Placement) -> None:
+    """Each legal move as a blue path from a ring around the piece (or the Charkoni) to its tile;
+    to a tile the layout moved off the landing square, the path ends there and a thin line leads
+    on to the tile."""
+    for move, points, tile in zip(choices, placement.arrows, placement.tiles, strict=True):
+        piece = layout.step_point(move.seat, move.src)
+        if tile.centre == tile.home:
+            choice_arrow(canvas, points, piece, move.src == 0)
+            continue
+        canvas.line(points[-2:], fill=theme.WHITE, width=6)
+        canvas.line(points[-2:], fill=theme.CHOICE_EDGE, width=2)
+        choice_arrow(canvas, points[:-1], piece, move.src == 0, gap=PIECE // 2 + 1)
 
 
-def _choice_points(index: int, move: Move) -> list[Point]:
-    shift = CHOICE_OFFSETS[index % len(CHOICE_OFFSETS)]
-    return [(x + shift, y + shift) for x, y in layout.path_points(move.seat, move.src, move.dst)]
-
-
-def _choice_arrows(canvas: Canvas, choices: Sequence[Move]) -> None:
-    """Each legal move as a blue path from a ring around the piece (or the Charkoni) to its tile."""
-    for index, move in enumerate(choices):
-        choice_arrow(
-            canvas, _choice_points(index, move), layout.step_point(move.seat, move.src), move.src == 0
-        )
-
-
-def choice_arrow(canvas: Canvas, points: list[Point], piece: Point, waiting: bool) -> None:
-    """A blue ring around the piece that would move and a blue path from it to its tile."""
+def choice_arrow(
+    canvas: Canvas, points: list[Point], piece: Point, waiting: bool, gap: int = TILE // 2 + 1
+) -> None:
+    """A blue ring around the piece that would move and a blue path from it, its head `gap` px
+    short of the path's end (the edge of a tile standing there)."""
     x, y = piece
     radius = (WAITING_PIECE if waiting else PIECE) // 2 + 3
     canvas.ellipse(
         (x - radius - 2, y - radius - 2, x + radius + 2, y + radius + 2), outline=theme.WHITE, width=7
     )
     canvas.ellipse((x - radius, y - radius, x + radius, y + radius), outline=theme.CHOICE_EDGE, width=4)
-    line_with_head(canvas, points, theme.CHOICE_EDGE, theme.WHITE, 4, TILE // 2 + 1)
+    line_with_head(canvas, points, theme.CHOICE_EDGE, theme.WHITE, 4, gap)
 
 
-def _choice_tiles(canvas: Canvas, position: Position, choices: Sequence[Move], marks: Marks) -> None:
-    """Each legal move's letter, large, on its landing square.
+def _choice_tiles(
+    canvas: Canvas, position: Position, choices: Sequence[Move], placement: Placement, marks: Marks
+) -> None:
+    """Each legal move's letter, large, where the layout put it: on its landing square when it can.
 
-    The tile covers the square, so pieces standing there are shown small on its corner: struck out
-    when the move would capture them.
+    A tile shows the pieces standing on the landing square small on its corner (struck out when
+    the move would capture them): standing on that square, it hides them from the board.
     """
-    used: dict[Point, int] = {}
-    for index, move in enumerate(choices):
-        spot = layout.step_point(move.seat, move.dst)
-        shift = used.get(spot, 0)
-        used[spot] = shift + 1
-        at = (spot[0] + shift * (TILE // 2), spot[1] - shift * (TILE // 2))
-        canvas.paste(sprites.tile(choice_label(index), TILE), at)
+    for label in placement.tiles:
+        move = choices[label.order]
+        canvas.paste(sprites.tile(choice_label(label.order), TILE), label.centre)
         if move.dst == HOME:
             continue
         victims = {seat for seat, _ in position.captures(move)}
         standing = sorted({seat for seat, _ in position.pieces_on(ROUTES[move.seat][move.dst])})
-        for k, seat in enumerate(standing):
+        for seat, at in zip(standing, label.minis, strict=True):
             drawn = sprites.struck_piece if seat in victims else sprites.piece
-            mark = drawn(seat, 24 if seat in victims else 22, marks[seat])
-            canvas.paste(mark, (at[0] + TILE // 2 - 3 - 16 * k, at[1] - TILE // 2 + 3))
+            canvas.paste(drawn(seat, 24 if seat in victims else 22, marks[seat]), at)
 
 
 # --- one position ---------------------------------------------------------------------------
@@ -265,24 +243,26 @@ def render(
     if last_move is not None and not story:
         story = [DrawnMove(last_move, last_position)]
     story = list(story)[-MAX_STORY:]
+    if position.result is not None:  # a finished game: nobody is to move, nothing to choose
+        throw, cowries, choices = None, None, None
     marks = piece_marks(words)
     canvas = Canvas(_base(position.result is not None).copy())
     names = names or {}
     panels.draw_panels(canvas, words, position, names, throw, cowries, story, choices or ())
-    stacks = _stacks(position)
+    placement = labels.place(position, story, choices or ())
     for square in position.blockades():
         blockade_mark(canvas, layout.square_box(square))
     _story_lines(canvas, story)
     if choices:
-        _choice_arrows(canvas, choices)
-    for square, groups in stacks.items():
-        _draw_stack(canvas, layout.square_centre(square), groups, marks)
+        _choice_arrows(canvas, choices, placement)
+    for square, groups in labels.stacks(position).items():
+        if square not in placement.covered:
+            _draw_stack(canvas, layout.square_centre(square), groups, marks)
     _draw_waiting(canvas, position, marks)
-    occupied = {layout.square_centre(square) for square in stacks}
-    _story_numbers(canvas, story, occupied)
+    _story_numbers(canvas, story, placement)
     _draw_captures(canvas, story, marks)
     if choices:
-        _choice_tiles(canvas, position, choices, marks)
+        _choice_tiles(canvas, position, choices, placement, marks)
     if position.result is not None:
         panels.draw_banner(canvas, words, position, termination)
     return canvas

@@ -29,13 +29,19 @@ def smooth(image: Image.Image, size: tuple[int, int]) -> Image.Image:
 
 
 def centred_text(
-    draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str, size: int, fill: tuple[int, ...]
+    draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str, size: int, fill: theme.RGB
 ) -> None:
-    """Centred text (a sprite's letter, a replay's caption), holding the FreeType lock only while
-    the font is used; a text in Devanagari (a Hindi piece's mark) in its own font."""
-    devanagari = any(theme.is_devanagari(char) for char in text)
+    """Centred text (a sprite's letter or number), holding the FreeType lock only while the font is
+    used; each script in its own font of the one weight (a Hindi piece's mark in the Devanagari
+    font, Latin and digits beside it in DejaVu), as `text` draws a line."""
+    parts = runs(text)
     with _FREETYPE:
-        draw.text(centre, text, font=_font(size, devanagari), fill=fill, anchor="mm")
+        if len(parts) <= 1:
+            devanagari = bool(parts) and parts[0][1]
+            draw.text(centre, text, font=_font(size, devanagari), fill=fill, anchor="mm")
+            return
+        sprite, (dx, dy) = _mixed(parts, size, fill, "mm")
+    draw.bitmap((int(centre[0]) + dx, int(centre[1]) + dy), sprite.getchannel("A"), fill=fill)
 
 
 @cache

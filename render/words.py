@@ -332,3 +332,71 @@ def outcome_words(words: Words, result: str, termination: str) -> str:
         return termination
     seats = [SEAT_NAMES.index(name) for name in result.split("+")]
     return winner_words(words, seats, termination == "resignation")
+
+
+# --- a tournament's standings ---------------------------------------------------------------------
+
+
+class StandingsLabels(NamedTuple):
+    """The standings picture's column heads and notes."""
+
+    rank: str
+    member: str
+    points: str
+    buchholz: str
+    opponents: str
+    games: str
+    tie_breaks: str
+    withdrawn: str
+
+
+def standings_labels(words: Words) -> StandingsLabels:
+    return StandingsLabels(
+        rank=words.gettext("Rank"),
+        member=words.gettext("Member"),
+        points=words.gettext("Points"),
+        buchholz=words.gettext("Buchholz"),
+        opponents=words.gettext("Opponents"),
+        games=words.gettext("Games"),
+        tie_breaks=words.gettext(
+            "Ties: Buchholz (the points of everyone met), then the opponents' ratings added up."
+        ),
+        withdrawn=words.gettext("withdrawn"),
+    )
+
+
+def standings_title(words: Words, round_number: int, rounds: int, finished: bool) -> str:
+    """The line under the tournament's name: how far it has come."""
+    if finished:
+        return words.gettext("Final standings")
+    return words.gettext("Standings after round {round} of {rounds}", round=round_number, rounds=rounds)
+
+
+def pairings_title(words: Words, round_number: int) -> str:
+    return words.gettext("Round {round}: who plays whom", round=round_number)
+
+
+def table_words(words: Words, number: int) -> str:
+    return words.gettext("Table {number}", number=number)
+
+
+def partners_words(words: Words, first: str, second: str) -> str:
+    """A partnership: "Asha & Ravi"."""
+    return words.gettext("{first} & {second}", first=first, second=second)
+
+
+def versus_words(words: Words, first: str, second: str) -> str:
+    return words.gettext("{first} vs {second}", first=first, second=second)
+
+
+def bye_words(words: Words, side: str) -> str:
+    """A side that plays only the computer: its game counts as a win."""
+    return words.gettext("{side}: bye, plays the computer", side=side)
+
+
+def points_text(points: float) -> str:
+    """Points as a number, a half (a draw) as ½: "2", "1½", "½"."""
+    whole = int(points)
+    if points == whole:
+        return str(whole)
+    return f"{whole}½" if whole else "½"

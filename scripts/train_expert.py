@@ -1,7 +1,7 @@
 """Train the `expert` level's value network by TD(lambda) on self-play (engine/network.py).
 
     python scripts/train_expert.py train --players 2 --games 40000 --seed 1 [--hidden 40]
-    python scripts/train_expert.py export --players 2 --players 4 --seed 1   # the checkpoints' games
+    python scripts/train_expert.py export --players 2 --players 4 --seed 1   # engine/data/expert-N.net
 
 The network plays every seat, choosing the move whose afterstate it values best for the mover's
 side, no exploration beyond the dice. After each `--batch` games it learns from them at once: each
@@ -24,8 +24,6 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import argparse
-import base64
-import runpy
 import sys
 import time
 from pathlib import Path
@@ -35,7 +33,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import build
+from engine import build, weights
 from engine.network import Network, derived_start, encode, input_size
 from engine.rules import Rules
 from engine.state import DRAW, Position
@@ -44,7 +42,7 @@ from engine.winchance import WEIGHTS as LOGISTIC
 
 ROOT = Path(__file__).resolve().parent.parent
 CHECKPOINTS = ROOT / "build" / "expert"
-WEIGHTS_MODULE = ROOT / "engine" / "network_weights.py"
+WEIGHTS_DIR = ROOT / "engine" / "data"
 MAX_THROWS = 10_000
 STANDARD_SHARE = 0.2
 
@@ -238,48 +236,18 @@ def train(args: argparse.Namespace) -> int:
 
 
 def export(args: argparse.Namespace) -> int:
-    """Write --out (engine/network_weights.py) from the checkpoints of --players; a player count not named
-    keeps the weights the module holds, so one network can be retrained without the other."""
-    trained, hidden, blobs = kept_weights(args.out, args.players_list)
+    """Write each --players network's file (engine/data/expert-N.net) from its checkpoint; the files
+    of other player counts stay as they are, so one network can be retrained without the other."""
+    args.out.mkdir(parents=True, exist_ok=True)
     for players in args.players_list:
         model = Model(players, args.hidden, args.seed)
         games = model.load(checkpoint(args, players))
         flat = np.concatenate([p.ravel() for p in model.params()]).astype("<f4")
-        trained[players] = f"seed {args.seed}, {games} games"
-        hidden[players] = args.hidden
-        blobs[players] = base64.b64encode(flat.tobytes()).decode("ascii")
-    runs = ", ".join(f'{players}: "{run}"' for players, run in sorted(trained.items()))
-    lines = [
-        '"""A value network\'s weights (engine/network.py), written by scripts/train_expert.py export.',
-        'Little-endian float32 in base64, decoded once; TRAINED says which run made each."""',
-        "",
-        f"TRAINED: dict[int, str] = {{{runs}}}",
-        f"HIDDEN: dict[int, int] = {dict(sorted(hidden.items()))!r}",
-        "WEIGHTS: dict[int, str] = {",
-    ]
-    for players, blob in sorted(blobs.items()):
-        lines.append(f"    {players}: (")
-        lines += [f'        "{blob[i : i + 96]}"' for i in range(0, len(blob), 96)]
-        lines.append("    ),")
-    lines.append("}")
-    args.out.write_text("\n".join(lines) + "\n")
-    notes = "; ".join(f"{players} players: {run}" for players, run in sorted(trained.items()))
-    print(f"wrote {args.out}: {notes}", file=sys.stderr)
+        trained = f"seed {args.seed}, {games} games"
+        path = args.out / weights.filename(args.name, players)
+        path.write_bytes(weights.pack(players, args.hidden, trained, flat.tolist()))
+        print(f"wrote {path}: {players} players, {trained}", file=sys.stderr)
     return 0
-
-
-def kept_weights(module: Path, exported: list[int]) -> tuple[dict[int, str], dict[int, int], dict[int, str]]:
-    """Which run trained them, the hidden sizes and the weights of the player counts that `module`
-    holds and this export leaves alone."""
-    if not module.exists():
-        return {}, {}, {}
-    held = runpy.run_path(str(module))
-    keep = [players for players in held["WEIGHTS"] if players not in exported]
-    return (
-        {players: held["TRAINED"][players] for players in keep},
-        {players: held["HIDDEN"][players] for players in keep},
-        {players: held["WEIGHTS"][players] for players in keep},
-    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -296,7 +264,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--checkpoint", type=int, default=500, help="games between checkpoints")
     parser.add_argument("--report", type=int, default=200, help="games between progress lines")
     parser.add_argument("--dir", type=Path, default=CHECKPOINTS, help="checkpoints (default build/expert)")
-    parser.add_argument("--out", type=Path, default=WEIGHTS_MODULE, help="export: the module to write")
+    parser.add_argument("--out", type=Path, default=WEIGHTS_DIR, help="export: the folder (engine/data)")
+    parser.add_argument(
+        "--name",
+        choices=("expert", "forecast"),
+        default="expert",
+        help="export: the level's network, or the win chance's copy (default expert)",
+    )
     args = parser.parse_args(argv)
     args.players_list = args.players_list or [4]
     if args.command == "train":

@@ -532,6 +532,22 @@ async def test_end_needs_the_starter_or_a_manager_and_counts_the_game(store: Sto
     assert (await records.member_stats(store, GUILD, CAROL)).games == 0
 
 
+async def test_end_refused_tells_a_seated_member_to_leave_and_a_seatless_one_why(store: Store) -> None:
+    """Ending a game without the right is refused; `/pachisi leave` is offered only to a member
+    who has a seat to leave (issue 58)."""
+    games = service(store)
+    snapshot = (await games.start(GUILD, CHANNEL, ALICE, FOUR, "normal", None)).game
+    snapshot = (await games.join(snapshot.id, BOB, 1)).game
+    with pytest.raises(NotAllowed) as seated:
+        await games.end(snapshot.id, BOB, can_manage=False)
+    assert str(seated.value).endswith("To stop playing Red, give your seat back with `/pachisi leave`.")
+    with pytest.raises(NotAllowed) as seatless:
+        await games.end(snapshot.id, CAROL, can_manage=False)
+    said = str(seatless.value)
+    assert said.startswith("You have no seat in this game") and "leave" not in said
+    assert (await games.get_active(CHANNEL)) is not None
+
+
 async def test_the_message_shown_and_listing(store: Store) -> None:
     games = service(store)
     a = (await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)).game

@@ -14,6 +14,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.core import metrics
 from bot.core.errors import GameError
 from bot.core.store import StoreUnavailable
 from bot.core.texts import Language
@@ -72,6 +73,7 @@ def error_text(interaction: discord.Interaction[Any], error: BaseException) -> s
 
 async def handle_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
     """The handler of every command (the tree's `on_error`) and every button's callback."""
+    metrics.interaction_failed(error)
     text = error_text(interaction, error)
     try:
         await tell(interaction, text)
@@ -88,5 +90,10 @@ def _custom_id(interaction: discord.Interaction[Any]) -> str:
     return str(data.get("custom_id", "?"))[:100]
 
 
-async def on_tree_error(interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:
-    await handle_error(interaction, error)
+class PachisiTree(app_commands.CommandTree[Any]):
+    """The bot's command tree: one error handler for every command."""
+
+    async def on_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError, /
+    ) -> None:
+        await handle_error(interaction, error)

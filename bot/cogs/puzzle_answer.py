@@ -9,18 +9,16 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from bot.cogs.answers import NO_MENTIONS, language_of
+from bot.cogs.host import Host
 from bot.core.puzzles import Daily, Puzzles, the_set
 from bot.core.texts import puzzles
 from engine.analysis import Analysis, analyse
 from engine.state import Move
-
-if TYPE_CHECKING:
-    from bot.client import PachisiBot
 
 
 @functools.lru_cache(maxsize=2)  # today's, and yesterday's for a moment after midnight
@@ -30,12 +28,12 @@ def analysed(number: int) -> Analysis:
     return analyse(puzzle.position, puzzle.throw)
 
 
-async def analysis(bot: PachisiBot, daily: Daily) -> Analysis:
+async def analysis(bot: Host, daily: Daily) -> Analysis:
     return await asyncio.get_running_loop().run_in_executor(bot.render_pool, analysed, daily.number)
 
 
 async def answer(
-    interaction: discord.Interaction[Any], bot: PachisiBot, number: int, day: int, member: int, move: Move
+    interaction: discord.Interaction[Any], bot: Host, number: int, day: int, member: int, move: Move
 ) -> None:
     """`member`'s puzzle `number` of the day `day` (a date's ordinal) answered with `move`: refused
     when it is not the clicker's, not today's or answered already (`Puzzles.answer`)."""

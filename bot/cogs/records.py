@@ -105,7 +105,7 @@ class RecordsCog(PachisiCommands, name="Records"):
         user = member or self.bot.get_user(user_id)
         if user is not None:
             return user.display_name
-        return self.bot.flow.names.get(user_id)  # the game flow remembers who played
+        return self.bot.table.flow.names.get(user_id)  # the game flow remembers who played
 
     @staticmethod
     def stored_names(stored: records.StoredGame) -> dict[int, str]:

@@ -81,6 +81,14 @@ class NotPlaying(GameError):
 class NotAllowed(GameError):
     key = "not_allowed"
 
+    @classmethod
+    def to_end(cls, own_seat: int | None) -> NotAllowed:
+        """Ending a game is for its starter or a channel manager: a seated member is offered to
+        leave their seat instead, a member without one is told they have none."""
+        if own_seat is None:
+            return cls("only_starter_ends_unseated")
+        return cls("only_starter_ends_seated", seat=own_seat)
+
 
 class Conflict(GameError):
     key = "conflict"

@@ -8,6 +8,7 @@ No Discord import: the store and the game's turns record here too (bot/core may 
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -18,8 +19,33 @@ from prometheus_client import Counter, Gauge, Histogram
 GAMES_OPEN = Gauge(
     "pachisi_games_open", "Games being played (status active) in the database, read at scrape time"
 )
-CLICKS = Counter("pachisi_clicks_total", "Button clicks received (game, seat and puzzle buttons)")
-COMMANDS = Counter("pachisi_commands_total", "Slash commands received")
+CLICKS = Counter(
+    "pachisi_clicks_total",
+    "Button clicks received, by the button's action (the part of its custom id after `pachisi:`)",
+    ["action"],
+)
+COMMANDS = Counter(
+    "pachisi_commands_total", "Slash commands received, by the command's full name", ["command"]
+)
+INTERACTION_ERRORS = Counter(
+    "pachisi_interaction_errors_total",
+    "Commands and clicks answered with an error, by kind: refused (against the rules), database "
+    "(did not answer), bad_value, not_here (a check failed), unexpected (a fault, logged with a reference)",
+    ["kind"],
+)
+GATEWAY_CONNECTED = Gauge(
+    "pachisi_gateway_connected",
+    "1 when the bot is ready and every shard's gateway connection is open, else 0",
+)
+GATEWAY_LATENCY = Gauge(
+    "pachisi_gateway_latency_seconds",
+    "Time between a gateway heartbeat and Discord's acknowledgement, by shard (NaN until measured)",
+    ["shard"],
+)
+GATEWAY_DISCONNECTS = Counter(
+    "pachisi_gateway_disconnects_total", "Gateway connections lost (discord.py reconnects by itself)"
+)
+GUILDS = Gauge("pachisi_guilds", "Servers (guilds) this process is in")
 CLICK_TO_ANSWER = Histogram(
     "pachisi_click_to_answer_seconds",
     "From a click (Discord's time in its id) to the clicked message's update sent by the bot",
@@ -57,12 +83,44 @@ def created_at(snowflake: int) -> datetime:
     return datetime.fromtimestamp(((snowflake >> 22) + DISCORD_EPOCH_MS) / 1000, UTC)
 
 
-def clicked() -> None:
-    CLICKS.inc()
+ERROR_KINDS = (
+    ("GameError", "refused"),
+    ("StoreUnavailable", "database"),
+    ("TransformerError", "bad_value"),
+    ("CheckFailure", "not_here"),
+)
+"""An error's kind by the name of its class or a base class (this module imports neither discord
+nor the store); any other error is `unexpected`."""
+for _name, _kind in (*ERROR_KINDS, ("", "unexpected")):
+    INTERACTION_ERRORS.labels(kind=_kind)  # every kind at 0 from the start: rates and alerts work
 
 
-def commanded() -> None:
-    COMMANDS.inc()
+def clicked(action: str) -> None:
+    CLICKS.labels(action=action).inc()
+
+
+def commanded(command: str) -> None:
+    COMMANDS.labels(command=command).inc()
+
+
+def interaction_failed(error: BaseException) -> None:
+    """A command or click ended in `error` (the one error handler's, bot/cogs/answers.py)."""
+    original = getattr(error, "original", error)
+    names = {cls.__name__ for cls in (*type(error).__mro__, *type(original).__mro__)}
+    kind = next((kind for name, kind in ERROR_KINDS if name in names), "unexpected")
+    INTERACTION_ERRORS.labels(kind=kind).inc()
+
+
+def gateway(connected: bool, latencies: list[tuple[int, float]], guilds: int) -> None:
+    """The gateway as it is now (set at each scrape); a latency not measured yet is NaN."""
+    GATEWAY_CONNECTED.set(1 if connected else 0)
+    for shard, seconds in latencies:
+        GATEWAY_LATENCY.labels(shard=str(shard)).set(seconds if math.isfinite(seconds) else math.nan)
+    GUILDS.set(guilds)
+
+
+def disconnected() -> None:
+    GATEWAY_DISCONNECTS.inc()
 
 
 def answered(interaction_id: int) -> None:

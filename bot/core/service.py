@@ -196,7 +196,7 @@ class GameService:
             game = await self._load(session, game_id)
             _check_active(game)
             if user_id != game.started_by and not can_manage:
-                raise NotAllowed("only_starter_ends")
+                raise NotAllowed.to_end(game.seat_of(user_id))
             return await self._close(session, game)
 
     async def abandon(self, game_id: int) -> None:

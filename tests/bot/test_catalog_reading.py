@@ -11,13 +11,21 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 from babel.messages.catalog import Message
 
 from bot.core.texts.language import SHIPPED, SOURCE
-from engine.rules import OVERRIDE_ORDER
-from tests.bot.catalogs import forms, strings, template, translations
+from tests.bot.catalogs import (
+    CODE,
+    forms,
+    kept_names,
+    latin_left,
+    strings,
+    template,
+    translations,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATED = [code for code in SHIPPED if code != SOURCE]
@@ -35,7 +43,6 @@ STARTS_A_SENTENCE = {"letter", "news", "player", "players", "name", "colour", "s
 and mentions."""
 AFTER_STOP = re.compile(r"[.!?।]\**\s+\**(?:([a-z])|\{(\w+)\})")
 ABBREVIATIONS = re.compile(r"\b(?:e\.g\.|i\.e\.|vs\.)")
-CODE = re.compile(r"`[^`]*`")
 
 PATH_OR_COMMAND = re.compile(
     r"(?<![\w/])(?:docs|bot|engine|render|scripts|tests|localdiscord)/|\b\w+\.(?:md|py|po|toml|cfg)\b"
@@ -53,7 +60,6 @@ PERMISSIONS = (
     "Manage Channels",
 )
 """Discord's names for its permissions, which a translation keeps in parentheses after its own."""
-OPTION_VALUE = re.compile(rf"\b(?:{'|'.join(OVERRIDE_ORDER)})=\w+")
 PLACEHOLDER = re.compile(r"\{\w+\}")
 
 
@@ -148,30 +154,6 @@ def test_no_member_is_sent_to_a_path_or_a_python_command() -> None:
 # --- Hindi: no Latin word but the kept names ---------------------------------------------------
 
 
-def kept_names() -> list[str]:
-    """The names docs/HINDI.md keeps in Latin letters (its table "Kept in Latin letters")."""
-    glossary = (ROOT / "docs" / "HINDI.md").read_text(encoding="utf-8")
-    section = glossary.split("## Kept in Latin letters", 1)[1].split("\n## ", 1)[0]
-    names = []
-    for line in section.splitlines():
-        cells = line.split("|")
-        if len(cells) > 2:
-            names += re.findall(r"`([^`]+)`", cells[1])
-    return sorted(names, key=len, reverse=True)
-
-
-def latin_left(text: str, kept: list[str]) -> str:
-    """What is left of `text` in Latin letters once code, placeholders, mentions, paths (checked
-    above), rule options and the kept names are taken out."""
-    plain = CODE.sub("", text)
-    plain = re.sub(r"<[@#]?\{\w+\}>|\{\w+\}", "", plain)
-    plain = re.sub(r"\S+\.md\b", "", plain)
-    plain = OPTION_VALUE.sub("", plain)
-    for name in kept:
-        plain = re.sub(rf"(?<![A-Za-z]){re.escape(name)}(?![A-Za-z])", "", plain)
-    return " ".join(re.findall(r"[A-Za-z]+", plain))
-
-
 def test_the_kept_names_are_read_from_the_glossary() -> None:
     kept = kept_names()
     assert "Manage Channels" in kept and "UTC" in kept and "A" in kept
@@ -236,10 +218,91 @@ def test_jagah_is_said_only_in_take_a_seat() -> None:
     assert any("जगह लें" in text for text in hindi_of("Take a seat"))
 
 
-def test_a_default_is_pahle_se_never_the_auto_throws_word() -> None:
-    """ "(default on)" as अपने आप clashes with `/पच्चीसी अपनेआप`, the auto-throw command."""
+def test_a_default_is_what_is_taken_if_nothing_is_chosen() -> None:
+    """ "(default on)" as पहले से reads "already on", and अपने आप clashes with `/पच्चीसी अपनेआप`,
+    the auto-throw command: a default is "अगर न चुनें" (the glossary's test below checks every one)."""
     assert not [t for m in translations("hi") if m.id for t in strings(m) if "अपने आप" in t]
-    assert all("पहले से" in text for text in hindi_of("(default on)"))
+    assert all("अगर न चुनें" in text and "पहले से" not in text for text in hindi_of("(default on)"))
+
+
+# --- Hindi: the glossary's words ---------------------------------------------------------------
+
+
+class Term(NamedTuple):
+    """A row of docs/HINDI.md's glossary: the English words it covers, the Hindi that says them,
+    and the variants a Hindi entry must not use for them."""
+
+    english: tuple[str, ...]
+    hindi: tuple[str, ...]
+    never: tuple[str, ...]
+
+
+def glossary() -> list[Term]:
+    """The rows of docs/HINDI.md's "The game's words" whose English is in backticks."""
+    text = (ROOT / "docs" / "HINDI.md").read_text(encoding="utf-8")
+    section = text.split("## The game's words", 1)[1].split("\n## ", 1)[0]
+    terms = []
+    for line in section.splitlines():
+        cells = [cell.strip() for cell in line.split("|")[1:-1]]
+        if len(cells) == 4 and (english := re.findall(r"`([^`]+)`", cells[0])):
+            terms.append(
+                Term(
+                    tuple(english),
+                    tuple(re.findall(r"`([^`]+)`", cells[1])),
+                    tuple(re.findall(r"`([^`]+)`", cells[2])),
+                )
+            )
+    return terms
+
+
+def english_words(message: Message) -> str:
+    """An entry's English as a member reads it, without code and placeholders."""
+    return " ".join(PLACEHOLDER.sub(" ", CODE.sub(" ", form)) for form in forms(message))
+
+
+def says(hindi: str, variant: str) -> bool:
+    """Whether a Hindi text (code left out) says `variant`: a word that begins with it, or the
+    phrase (मार is in मारना, not in हमारे)."""
+    plain = CODE.sub(" ", hindi)
+    return re.search(rf"(?<![\u0900-\u097f]){re.escape(variant)}", plain) is not None
+
+
+def matches(term: Term, english: str) -> list[str]:
+    return [
+        w for w in term.english if re.search(rf"(?<![\w-]){re.escape(w)}s?(?![\w-])", english, re.IGNORECASE)
+    ]
+
+
+def test_the_glossary_is_read_from_the_docs() -> None:
+    terms = {t.english[0]: t for t in glossary()}
+    assert terms["enemy"] == Term(("enemy",), ("विरोधी",), ("दुश्मन",))
+    assert "घर" not in terms["square"].never and "बीच का वह घर" in terms["Charkoni"].never
+    assert terms["Manage Channels"].hindi == ("चैनल प्रबंधन (Manage Channels)",)
+    assert len(terms) > 30
+    assert says("विरोधी मारता है", "मार") and not says("हमारे साथ", "मार")
+    assert not says("`/पच्चीसी लीडरबोर्ड`", "बोर्ड")
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_the_catalog_says_the_glossarys_words(code: str) -> None:
+    """enemy is विरोधी (not दुश्मन), a square खाना, a default "अगर न चुनें" (पहले से reads
+    "already"), the export रिकॉर्ड and a member's record आँकड़े: in every entry whose English
+    holds the term; where two terms match, the longer English is the one that counts."""
+    terms = glossary()
+    wrong = []
+    for message in translations(code):
+        if not message.id or message.context in ("command name", "piece mark"):
+            continue
+        english = english_words(message)
+        found = [(term, word) for term in terms for word in matches(term, english)]
+        for term, word in found:
+            if any(word != other and word.lower() in other.lower() for _, other in found):
+                continue  # a longer term says this one's word: it counts instead
+            for text in strings(message):
+                if term.hindi and not any(says(text, h) or h in text for h in term.hindi):
+                    wrong.append((word, "missing", term.hindi, text))
+                wrong += [(word, "never", bad, text) for bad in term.never if says(text, bad)]
+    assert not wrong
 
 
 @pytest.mark.parametrize(

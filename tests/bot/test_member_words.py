@@ -65,7 +65,7 @@ def test_the_rules_line_and_history_shape_count_players_and_pieces_apart() -> No
     assert table.rules_words(ENGLISH, Rules.parse("classic,players=2,pieces=1")) == (
         "classic, 2 players, 1 piece each"
     )
-    assert table.rules_words(HINDI, Rules.parse("classic,players=2,pieces=1")).endswith("हर एक की 1 गोटी")
+    assert table.rules_words(HINDI, Rules.parse("classic,players=2,pieces=1")).endswith("हर रंग की 1 गोटी")
 
 
 # --- slip 7: a sentence after a full stop starts with a capital -------------------------------

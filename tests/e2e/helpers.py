@@ -381,7 +381,7 @@ async def time_passes(
 ) -> StoredGame:
     """Once the bot's turn timer for the game waits, move its clock on by `seconds`, and wait
     until the game shows it (`then`): a turn timer fired without the test sleeping through it."""
-    flow = table.bot.flow  # the game flow of the in-process bot runs the timers
+    flow = table.bot.table.flow  # the in-process bot's game flow runs the timers
     [game] = await stored_games(table.database_url)
 
     def armed() -> bool:

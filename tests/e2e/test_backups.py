@@ -1,6 +1,6 @@
-"""Backups that lose nothing: `python -m bot backup` of a live SQLite database, `restore` of it
-into a stopped bot, and pg_dump / pg_restore for PostgreSQL; each restored game resumes and
-finishes. Damaged, mismatched or ill-timed restores are refused and change nothing."""
+"""Backups that lose nothing: `python -m bot backup` of a live database, `restore` of it into a
+stopped bot, for SQLite and (through pg_dump and pg_restore) PostgreSQL; each restored game resumes
+and finishes. Damaged, mismatched or ill-timed restores are refused and change nothing."""
 
 from __future__ import annotations
 
@@ -18,7 +18,6 @@ import pytest
 from sqlalchemy import make_url
 
 from bot.backup import head_revision
-from bot.core.store import make_engine
 from localdiscord.driver import TIMEOUT
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.helpers import (
@@ -42,11 +41,11 @@ from tests.e2e.helpers import (
 T = TypeVar("T")
 
 
-def cli(*args: str, database_url: str) -> subprocess.CompletedProcess[str]:
+def cli(*args: str, database_url: str, path: str = "/usr/bin:/bin") -> subprocess.CompletedProcess[str]:
     """`python -m bot ARGS` on DATABASE_URL, as an operator types it."""
     return subprocess.run(
         [sys.executable, "-m", "bot", *args],
-        env={"PATH": "/usr/bin:/bin", "DATABASE_URL": database_url},
+        env={"PATH": path, "DATABASE_URL": database_url},
         cwd=REPO_ROOT,
         capture_output=True,
         text=True,
@@ -222,69 +221,61 @@ async def test_backup_and_restore_never_take_the_database_for_its_backup(
     assert database.read_bytes() == before
 
 
-def test_postgres_is_sent_to_pg_dump() -> None:
-    for command in ("backup", "restore"):
-        refused = cli(command, "x.sqlite3", database_url="postgresql+asyncpg://pachisi@db/pachisi")
-        assert refused.returncode == 1
-        assert "back up PostgreSQL with pg_dump and restore it with pg_restore" in refused.stderr
-
-
-def libpq(url: str, database: str | None = None) -> str:
-    """The URL as pg_dump and pg_restore take it."""
-    address = make_url(url).set(drivername="postgresql")
-    if database is not None:
-        address = address.set(database=database)
-    return address.render_as_string(hide_password=False)
-
-
-async def admin(url: str, statement: str) -> None:
-    engine = make_engine(url, isolation_level="AUTOCOMMIT")
-    try:
-        async with engine.connect() as connection:
-            await connection.exec_driver_sql(statement)
-    finally:
-        await engine.dispose()
-
-
-def pg(
-    server: PostgresServer, program: str, *args: str
-) -> Coroutine[Any, Any, subprocess.CompletedProcess[str]]:
-    argv = [f"{server.bin}/{program}", *args]
-    return asyncio.to_thread(
-        subprocess.run, argv, capture_output=True, text=True, timeout=TIMEOUT, check=True
-    )
-
-
-async def test_a_pg_dump_taken_during_play_restores_and_the_game_resumes(
+async def test_a_postgres_backup_taken_during_play_restores_and_the_game_resumes(
     fake: FakeDiscord, postgres_url: str, postgres_server: PostgresServer, tmp_path: Path
 ) -> None:
-    """README, Backups: pg_dump while the bots run, pg_restore into an empty database, bots on it."""
+    """The same commands drive pg_dump while the bot plays and pg_restore with it stopped; `--keep`
+    holds the folder to the newest backups."""
     table = subprocess_table(fake, postgres_url)
-    dump = tmp_path / "pachisi.dump"
-    restored_url = (
-        make_url(postgres_url).set(database="pachisi_restored").render_as_string(hide_password=False)
-    )
-    await admin(postgres_url, "DROP DATABASE IF EXISTS pachisi_restored")
-    await admin(postgres_url, "CREATE DATABASE pachisi_restored")
-    try:
-        async with running_bot(fake, bot_env(fake, postgres_url)) as bot:
-            await table.alice.slash(table.channel, "pachisi start", players=2, pieces=4, level="easy")
-            await play_turns(table, 3)
-            dumping = pg(postgres_server, "pg_dump", "--format=custom", f"--file={dump}", libpq(postgres_url))
-            await while_playing(table, dumping)
-            assert await bot.terminate() == 0
-        await pg(postgres_server, "pg_restore", "--no-owner", f"--dbname={libpq(restored_url)}", str(dump))
-        [dumped] = await stored_games(restored_url)
-        check_move_log(dumped)
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    (folder / "pachisi-20200101T000000Z.dump").write_text("an old backup, deleted by --keep 1")
+    path = f"{postgres_server.bin}:/usr/bin:/bin"
+    async with running_bot(fake, bot_env(fake, postgres_url)) as bot:
+        await table.alice.slash(table.channel, "pachisi start", players=2, pieces=4, level="easy")
+        await play_turns(table, 3)
+        backing_up = asyncio.to_thread(
+            cli, "backup", str(folder), "--keep", "1", database_url=postgres_url, path=path
+        )
+        taken = await while_playing(table, backing_up)
+        assert taken.returncode == 0, taken.stderr
+        [dump] = folder.iterdir()
+        assert taken.stdout.startswith(f"backed up to {dump}: revision {head_revision()}; games: 1, moves: ")
+        assert f"removed {folder / 'pachisi-20200101T000000Z.dump'} (--keep 1)" in taken.stdout
+        backed_up_moves = int(taken.stdout.split("moves: ")[1].split()[0])
+
+        refused = cli("restore", str(dump), database_url=postgres_url, path=path)
+        assert refused.returncode == 1
+        assert "other connection(s) to database" in refused.stderr, refused.stderr
         [live] = await stored_games(postgres_url)
-        assert live.snapshot.turn_number > dumped.snapshot.turn_number  # the dump was taken mid-game
-        resumed = Table(fake, table.bot, table.guild, table.channel, table.alice, table.bob, restored_url)
-        async with running_bot(fake, bot_env(fake, restored_url)):
-            final = await play_out(resumed, [table.alice], by="buttons")
-            assert "Throws:" in final.content
-        [game] = await stored_games(restored_url)
+        assert len(live.moves) > backed_up_moves  # the refusal changed nothing
+
+        assert await bot.terminate() == 0
+        restored = cli("restore", str(dump), database_url=postgres_url, path=path)
+        assert restored.returncode == 0, restored.stderr
+        assert f"games: 1, moves: {backed_up_moves}" in restored.stdout
+        [game] = await stored_games(postgres_url)
         check_move_log(game)
-        assert game.snapshot.status == "finished"
-        assert moves_of(game)[: len(dumped.moves)] == moves_of(dumped)
-    finally:
-        await admin(postgres_url, "DROP DATABASE IF EXISTS pachisi_restored WITH (FORCE)")
+        assert moves_of(game) == moves_of(live)[:backed_up_moves]
+        [kept] = folder.glob("before-restore-*.dump")  # the database the restore replaced
+        assert kept.stat().st_size > 0
+        await bot.start()
+        final = await play_out(table, [table.alice], by="buttons")
+        assert "Throws:" in final.content
+    [game] = await stored_games(postgres_url)
+    check_move_log(game)
+    assert game.snapshot.status == "finished"
+
+
+async def test_a_postgres_restore_refuses_what_is_not_a_dump(
+    postgres_url: str, postgres_server: PostgresServer, tmp_path: Path
+) -> None:
+    path = f"{postgres_server.bin}:/usr/bin:/bin"
+    assert cli("backup", str(tmp_path / "empty.dump"), database_url=postgres_url, path=path).returncode == 1
+    assert not list(tmp_path.iterdir())  # no revision in an empty database: nothing kept
+    (tmp_path / "bad.dump").write_bytes(b"not a dump" * 100)
+    refused = cli("restore", str(tmp_path / "bad.dump"), database_url=postgres_url, path=path)
+    assert refused.returncode == 1
+    assert "bad.dump is not a readable pg_dump archive" in refused.stderr
+    missing = cli("backup", str(tmp_path / "x.dump"), database_url=postgres_url, path=str(tmp_path))
+    assert "pg_dump is not installed" in missing.stderr

@@ -92,4 +92,5 @@ async def test_an_unknown_argument_is_refused_with_the_usage() -> None:
         timeout=TIMEOUT,
     )
     assert result.returncode == 2
-    assert "usage: python -m bot [sync | ratings --rebuild | backup FILE" in result.stderr
+    assert result.stderr.startswith("usage: python -m bot [-h] [--version] COMMAND ...\n")
+    assert "invalid choice: 'synk' (choose from 'run', 'sync', " in result.stderr

@@ -1,12 +1,15 @@
 """`python -m bot` with METRICS_PORT: /healthz follows the gateway and the database, and /metrics
-counts a played game (bot/health.py, bot/core/metrics.py)."""
+counts a played game (bot/health.py, bot/core/metrics.py): what an operator watches, and every
+metric the dashboard and the alert examples in deploy/ name."""
 
 from __future__ import annotations
 
 import asyncio
+import math
 import socket
 import subprocess
 import sys
+from collections import Counter
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from typing import Any
@@ -18,6 +21,7 @@ from sqlalchemy import make_url
 
 from bot import health as health_server
 from bot.core.store import StoreUnavailable
+from bot.health import action_of, command_of
 from localdiscord.driver import TIMEOUT
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.helpers import (
@@ -33,6 +37,7 @@ from tests.e2e.helpers import (
     wait_for,
     wait_for_turn_or_end,
 )
+from tests.promql import alert_exprs, dashboard_exprs, exposed, metric_names
 
 SAVED = str(StoreUnavailable())
 
@@ -56,15 +61,29 @@ async def health(port: int) -> tuple[int, dict[str, Any]]:
         return answer.status, await answer.json()
 
 
-async def scrape(port: int) -> dict[tuple[str, frozenset[tuple[str, str]]], float]:
-    """Every sample of /metrics: (name, labels) -> value."""
+async def families(port: int) -> list[Any]:
+    """/metrics, parsed: its metric families."""
     status, text = await get(port, "/metrics")
     assert status == 200, text
+    return list(text_string_to_metric_families(text))
+
+
+async def scrape(port: int) -> dict[tuple[str, frozenset[tuple[str, str]]], float]:
+    """Every sample of /metrics: (name, labels) -> value."""
     return {
         (sample.name, frozenset(sample.labels.items())): sample.value
-        for family in text_string_to_metric_families(text)
+        for family in await families(port)
         for sample in family.samples
     }
+
+
+def by_label(
+    samples: dict[tuple[str, frozenset[tuple[str, str]]], float], name: str, label: str
+) -> Counter[str]:
+    """`name`'s samples by the value of `label` (those above 0)."""
+    return Counter(
+        {dict(have)[label]: int(value) for (found, have), value in samples.items() if found == name and value}
+    )
 
 
 def total(samples: dict[tuple[str, frozenset[tuple[str, str]]], float], name: str, **labels: str) -> float:
@@ -97,14 +116,29 @@ async def test_metrics_after_a_played_game(fake: FakeDiscord, database_url: str)
         await play_by_commands(table, 3)  # shown through the channel
         final = await play_out(table, [table.alice], by="buttons")
         assert "Throws:" in final.content
-        clicks = sum(i.type == COMPONENT for i in fake.interactions)
-        commands = sum(i.type == COMMAND for i in fake.interactions)
+        await table.bob.slash(table.channel, "pachisi throw")  # not seated: refused
+        clicks = Counter(
+            action_of(i.payload["data"]["custom_id"]) for i in fake.interactions if i.type == COMPONENT
+        )
+        commands = Counter(command_of(i.payload["data"]) for i in fake.interactions if i.type == COMMAND)
+        exposes = exposed(await families(port))
         after = await scrape(port)
     assert total(after, "pachisi_games_open") == 0
-    assert total(after, "pachisi_clicks_total") == clicks > 0
-    assert total(after, "pachisi_commands_total") == commands >= 4
+    assert by_label(after, "pachisi_clicks_total", "action") == clicks
+    assert clicks["throw"] > 0 and clicks["move"] > 0
+    assert by_label(after, "pachisi_commands_total", "command") == commands
+    assert {"pachisi start", "pachisi throw"} <= set(commands)  # a typed move only where a choice came
+    assert total(after, "pachisi_interaction_errors_total", kind="refused") >= 1  # Bob's throw
+    assert total(after, "pachisi_interaction_errors_total", kind="unexpected") == 0
+    assert total(after, "pachisi_gateway_connected") == 1
+    assert total(after, "pachisi_guilds") == 1
+    [latency] = [v for (name, labels), v in after.items() if name == "pachisi_gateway_latency_seconds"]
+    assert math.isnan(latency) or 0 <= latency < 5  # NaN until the first heartbeat's answer
+    assert total(after, "pachisi_gateway_disconnects_total") == 0
+    for expr in dashboard_exprs() + alert_exprs():  # deploy/ names only metrics the bot has
+        assert metric_names(expr) <= exposes, expr
     answered = total(after, "pachisi_click_to_answer_seconds_count")
-    assert 0 < answered <= clicks
+    assert 0 < answered <= clicks.total()
     assert 0 < total(after, "pachisi_click_to_answer_seconds_sum") / answered < 3  # Discord's limit
     assert total(after, "pachisi_click_to_answer_seconds_bucket", le="+Inf") == answered
     decisions = total(after, "pachisi_computer_decision_seconds_count", level="easy")

@@ -283,7 +283,7 @@ async def test_the_table_speaks_its_language_and_each_member_their_own(tables: T
         lambda: next((m for m in thread.messages if m.content.startswith(f"<@{table.bob.id}>")), None),
         what="the news",
     )
-    assert taken.content == f"<@{table.bob.id}> अब **पीली** से खेल रहे हैं।"
+    assert taken.content == f"<@{table.bob.id}> अब **पीली** से खेलते हैं।"
     unknown = await table.alice.slash(table.channel, "pachisi start", language="fr", **QUICK)
     assert unknown.content == "I don't speak `fr` yet: choose English and हिन्दी."
     [stored] = await stored_games(table.database_url)

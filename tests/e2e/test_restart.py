@@ -252,7 +252,7 @@ async def test_a_second_copy_of_the_turn_message_left_by_a_crash_still_plays(tab
     """A crash between posting a turn and storing its id leaves two live copies; either works."""
     await table.alice.slash(table.channel, "pachisi start", players=2, level="easy")
     first = await wait_for_turn_or_end(table)
-    flow = table.bot.flow
+    flow = table.bot.table.flow
     (game,) = await stored_games(table.database_url)
     snapshot = await flow.service.get(game.snapshot.id)
     turn = present.turn_message(ENGLISH, snapshot, [], flow.names)
@@ -285,7 +285,7 @@ async def test_a_typed_throw_closes_the_turn_message_whose_id_is_still_batched(t
     """A click's next turn goes out as a followup whose id waits in a batch (bot/core/shown.py); a
     throw typed then closes that followup, not the older message the store still names."""
     message, _ = await two_members_to_a_choice(table)
-    members, flow = [table.alice, table.bob], table.bot.flow
+    members, flow = [table.alice, table.bob], table.bot.table.flow
     async with batch_writer_busy(flow.shown):
         while not flow.shown.pending:  # the members click until a turn is a followup
             assert not is_final(message), "the game ended before a turn was posted as a followup"

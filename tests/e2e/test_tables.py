@@ -252,7 +252,9 @@ async def test_a_member_is_reminded_once_at_half_time_and_the_hand_back_is_annou
 async def test_refusals_say_what_to_do_and_never_echo_input_whole(tables: Table) -> None:
     long = "escape_hatch=maybe," + "x" * 150
     reply = await tables.alice.slash(tables.channel, "pachisi start", rules=long)
-    assert reply.ephemeral and reply.content.startswith("`escape_hatch=maybe,xxx")
+    assert reply.ephemeral and reply.content == "`escape_hatch` takes `on` or `off`, not `maybe`."
+    reply = await tables.alice.slash(tables.channel, "pachisi start", rules="x" * 150)
+    assert reply.ephemeral and reply.content.startswith("I know no rule option `xxx")
     assert "x" * 60 not in reply.content and "pick the options from the list" in reply.content
     choices = await tables.alice.autocomplete(tables.channel, "pachisi start", "rules", "last")
     assert (

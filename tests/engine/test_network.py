@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import math
-import struct
-from base64 import b64encode
 from random import Random
 
 import pytest
@@ -24,6 +22,7 @@ from engine.players import STEPS_PER_LOGIT, ExpertPlayer, HardPlayer, NormalPlay
 from engine.rules import Rules
 from engine.state import Move, Position
 from engine.throws import OUTCOMES
+from engine.weights import pack, parse
 
 
 def _positions(players: int, count: int, seed: int) -> list[Position]:
@@ -113,18 +112,17 @@ def test_weights_unpack_in_the_order_they_are_written() -> None:
     net = _random_network(2, 3, seed=9)
     flat = [w for i in range(input_size(2)) for w in (col[i] for col in net.columns)]
     flat += [*net.first_bias, *net.second, net.bias]
-    blob = b64encode(struct.pack(f"<{len(flat)}f", *flat)).decode()
-    back = unpack(2, 3, blob)
+    back = unpack(parse(pack(2, 3, "test", flat)))
     position = _positions(2, 1, seed=1)[0]
     assert back.value(position) == pytest.approx(net.value(position), abs=1e-5)  # float32
     with pytest.raises(ValueError, match="expected"):
-        unpack(2, 4, blob)
+        unpack(parse(pack(2, 4, "test", flat)))
 
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_the_committed_network_knows_who_is_ahead(players: int) -> None:
     net = network(players)
-    assert network(players) is net  # decoded once
+    assert network(players) is net  # read once
     seats = (
         "black:84,84,84,80 red:0,0,0,0 yellow:84,84,84,84 green:0,0,0,1"
         if players == 4

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib.util
-import runpy
 import sys
 from argparse import Namespace
 from pathlib import Path
@@ -16,6 +15,7 @@ import numpy as np
 from engine.network import unpack
 from engine.rules import Rules
 from engine.state import Position
+from engine.weights import parse
 
 ROOT = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location("train_expert", ROOT / "scripts" / "train_expert.py")
@@ -38,7 +38,8 @@ def _args(tmp_path: Path, games: int, players: int = 2) -> Namespace:
         checkpoint=2,
         report=1000,
         dir=tmp_path,
-        out=tmp_path / "weights.py",
+        out=tmp_path / "data",
+        name="expert",
     )
 
 
@@ -70,11 +71,9 @@ def test_export_writes_weights_the_engine_reads(tmp_path: Path) -> None:
     args = _args(tmp_path, 2)
     train_expert.train(args)
     assert train_expert.export(args) == 0
-    namespace: dict[str, object] = {}
-    exec(args.out.read_text(), namespace)
-    hidden, blobs = namespace["HIDDEN"], namespace["WEIGHTS"]
-    assert hidden == {2: 4}
-    net = unpack(2, 4, blobs[2])  # type: ignore[index]
+    written = parse((args.out / "expert-2.net").read_bytes())
+    assert (written.players, written.hidden, written.trained) == (2, 4, "seed 3, 2 games")
+    net = unpack(written)
     model = train_expert.Model(2, 4, seed=3)
     model.load(tmp_path / "p2-h4-s3.npz")
     position = Position.initial(Rules.preset_rules("classic", players=2))
@@ -87,10 +86,15 @@ def test_exporting_one_player_count_keeps_the_others_weights(tmp_path: Path) -> 
     train_expert.train(two)
     train_expert.train(four)
     assert train_expert.export(two) == 0
-    first = runpy.run_path(str(two.out))
+    first = (two.out / "expert-2.net").read_bytes()
     assert train_expert.export(four) == 0
-    both = runpy.run_path(str(four.out))
-    assert both["WEIGHTS"][2] == first["WEIGHTS"][2]
-    assert both["TRAINED"] == {2: "seed 3, 2 games", 4: "seed 3, 2 games"}
-    assert both["HIDDEN"] == {2: 4, 4: 4}
-    unpack(4, 4, both["WEIGHTS"][4])  # the right size for four players
+    assert (two.out / "expert-2.net").read_bytes() == first
+    assert unpack(parse((four.out / "expert-4.net").read_bytes())).players == 4  # the right size
+
+
+def test_export_as_the_forecast_writes_the_win_chances_file(tmp_path: Path) -> None:
+    args = _args(tmp_path, 2, players=4)
+    args.name = "forecast"
+    train_expert.train(args)
+    assert train_expert.export(args) == 0
+    assert [p.name for p in args.out.iterdir()] == ["forecast-4.net"]

@@ -3,7 +3,7 @@ Latin font, and cut (when it must be) only between whole letters."""
 
 from __future__ import annotations
 
-from PIL import ImageFont, features
+from PIL import Image, ImageChops, ImageDraw, ImageFont, features
 
 from render import sprites, theme
 
@@ -51,3 +51,25 @@ def test_a_cut_keeps_whole_letters() -> None:
         assert not kept.endswith("्")  # never half a conjunct
         rest = words[len(kept) :]
         assert not rest or not ("\u093e" <= rest[0] <= "\u094d" or rest[0] in "\u0901\u0902")
+
+
+def test_a_line_of_two_scripts_keeps_one_weight() -> None:
+    """ "आप Chitra हैं" is drawn in one weight: a line's two fonts are both the bold cut."""
+    for size in (14, 22, 50):
+        assert theme.font(size).getname() == ("DejaVu Sans", "Bold")
+        assert theme.devanagari_font(size).getname() == ("Noto Sans Devanagari", "Bold")
+
+
+def test_a_centred_mixed_text_draws_each_script_in_its_own_font() -> None:
+    """A sprite's centred text of two scripts (a mark, a count) draws like a line of the picture:
+    Latin in DejaVu, not as missing-glyph boxes of the Devanagari font."""
+    words = "आप Chitra हैं"
+    centred = Image.new("RGBA", (600, 100), (0, 0, 0, 0))
+    sprites.centred_text(ImageDraw.Draw(centred), (300, 50), words, 40, (255, 255, 255))
+    line = Image.new("RGBA", (600, 100), (0, 0, 0, 0))
+    sprite, (dx, dy) = sprites.text(words, 40, (255, 255, 255), "mm")
+    line.paste(sprite, (300 + dx, 50 + dy), sprite)
+    drawn, expected = centred.getchannel("A"), line.getchannel("A")
+    assert drawn.getbbox() == expected.getbbox()
+    difference = ImageChops.difference(drawn, expected).point(lambda v: 255 if v > 64 else 0)
+    assert difference.getbbox() is None  # the same letters, up to the edges' blending

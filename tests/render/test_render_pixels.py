@@ -8,7 +8,7 @@ from PIL import Image
 from engine import Move, Position
 from engine.board import NUM_SQUARES, ROUTES
 from render import board_png, choice_label, layout, theme
-from render.draw import CHOICE_OFFSETS, STORY_OFFSET, TILE
+from render.labels import CHOICE_OFFSETS, STORY_OFFSET, TILE
 from tests.render.helpers import close, count_colour, decode, pixel
 
 FOUR = "black:{0} red:{1} yellow:{2} green:{3} turn:black captured:-"

@@ -33,6 +33,11 @@ TABLES = {
     "puzzle_channels",
     "puzzle_pings",
     "season_ratings",
+    "tournaments",
+    "tournament_entrants",
+    "tournament_rounds",
+    "tournament_tables",
+    "tournament_seats",
 }
 
 

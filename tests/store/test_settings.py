@@ -59,7 +59,7 @@ def test_environment_and_dotenv(monkeypatch: pytest.MonkeyPatch, tmp_path: Path)
 
 def test_overrides_win_over_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DATABASE_URL", "sqlite+aiosqlite:///env.sqlite3")
-    settings = load_settings(database_url="postgresql+asyncpg://db/pachisi", shard_ids=[1])
+    settings = load_settings(database_url="postgresql+asyncpg://db/pachisi", shard_count=2, shard_ids=[1])
     assert settings.database_url == "postgresql+asyncpg://db/pachisi"
     assert settings.shard_ids == [1]
 

@@ -1,12 +1,12 @@
-"""The Pachisi game cogs, loaded as one extension (`bot.cogs.pachisi`).
+"""The Pachisi game cogs, loaded as one extension (`bot.cogs.pachisi`): thin adapters between
+Discord and the table layer (`bot.table`, which the bot builds as `bot.table`).
 
 The path of a click: a button (`buttons`, one dynamic item per action) or a command (`commands`)
-hands what the member did, as data (`acts.Act`), to the game flow (`flow`), which the bot sets up
-as `bot.flow`: under the game's lock the service plays it, the presenter
-(`bot.core.present`) plans the answer, and `writes` sends it (the click's own interaction first,
-the channel only for a new audience). Beside it: `seats` (`bot.seats`: opening a table, taking
-and giving up seats, ending), `timers` (turn timers), `resume` (after a restart, and games whose
-channel is gone), `hints` (the Hint and the result's chart), `views` (the other discord.ui views).
+reads Discord's input and hands what the member did, as data (`bot.table.acts.Act`), with the
+interaction as the table's `Reply` (`channels`), to the table's game flow, which plays it, plans
+the answer and writes it through the same interaction or the channel (`channels`: Discord's side
+of the table's protocols). Beside them: `opening` (where a new table plays: a thread), `resume`
+(the start-up listeners), `hints` (the Hint's answer), `views` (the other discord.ui views).
 
 A new command module is a `bot.cogs.group.PachisiCommands` cog added in `setup` below (or an
 extension of its own listed in `bot.client.EXTENSIONS`); a new button is an item of `buttons`.
@@ -16,9 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bot.cogs.answers import on_tree_error
 from bot.cogs.pachisi.commands import PlayCommands
-from bot.cogs.pachisi.hints import add_story
 from bot.cogs.pachisi.resume import Resume
 
 if TYPE_CHECKING:
@@ -28,9 +26,9 @@ if TYPE_CHECKING:
 async def setup(bot: PachisiBot) -> None:
     await bot.add_cog(PlayCommands(bot))
     await bot.add_cog(Resume(bot))
-    add_story(bot)
-    bot.tree.on_error = on_tree_error  # type: ignore[method-assign]  # one handler for every command
+    bot.table.add_result_file(bot.table.hints.story)  # every result carries its story chart
 
 
 async def teardown(bot: PachisiBot) -> None:
-    bot.flow.timers.cancel_all()
+    bot.table.remove_result_file(bot.table.hints.story)
+    bot.table.flow.timers.cancel_all()

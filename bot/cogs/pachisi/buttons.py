@@ -7,8 +7,9 @@ here only, so a button posted before a restart still works:
 - `pachisi:puzzle:<number>:<day>:<member>:<move>` (the day as a date's ordinal)
 
 Any client can send any id: one that fits no template is `Unreadable`'s, refused before anything
-reaches the database. A click is handed on as data (the game, the turn, the move) to what the bot
-set up: `bot.flow` plays a turn, `bot.seats` seats a member; no cog is looked up by name.
+reaches the database. A click is handed on as data (the game, the turn, the move), with its
+interaction as the table's `Reply`, to the table layer the bot set up (`bot.table`): its `flow`
+plays a turn, its `seats` seat a member; no cog is looked up by name.
 
 To add a button: an action name in `bot.core.present`, an item here with its template, listed in
 `GAME_BUTTONS` (or `BUTTONS`), and in `TURN_BUTTONS` or `item_of` if the presenter shows it.
@@ -17,20 +18,20 @@ To add a button: an action name in `bot.core.present`, an item here with its tem
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, ClassVar, Self, cast
+from typing import Any, ClassVar, Self
 
 import discord
 
 from bot.cogs import puzzle_answer
 from bot.cogs.answers import handle_error
-from bot.cogs.pachisi import hints
-from bot.cogs.pachisi.acts import Act
+from bot.cogs.host import Host, host_of
+from bot.cogs.pachisi import hints, opening
+from bot.cogs.pachisi.channels import Components, InteractionReply
 from bot.core.errors import GameError
 from bot.core.present import HINT, JOIN, MOVE, REMATCH, THROW, Button
+from bot.table.acts import Act
+from bot.table.channel import Key
 from engine import SEAT_NAMES, Move
-
-if TYPE_CHECKING:
-    from bot.client import PachisiBot
 
 Item = discord.ui.DynamicItem[discord.ui.Button[Any]]
 STYLES = {
@@ -50,10 +51,6 @@ MOVE_TEXT = rf"(?P<move>(?:{'|'.join(SEAT_NAMES)}):{STEP}-{STEP})"
 """A move as `Move.parse` reads it: what fits here always parses."""
 
 
-def bot_of(interaction: discord.Interaction[Any]) -> PachisiBot:
-    return cast("PachisiBot", interaction.client)
-
-
 def face(label: str, style: str = "secondary", row: int | None = None) -> dict[str, Any]:
     """How a button looks: its label (Discord takes 80 characters), colour and row."""
     return {"label": label[:80], "style": STYLES[style], "row": row}
@@ -68,19 +65,24 @@ class Clicked(Item, template=BASE):
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:
-            await self.clicked(interaction, bot_of(interaction))
+            await self.clicked(interaction, host_of(interaction))
         except Exception as exc:  # every click gets an answer; unexpected errors are logged there
             await handle_error(interaction, exc)
 
-    async def clicked(self, interaction: discord.Interaction[Any], bot: PachisiBot) -> None:
+    async def clicked(self, interaction: discord.Interaction[Any], bot: Host) -> None:
         raise NotImplementedError
 
 
 class GameButton(Clicked, template=BASE):
     """A button of one game: its id names the game and the turn it was posted for."""
 
+    action: ClassVar[str]
     game_id: int
     turn: int
+
+    def key(self) -> Key:
+        """The button as the table reads it back from a message."""
+        return Key(self.action, self.game_id, self.turn)
 
     @classmethod
     def read(cls, match: re.Match[str]) -> Self:
@@ -97,8 +99,6 @@ class GameButton(Clicked, template=BASE):
 class OnTurn(GameButton, template=BASE):
     """A button of a game's turn or card: its id names the action, the game and the turn."""
 
-    action: ClassVar[str]
-
     def __init__(self, game_id: int, turn: int, **looks: Any) -> None:
         super().__init__(discord.ui.Button(custom_id=f"pachisi:{self.action}:{game_id}:{turn}", **looks))
         self.game_id = game_id
@@ -112,33 +112,39 @@ class OnTurn(GameButton, template=BASE):
 class ThrowButton(OnTurn, template=rf"pachisi:{THROW}:{GAME}:{TURN}"):
     action = THROW
 
-    async def clicked(self, interaction: discord.Interaction[Any], bot: PachisiBot) -> None:
-        await bot.flow.click(interaction, Act(self.game_id, interaction.user.id, self.turn))
+    async def clicked(self, interaction: discord.Interaction[Any], bot: Host) -> None:
+        await bot.table.flow.click(reply(interaction), Act(self.game_id, interaction.user.id, self.turn))
 
 
 class JoinButton(OnTurn, template=rf"pachisi:{JOIN}:{GAME}:{TURN}"):
     action = JOIN
 
-    async def clicked(self, interaction: discord.Interaction[Any], bot: PachisiBot) -> None:
-        await bot.seats.take(interaction, await bot.service.get(self.game_id), None)
+    async def clicked(self, interaction: discord.Interaction[Any], bot: Host) -> None:
+        game = await bot.service.get(self.game_id)
+        await bot.table.seats.take(reply(interaction), game, None)
 
 
 class RematchButton(OnTurn, template=rf"pachisi:{REMATCH}:{GAME}:{TURN}"):
     action = REMATCH
 
-    async def clicked(self, interaction: discord.Interaction[Any], bot: PachisiBot) -> None:
-        await bot.seats.rematch(interaction, self.game_id)
+    async def clicked(self, interaction: discord.Interaction[Any], bot: Host) -> None:
+        member = reply(interaction)
+        plan = await bot.table.seats.rematch(member.user_id, self.game_id)
+        await member.defer(thinking=True, ephemeral=True)
+        await opening.open_table(interaction, member, bot.table.seats, plan)
 
 
 class HintButton(OnTurn, template=rf"pachisi:{HINT}:{GAME}:{TURN}"):
     action = HINT
 
-    async def clicked(self, interaction: discord.Interaction[Any], bot: PachisiBot) -> None:
-        await hints.hint(interaction, bot, self.game_id, self.turn)
+    async def clicked(self, interaction: discord.Interaction[Any], bot: Host) -> None:
+        await hints.hint(interaction, bot.table.hints, self.game_id, self.turn)
 
 
 class MoveButton(GameButton, template=rf"pachisi:{MOVE}:{GAME}:{TURN}:{MOVE_TEXT}"):
     """One of the throw's choices: its id carries the move."""
+
+    action = MOVE
 
     def __init__(self, game_id: int, turn: int, move: Move, **looks: Any) -> None:
         super().__init__(discord.ui.Button(custom_id=f"pachisi:{MOVE}:{game_id}:{turn}:{move}", **looks))
@@ -150,8 +156,12 @@ class MoveButton(GameButton, template=rf"pachisi:{MOVE}:{GAME}:{TURN}:{MOVE_TEXT
     def read(cls, match: re.Match[str]) -> Self:
         return cls(int(match["game"]), int(match["turn"]), Move.parse(match["move"]))
 
-    async def clicked(self, interaction: discord.Interaction[Any], bot: PachisiBot) -> None:
-        await bot.flow.click(interaction, Act(self.game_id, interaction.user.id, self.turn, self.move))
+    def key(self) -> Key:
+        return Key(MOVE, self.game_id, self.turn, self.move)
+
+    async def clicked(self, interaction: discord.Interaction[Any], bot: Host) -> None:
+        act = Act(self.game_id, interaction.user.id, self.turn, self.move)
+        await bot.table.flow.click(reply(interaction), act)
 
 
 PUZZLE = "puzzle"
@@ -181,7 +191,7 @@ class PuzzleButton(Clicked, template=PUZZLE_ID):
     ) -> Self:
         return cls(int(match["number"]), int(match["day"]), int(match["member"]), Move.parse(match["move"]))
 
-    async def clicked(self, interaction: discord.Interaction[Any], bot: PachisiBot) -> None:
+    async def clicked(self, interaction: discord.Interaction[Any], bot: Host) -> None:
         await puzzle_answer.answer(interaction, bot, self.number, self.day, self.member, self.move)
 
 
@@ -219,7 +229,7 @@ class Unreadable(Clicked, template=_unreadable(*GAME_BUTTONS, PuzzleButton)):
     ) -> Self:
         return cls(match.string)
 
-    async def clicked(self, interaction: discord.Interaction[Any], bot: PachisiBot) -> None:
+    async def clicked(self, interaction: discord.Interaction[Any], bot: Host) -> None:
         action = self.custom_id.split(":")[1]
         raise GameError(FORGED.get(action, "stale_button"))
 
@@ -254,3 +264,18 @@ def buttons_view(buttons: tuple[Button, ...]) -> discord.ui.View | None:
     for button in buttons:
         view.add_item(item_of(button))
     return view
+
+
+def key_of(custom_id: str) -> Key | None:
+    """A live button's id as the table reads it back (None: not a game's button)."""
+    button = read(custom_id)
+    return None if button is None else button.key()
+
+
+COMPONENTS = Components(buttons_view, key_of)
+"""The buttons' shape, handed to the Discord side of the table's protocols."""
+
+
+def reply(interaction: discord.Interaction[Any]) -> InteractionReply:
+    """The member's interaction as the table's `Reply`."""
+    return InteractionReply(interaction, COMPONENTS)

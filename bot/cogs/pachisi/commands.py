@@ -17,14 +17,18 @@ from discord import app_commands
 import render
 from bot.cogs.answers import language_of, refuse, tell
 from bot.cogs.group import PachisiCommands
-from bot.cogs.pachisi.acts import Act
+from bot.cogs.pachisi.buttons import reply
 from bot.cogs.pachisi.hints import chances_line
+from bot.cogs.pachisi.opening import open_table
+from bot.cogs.pachisi.views import ConfirmEnd, manages_channels
 from bot.core.errors import GameError, NoGame, NotThrown, NotYourTurn
 from bot.core.present import board_of
 from bot.core.snapshot import GameSnapshot
 from bot.core.texts import ENGLISH, Language, answers, board, turns
 from bot.core.texts.language import SHIPPED, choose, native_name, speaks
 from bot.core.texts.rules import RULES
+from bot.table.acts import Act
+from bot.table.seats import Opening
 from engine import SEAT_NAMES, Move, NotationError, Rules, parse_move
 from engine.players import LEVELS
 
@@ -82,8 +86,8 @@ def seat_index(name: str | None) -> int | None:
 class PlayCommands(PachisiCommands):
     def __init__(self, bot: PachisiBot) -> None:
         super().__init__(bot)
-        self.flow = bot.flow
-        self.seats = bot.seats
+        self.flow = bot.table.flow
+        self.seats = bot.table.seats
         self.service = bot.service
 
     @app_commands.command(name="start", description="Start a game here; computers fill the empty seats")
@@ -143,8 +147,7 @@ class PlayCommands(PachisiCommands):
             await refuse(interaction, "unknown_language", language=language, languages=names)
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.seats.open(
-            interaction,
+        opening = Opening(
             chosen,
             level or self.bot.settings.default_level,
             chosen_seat,
@@ -152,6 +155,7 @@ class PlayCommands(PachisiCommands):
             hints=hints,
             language=language or table_language(interaction).code,
         )
+        await open_table(interaction, reply(interaction), self.seats, opening)
 
     @start.autocomplete("rules")
     async def rules_choices(
@@ -178,17 +182,17 @@ class PlayCommands(PachisiCommands):
     @app_commands.describe(seat="the seat to take (default: the first computer seat)")
     @app_commands.choices(seat=SEAT_CHOICES)
     async def join(self, interaction: discord.Interaction[Any], seat: str | None = None) -> None:
-        await self.seats.take(interaction, await self.channel_game(interaction), seat_index(seat))
+        await self.seats.take(reply(interaction), await self.channel_game(interaction), seat_index(seat))
 
     @app_commands.command(name="leave", description="Give your seat back to the computer")
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
-        await self.seats.give_up(interaction, await self.channel_game(interaction), resign=False)
+        await self.seats.give_up(reply(interaction), await self.channel_game(interaction), resign=False)
 
     @app_commands.command(
         name="resign", description="Give your seat to the computer for the rest of this game"
     )
     async def resign(self, interaction: discord.Interaction[Any]) -> None:
-        await self.seats.give_up(interaction, await self.channel_game(interaction), resign=True)
+        await self.seats.give_up(reply(interaction), await self.channel_game(interaction), resign=True)
 
     @app_commands.command(name="throw", description="Throw the cowries for your turn")
     async def throw(self, interaction: discord.Interaction[Any]) -> None:
@@ -226,7 +230,7 @@ class PlayCommands(PachisiCommands):
         """`/pachisi throw` or `/pachisi move`: played and shown in the game's channel; the member is
         told what happened."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        self.flow.remember(interaction.user)
+        self.flow.remember(reply(interaction))
         played = await self.flow.play(Act(game.id, interaction.user.id, game.turn_number, move))
         lang = language_of(interaction)
         after = played.game
@@ -285,7 +289,13 @@ class PlayCommands(PachisiCommands):
         name="end", description="End this game for everyone (its starter or Manage Channels)"
     )
     async def end(self, interaction: discord.Interaction[Any]) -> None:
-        await self.seats.confirm_end(interaction, await self.channel_game(interaction))
+        """Ask before ending a game for everyone, once the member may end it at all."""
+        game = await self.channel_game(interaction)
+        self.seats.check_may_end(interaction.user.id, game, can_manage=manages_channels(interaction))
+        lang = language_of(interaction)
+        question, yes, no, kept = answers.confirm_end(lang)
+        confirm = ConfirmEnd(game.id, yes=yes, no=no, kept=kept, working=answers.working(lang))
+        await interaction.response.send_message(question, view=confirm, ephemeral=True)
 
     async def channel_game(self, interaction: discord.Interaction[Any]) -> GameSnapshot:
         assert interaction.channel_id is not None

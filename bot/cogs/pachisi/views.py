@@ -8,7 +8,7 @@ from typing import Any
 import discord
 
 from bot.cogs.answers import NO_MENTIONS, error_text, handle_error, language_of
-from bot.cogs.pachisi.buttons import bot_of
+from bot.cogs.host import host_of
 from bot.core.texts import table
 
 
@@ -23,13 +23,19 @@ def disabled_copy(message: discord.Message) -> discord.ui.View | None:
     return view
 
 
+def manages_channels(interaction: discord.Interaction[Any]) -> bool:
+    """The member may manage the server's channels (and so end anyone's game)."""
+    member = interaction.user
+    return isinstance(member, discord.Member) and member.guild_permissions.manage_channels
+
+
 CONFIRM_YES, CONFIRM_NO = "confirm:yes", "confirm:no"
 """The confirmation's buttons (a view per message: the same ids on two questions never mix)."""
 
 
 class ConfirmEnd(discord.ui.View):
     """Whether to end game `game_id` for everyone, asked ephemerally (so it needs no persistence);
-    yes ends it (`Seats.end`) and the question becomes what happened (or the refusal), no leaves
+    yes ends it (`bot.table.seats.end`) and the question becomes what happened (or the refusal), no leaves
     it as `kept`. Nothing is left at `working`."""
 
     def __init__(self, game_id: int, *, yes: str, no: str, kept: str, working: str) -> None:
@@ -51,7 +57,10 @@ class ConfirmEnd(discord.ui.View):
     async def _yes(self, interaction: discord.Interaction[Any]) -> None:
         await interaction.response.edit_message(content=self.working, view=None)
         try:
-            ended = await bot_of(interaction).seats.end(interaction, self.game_id)
+            seats = host_of(interaction).table.seats
+            ended = await seats.end(
+                interaction.user.id, self.game_id, can_manage=manages_channels(interaction)
+            )
             done = table.ended(language_of(interaction), interaction.user.id, ended)
         except Exception as exc:  # refused after all (the game ended meanwhile): say so here
             done = error_text(interaction, exc)

@@ -18,6 +18,7 @@ from bot.core.store.models import (
     NAMING_CONVENTION,
     Base,
     CommandSyncRow,
+    EntrantRow,
     GamePlayerRow,
     GameRow,
     GameValues,
@@ -35,15 +36,21 @@ from bot.core.store.models import (
     SeatValues,
     ShownValues,
     Status,
+    TournamentRoundRow,
+    TournamentRow,
+    TournamentSeatRow,
+    TournamentStatus,
+    TournamentTableRow,
     UserStatsRow,
     aware,
     utcnow,
 )
 from bot.core.store.puzzles import PuzzleQueries
 from bot.core.store.standings import StandingQueries
+from bot.core.store.tournaments import TournamentQueries
 
 
-class Store(GameQueries, StandingQueries, PuzzleQueries):
+class Store(GameQueries, StandingQueries, PuzzleQueries, TournamentQueries):
     """The database: an engine, one session maker, and every query the bot makes."""
 
 
@@ -53,6 +60,7 @@ __all__ = [
     "SQLITE_BUSY_TIMEOUT_MS",
     "Base",
     "CommandSyncRow",
+    "EntrantRow",
     "GamePlayerRow",
     "GameRow",
     "GameValues",
@@ -72,6 +80,11 @@ __all__ = [
     "Status",
     "Store",
     "StoreUnavailable",
+    "TournamentRoundRow",
+    "TournamentRow",
+    "TournamentSeatRow",
+    "TournamentStatus",
+    "TournamentTableRow",
     "UserStatsRow",
     "alembic_config",
     "aware",

@@ -329,3 +329,139 @@ class PuzzlePingRow(Base):
 
     guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
     user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+
+
+# --- tournaments -----------------------------------------------------------------------------
+
+
+class TournamentStatus(StrEnum):
+    """A tournament's status as stored in `tournaments.status`."""
+
+    SIGNUP = "signup"
+    RUNNING = "running"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
+_LIVE = text("status IN ('signup', 'running')")
+
+
+class TournamentRow(Base):
+    """An event in one channel: its settings as the organizer opened it, and where it stands."""
+
+    __tablename__ = "tournaments"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    guild_id: Mapped[int] = mapped_column(BigInteger)
+    channel_id: Mapped[int] = mapped_column(BigInteger)
+    organizer_id: Mapped[int] = mapped_column(BigInteger)
+    name: Mapped[str] = mapped_column(String(100))
+    format: Mapped[str] = mapped_column(String(16))
+    """`swiss` or `round-robin`."""
+    rounds: Mapped[int] = mapped_column(Integer)
+    """The rounds to play: the organizer's for a Swiss, the schedule's for a round robin (set at start)."""
+    table_size: Mapped[int] = mapped_column(Integer)
+    """2, or 4 in partnerships."""
+    rules: Mapped[str] = mapped_column(String(200))
+    """Every table's rules token, players included (`classic,players=2`)."""
+    move_seconds: Mapped[int] = mapped_column(Integer)
+    round_seconds: Mapped[int] = mapped_column(Integer)
+    """A round's time limit: a game still playing then is adjudicated by the win chance."""
+    signup_closes_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    level: Mapped[str] = mapped_column(String(16))
+    """The computer's level where it fills a seat (a bye's opponent, a short table)."""
+    language: Mapped[str] = mapped_column(String(16), server_default="en", default="en")
+    status: Mapped[str] = mapped_column(String(16))
+    paused: Mapped[bool] = mapped_column(Boolean, default=False)
+    """The organizer holds the next round until they say."""
+    current_round: Mapped[int] = mapped_column(Integer, default=0)
+    """The round being played or last played; 0 before the first."""
+    card_message_id: Mapped[int | None] = mapped_column(BigInteger)
+    """The sign-up card in the channel (Join and Leave), edited as the event goes."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (
+        CheckConstraint("status IN ('signup', 'running', 'finished', 'cancelled')", name="status"),
+        CheckConstraint("format IN ('swiss', 'round-robin')", name="format"),
+        CheckConstraint("table_size IN (2, 4)", name="table_size"),
+        # At most one live tournament per channel: its card is the channel's.
+        Index(
+            "uq_tournaments_live_channel",
+            "channel_id",
+            unique=True,
+            sqlite_where=_LIVE,
+            postgresql_where=_LIVE,
+        ),
+    )
+
+
+class EntrantRow(Base):
+    """A member signed up for a tournament, their rating as they entered, and when they withdrew."""
+
+    __tablename__ = "tournament_entrants"
+
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+    )
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    name: Mapped[str | None] = mapped_column(String(100))
+    rating: Mapped[int] = mapped_column(Integer)
+    """The rating shown in the server when they joined, again when the event started."""
+    joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    withdrawn_round: Mapped[int | None] = mapped_column(Integer)
+    """The first round whose game counts as their loss; NULL while they play on."""
+
+
+class TournamentRoundRow(Base):
+    """A round: when it was paired, its time limit, and when its last game was decided."""
+
+    __tablename__ = "tournament_rounds"
+
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+    )
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    deadline: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class TournamentTableRow(Base):
+    """One game of a round: its game once opened, and its result once decided."""
+
+    __tablename__ = "tournament_tables"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"))
+    round: Mapped[int] = mapped_column(Integer)
+    number: Mapped[int] = mapped_column(Integer)
+    """The table's number in its round, from 1 (the best placed first)."""
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="SET NULL"), unique=True)
+    winner: Mapped[int | None] = mapped_column(Integer)
+    """The winning side (0 or 1); NULL for a draw or while undecided."""
+    decided_by: Mapped[str | None] = mapped_column(String(16))
+    """`game`, `adjudication` (the win chance at the round's limit) or `forfeit`; NULL while it plays."""
+    win_chance: Mapped[float | None] = mapped_column(Double)
+    """An adjudication's chance for the side it gave the game to."""
+    decided_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (
+        UniqueConstraint("tournament_id", "round", "number"),
+        CheckConstraint("decided_by IN ('game', 'adjudication', 'forfeit')", name="decided_by"),
+    )
+
+
+class TournamentSeatRow(Base):
+    """A place at a tournament table: its side (0 or 1), its place in the side, a member or the
+    computer (NULL)."""
+
+    __tablename__ = "tournament_seats"
+
+    table_id: Mapped[int] = mapped_column(
+        ForeignKey("tournament_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    side: Mapped[int] = mapped_column(Integer, primary_key=True)
+    place: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int | None] = mapped_column(BigInteger)

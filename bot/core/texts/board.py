@@ -51,18 +51,21 @@ def choice_letter(index: int) -> str:
 
 
 def square(lang: Language, seat: int, step: int) -> str:
-    """Where a piece of `seat` at `step` of its route stands, as players see the board."""
+    """Where a piece of `seat` at `step` of its route stands, as players see the board. It is said
+    only as the place of `move_path`'s "from {src}" and "to {dst}", which its context tells a
+    translator: a language that declines its nouns writes it as it stands before a postposition
+    (Hindi: "हरी के किले से", not "हरी का किला से")."""
     if step == 0:
-        return lang.gettext("the Charkoni")
+        return lang.pgettext("place before from/to", "the Charkoni")
     if step >= HOME:
-        return lang.gettext("home")
+        return lang.pgettext("place before from/to", "home")
     place = SQUARES[ROUTES[seat][step]]
     owner = colour(lang, place.arm)
     if place.column == MID and place.row == 8:
-        return lang.gettext("the tip of {owner}'s arm", owner=owner)
+        return lang.pgettext("place before from/to", "the tip of {owner}'s arm", owner=owner)
     if IS_CASTLE[ROUTES[seat][step]]:
-        return lang.gettext("{owner}'s castle", owner=owner)
-    return lang.gettext("{owner}'s arm", owner=owner)
+        return lang.pgettext("place before from/to", "{owner}'s castle", owner=owner)
+    return lang.pgettext("place before from/to", "{owner}'s arm", owner=owner)
 
 
 def move_path(lang: Language, position: Position, move: Move) -> str:
@@ -131,20 +134,25 @@ def move_words(lang: Language, position: Position, move: Move, owners: dict[int,
 def move_steps(lang: Language, position: Position, move: Move) -> str:
     """A move as the board's panel writes it: `Black 21 → 23`, `Black enters`, `Red 80 → home`,
     with `, takes Yellow` for a capture."""
-    seat = colour(lang, move.seat)
-    if move.src == 0 and move.dst == 1:
-        words = lang.gettext("{seat} enters", seat=seat)
-    elif move.src == 0:
-        words = lang.gettext("{seat} enters to {dst}", seat=seat, dst=move.dst)
-    elif move.dst >= HOME:
-        words = lang.gettext("{seat} {src} → home", seat=seat, src=move.src)
-    else:
-        words = lang.gettext("{seat} {src} → {dst}", seat=seat, src=move.src, dst=move.dst)
+    words = steps(lang, move)
     victims = sorted({s for s, _ in position.captures(move)})
     if victims:
         names = lang.join([colour(lang, s) for s in victims])
         words = lang.gettext("{move}, takes {seats}", move=words, seats=names)
     return words
+
+
+def steps(lang: Language, move: Move) -> str:
+    """A move's piece and squares as the board's panel and buttons write them, whatever it
+    captures: `Black 21 → 23`, `Black enters`, `Red 80 → home`."""
+    seat = colour(lang, move.seat)
+    if move.src == 0 and move.dst == 1:
+        return lang.gettext("{seat} enters", seat=seat)
+    if move.src == 0:
+        return lang.gettext("{seat} enters to {dst}", seat=seat, dst=move.dst)
+    if move.dst >= HOME:
+        return lang.gettext("{seat} {src} → home", seat=seat, src=move.src)
+    return lang.gettext("{seat} {src} → {dst}", seat=seat, src=move.src, dst=move.dst)
 
 
 def choice_button(lang: Language, index: int, position: Position, move: Move) -> str:

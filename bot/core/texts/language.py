@@ -51,15 +51,23 @@ class Language:
         """The form for `count` (`{count}` in the sentence is the number, as the language writes it)."""
         return self.catalog.ngettext(singular, plural, count).format(count=self.number(count), **params)
 
-    def pgettext(self, context: str, message: str, /) -> str:
-        """`message` where `context` tells it apart (the slash commands' names, descriptions, choices)."""
-        return self.catalog.pgettext(context, message)
+    def pgettext(self, context: str, message: str, /, **params: object) -> str:
+        """`message` where `context` tells it apart (the slash commands' names, descriptions,
+        choices; a place that a language writes in another case before a postposition)."""
+        text = self.catalog.pgettext(context, message)
+        return text.format(**params) if params else text
 
     def join(self, words: Sequence[str]) -> str:
         """`a`, `a and b`, `a, b and c`."""
         if len(words) <= 1:
             return "".join(words)
         return self.gettext("{first} and {last}", first=", ".join(words[:-1]), last=words[-1])
+
+    def either(self, words: Sequence[str]) -> str:
+        """`a`, `a or b`, `a, b or c`: one of them, for the member to choose."""
+        if len(words) <= 1:
+            return "".join(words)
+        return self.gettext("{first} or {last}", first=", ".join(words[:-1]), last=words[-1])
 
     def number(self, value: int) -> str:
         """A whole number as the language writes it (`10,000`; Hindi groups by lakh: `1,00,000`)."""

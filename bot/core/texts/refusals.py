@@ -5,8 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bot.core.texts.board import choice_letter, colour
+from bot.core.texts.board import choice_letter, colour, steps
 from bot.core.texts.language import Language
+from engine import Move
+from engine.errors import NotationError, number
+from engine.rules import PRESETS, SWITCHES
 
 INPUT_SHOWN = 40
 """Typed input quoted back in a refusal is cut to this many characters."""
@@ -38,9 +41,67 @@ def permission_name(lang: Language, name: str) -> str:
 
 
 def _choices(lang: Language, moves: Sequence[str]) -> str:
+    """The throw's choices as its buttons name them, one to pick: `A (Red 4 → 9) or B (Red 5 → 10)`
+    (`moves` in the notation, in the buttons' order)."""
     if not moves:
         return lang.gettext("none")
-    return lang.join([f"{choice_letter(i)} ({move})" for i, move in enumerate(moves)])
+    return lang.either([f"{choice_letter(i)} ({_named(lang, move)})" for i, move in enumerate(moves)])
+
+
+def _named(lang: Language, move: str) -> str:
+    """A move in the notation (`red:4-9`) as the board's panel and buttons write it (`Red 4 → 9`)."""
+    try:
+        return steps(lang, Move.parse(move))
+    except NotationError:
+        return quoted(move)
+
+
+def one_of(lang: Language, name: str, choices: Sequence[str]) -> str:
+    """A typed value that is none of an option's choices: `players must be 2 or 4.` (numbers in
+    ascending order, words as the option lists them)."""
+    if all(choice.isdigit() for choice in choices):
+        choices = sorted(choices, key=int)
+    return lang.gettext("{name} must be {choices}.", name=name, choices=lang.either(choices))
+
+
+def rules_fault(lang: Language, typed: str, reason: str) -> str:
+    """What is wrong with the `rules` option of /pachisi start, said once, in the member's words:
+    the first item the engine refuses (its `reason`, in English, only tells which case is left)."""
+    seen: set[str] = set()
+    for item in (part.strip() for part in typed.split(",")):
+        name, given, value = (part.strip() for part in item.partition("="))
+        if not item:
+            continue
+        if item in PRESETS:
+            return lang.gettext(
+                "{typed} is a rule set: choose it with the `variant` option, and give `rules` only options.",
+                typed=quoted(item),
+            )
+        if given and name in ("players", "pieces"):
+            return lang.gettext(
+                "{name} has an option of its own in /pachisi start: set it there, not in `rules`.",
+                name=quoted(name),
+            )
+        if not given or name not in SWITCHES | {"start_on_board"}:
+            return lang.gettext(
+                "I know no rule option {typed}: pick the options from the list.", typed=quoted(item)
+            )
+        if name in seen:
+            return lang.gettext("{name} is given twice: give each rule option once.", name=quoted(name))
+        seen.add(name)
+        if name in SWITCHES and value not in ("on", "off"):
+            return lang.gettext(
+                "{name} takes `on` or `off`, not {value}.", name=quoted(name), value=quoted(value)
+            )
+        if name not in SWITCHES and number(value, 4) is None:
+            return lang.gettext(
+                "{name} takes a number from 0 to 4, not {value}.", name=quoted(name), value=quoted(value)
+            )
+    if "start_on_board" in reason:
+        return lang.gettext("`start_on_board` can't be more than the pieces per seat: choose fewer.")
+    return lang.gettext(
+        "I can't start a game with the rules {typed}: pick the options from the list.", typed=quoted(typed)
+    )
 
 
 Say = Callable[..., str]
@@ -143,17 +204,23 @@ SAY: dict[str, Callable[[Language], Say]] = {
             languages=lang.join(languages),
         )
     ),
-    "unknown_rules": lambda lang: (
-        lambda typed, reason: lang.gettext(
-            "{typed} is not a rule set I know ({reason}): pick the options from the list.",
-            typed=quoted(typed),
-            reason=reason,
-        )
-    ),
+    "unknown_rules": lambda lang: lambda typed, reason: rules_fault(lang, typed, reason),
     "only_starter_ends": lambda lang: (
         lambda: lang.gettext(
-            "Only the member who started this game, or one with Manage Channels, can end it: use "
-            "`/pachisi leave` to give up your seat."
+            "Only the member who started this game, or one with Manage Channels, can end it."
+        )
+    ),
+    "only_starter_ends_seated": lambda lang: (
+        lambda seat: lang.gettext(
+            "Only the member who started this game, or one with Manage Channels, can end it. To stop "
+            "playing {colour}, give your seat back with `/pachisi leave`.",
+            colour=colour(lang, seat),
+        )
+    ),
+    "only_starter_ends_unseated": lambda lang: (
+        lambda: lang.gettext(
+            "You have no seat in this game, and only the member who started it, or one with Manage "
+            "Channels, can end it."
         )
     ),
     "hints_off": lambda lang: lambda: lang.gettext("Hints are off in this game."),
@@ -238,6 +305,59 @@ SAY: dict[str, Callable[[Language], Say]] = {
         lambda typed: lang.gettext(
             "{typed} is not a season: a season is a month, written like 2026-05; or choose all time.",
             typed=quoted(typed),
+        )
+    ),
+    "no_tournament": lambda lang: lambda: lang.gettext("There is no tournament open here."),
+    "tournament_exists": lambda lang: (
+        lambda name: lang.gettext(
+            "The tournament {name} is already open in this channel: open yours in another channel, or "
+            "wait until it ends.",
+            name=name,
+        )
+    ),
+    "not_organizer": lambda lang: lambda: lang.gettext("Only the tournament's organizer can do that."),
+    "signup_closed": lambda lang: lambda: lang.gettext("Sign-up for this tournament has closed."),
+    "already_in": lambda lang: lambda: lang.gettext("You are already in this tournament."),
+    "not_in": lambda lang: lambda: lang.gettext("You are not in this tournament."),
+    "member_already_in": lambda lang: (
+        lambda member: lang.gettext("<@{member}> is already in this tournament.", member=member)
+    ),
+    "member_not_in": lambda lang: (
+        lambda member: lang.gettext("<@{member}> is not in this tournament.", member=member)
+    ),
+    "too_few_entrants": lambda lang: (
+        lambda count: lang.ngettext(
+            "A tournament needs at least {count} entrant to start.",
+            "A tournament needs at least {count} entrants to start.",
+            count,
+        )
+    ),
+    "round_robin_pairs": lambda lang: (
+        lambda: lang.gettext(
+            "A round robin is played at 2-player tables: partnerships play a Swiss tournament."
+        )
+    ),
+    "swiss_rounds": lambda lang: (
+        lambda most: lang.gettext("A Swiss tournament plays from 1 to {most} rounds.", most=most)
+    ),
+    "signup_past": lambda lang: (
+        lambda: lang.gettext("Sign-up must close later than now: choose a time to come.")
+    ),
+    "tournament_started": lambda lang: lambda: lang.gettext("This tournament has started already."),
+    "tournament_not_started": lambda lang: (
+        lambda: lang.gettext("This tournament has not started yet: the organizer starts it.")
+    ),
+    "tournament_over": lambda lang: lambda: lang.gettext("This tournament is over."),
+    "round_playing": lambda lang: (
+        lambda round: lang.gettext(
+            "Round {round} is still being played: the next round is paired when its last game ends.",
+            round=round,
+        )
+    ),
+    "round_not_over": lambda lang: (
+        lambda deadline: lang.gettext(
+            "The round's time limit has not come yet: games still playing are adjudicated {when}.",
+            when=f"<t:{deadline}:R>",
         )
     ),
     "database": lambda lang: (

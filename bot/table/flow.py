@@ -1,12 +1,14 @@
 """The game flow: a change to a game, made by the service, shown by the presenter's plan.
 
-A click walks down once: its button (`buttons`) hands `click` what the member did, as data
-(`Act`); under the game's lock the service plays it, the presenter plans the answer, and the
-click's own interaction carries it (the clicked message updated at once; after the computers'
-pace, updated again or followed by a new message that pings the next member). A change nobody
-clicked for (a timer, a restart, a typed command, a seat handed over) is shown through the channel
-by `show`. Rules live in the engine, state in the service, words in `bot.core.texts`; this module
-only decides where a message goes. The bot sets up one `GameFlow` (`bot.flow`) for all its games.
+A click walks down once: its button (`bot/cogs/pachisi/buttons.py`) hands `click` what the member
+did, as data (`Act`), with its interaction as a `Reply`; under the game's lock the service plays
+it, the presenter plans the answer, and the click's own interaction carries it (the clicked
+message updated at once; after the computers' pace, updated again or followed by a new message
+that pings the next member). A change nobody clicked for (a timer, a restart, a typed command, a
+seat handed over) is shown through the channel by `show`. Rules live in the engine, state in the
+service, words in `bot.core.texts`; this module only decides where a message goes. The table
+sets up one `GameFlow` (`bot.table.flow`) for all the games, from the parts it needs; it writes
+through the channel protocol (`bot.table.channel`).
 """
 
 from __future__ import annotations
@@ -17,26 +19,25 @@ import logging
 from collections import defaultdict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, Any
 
-import discord
-
-from bot.cogs.pachisi.acts import Act
-from bot.cogs.pachisi.timers import TurnTimers
-from bot.cogs.pachisi.writes import GameChannel, Writer, too_old
 from bot.core import metrics, present, records
+from bot.core.clock import Clock
+from bot.core.config import Settings
 from bot.core.errors import AlreadyThrown, GameError
 from bot.core.present import Message, Plan
 from bot.core.records import SeatTally
+from bot.core.service import GameService
 from bot.core.shown import ShownBatch
 from bot.core.snapshot import GameSnapshot, Played
-from bot.core.store import Status
+from bot.core.store import Status, Store
 from bot.core.texts import Language, table
 from bot.core.texts.language import choose
 from bot.core.texts.turns import log_lines
-
-if TYPE_CHECKING:
-    from bot.client import PachisiBot
+from bot.core.workers import Workers
+from bot.table.acts import Act
+from bot.table.channel import Attachment, Channel, Channels, Gone, NotPermitted, Reply, Shown, WriteRefused
+from bot.table.timers import TurnTimers
+from bot.table.writes import Writer, too_old
 
 log = logging.getLogger(__name__)
 
@@ -53,15 +54,29 @@ the gateway's delay included, and a member is told within a second even when the
 class GameFlow:
     """Every game of this process: locks, the names it has seen, turn timers and the writes."""
 
-    def __init__(self, bot: PachisiBot) -> None:
-        self.bot = bot
-        self.service = bot.service
-        self.writer = Writer(bot)
-        self.timers = TurnTimers(bot.clock, bot.settings.turn_timeout_seconds, self.timed_out, self.remind)
+    def __init__(
+        self,
+        *,
+        service: GameService,
+        store: Store,
+        clock: Clock,
+        settings: Settings,
+        workers: Workers,
+        channels: Channels,
+        writer: Writer,
+    ) -> None:
+        self.service = service
+        self.store = store
+        self.clock = clock
+        self.settings = settings
+        self.workers = workers
+        self.channels = channels
+        self.writer = writer
+        self.timers = TurnTimers(clock, settings.turn_timeout_seconds, self.timed_out, self.remind)
         self.locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self.working = asyncio.Semaphore(CLICKS_AT_ONCE)
         """Clicks being played and answered now; the others wait, deferred, so the loop stays free."""
-        self.shown = ShownBatch(bot.store)
+        self.shown = ShownBatch(store)
         """The next turn's message ids, stored in batches (bot/core/shown.py)."""
         self.names: dict[int, str] = {}
         """Display names of the members this process has seen, for the board's panels."""
@@ -71,63 +86,59 @@ class GameFlow:
         was started in."""
         return choose(game.language)
 
-    def remember(self, user: discord.abc.User) -> None:
-        self.names[user.id] = user.display_name
+    def remember(self, reply: Reply) -> None:
+        self.names[reply.user_id] = reply.user_name
 
     def starter(self, game: GameSnapshot) -> str:
         return table.member_name(self.language(game), game.started_by, self.names, game.starter_name)
 
     # --- a click on a turn message ----------------------------------------------------------
 
-    async def click(self, interaction: discord.Interaction[Any], act: Act) -> None:
+    async def click(self, reply: Reply, act: Act) -> None:
         """Play `act` and answer with the clicked message, updated."""
-        self.remember(interaction.user)
-        clicked = interaction.message
+        self.remember(reply)
+        clicked = reply.message
         assert clicked is not None
         lock = self.locks[act.game_id]
-        if lock.locked() or self.working.locked() or self.bot.workers.backlog:
-            await defer(interaction, act.game_id)  # the work would wait: say at once that it comes
+        if lock.locked() or self.working.locked() or self.workers.backlog:
+            await defer(reply, act.game_id)  # the work would wait: say at once that it comes
         async with lock:
             async with self.working:
                 work = asyncio.ensure_future(self._planned(clicked, act))
                 done, _ = await asyncio.wait({work}, timeout=ANSWER_WITHIN)
                 if not done:
-                    await defer(interaction, act.game_id)
+                    await defer(reply, act.game_id)
                 played, plan, files = await work
                 game = played.game
-                await self._answer(interaction, plan.now or Message(clicked.content), game, files)
-            metrics.answered(interaction.id)
+                await self._answer(reply, plan.now or Message(clicked.content), game, files)
+            metrics.answered(reply.id)
             if played.replaced is not None:
                 await self.close(game, played.replaced)
-            await self._after_pace(played, plan, interaction)
+            await self._after_pace(played, plan, reply)
 
     async def _answer(
-        self,
-        interaction: discord.Interaction[Any],
-        message: Message,
-        game: GameSnapshot,
-        files: list[discord.File] | None = None,
+        self, reply: Reply, message: Message, game: GameSnapshot, files: list[Attachment] | None = None
     ) -> None:
         """The clicked message becomes `message` through the click's interaction; if Discord no
         longer takes that answer (it came too late, or failed), through the channel instead."""
         try:
-            await self.writer.answer(interaction, message, files or await self.writer.files(message, game))
-        except discord.HTTPException as exc:
+            await reply.answer(message, files or await self.writer.files(message, game))
+        except WriteRefused as exc:
             log.warning("game=%s click answer refused (%s %s)", game.id, exc.status, exc.code)
-            clicked = interaction.message
+            clicked = reply.message
             if clicked is not None and exc.code != OLD_MESSAGE_EDITS:
                 await self._edit(game, clicked.id, message)
             elif message.buttons:  # the message takes no more edits: the turn goes on in a new one
                 await self._post(game, message)
 
-    async def _planned(self, clicked: discord.Message, act: Act) -> tuple[Played, Plan, list[discord.File]]:
+    async def _planned(self, clicked: Shown, act: Act) -> tuple[Played, Plan, list[Attachment]]:
         played = await self._clicked(act, clicked.id)
         game = played.game
         lang = self.language(game)
         seat = game.seat_of(act.user_id)
         earlier = log_lines(clicked.content)
         tallies = await self._tallies(game)
-        if seat is None or too_old(clicked.id, self.bot.clock.now()):
+        if seat is None or too_old(clicked.id, self.clock.now()):
             plan = present.after_change(lang, played, earlier, self.names, tallies)
         else:
             plan = present.after_click(lang, played, seat, earlier, self.names, tallies)
@@ -155,41 +166,37 @@ class GameFlow:
             # two): show the stored throw's choices on it.
             return Played(await self.service.get(act.game_id))
 
-    async def _after_pace(
-        self, played: Played, plan: Plan, interaction: discord.Interaction[Any] | None
-    ) -> None:
+    async def _after_pace(self, played: Played, plan: Plan, reply: Reply | None) -> None:
         """What follows the first answer: the computers' turns after their pace, the next message;
-        through the click's `interaction`, or through the channel when nobody clicked."""
+        through the click's `reply`, or through the channel when nobody clicked."""
         game = played.game
         if plan.paced:
-            await asyncio.sleep(self.bot.settings.computer_pace_seconds)
+            await asyncio.sleep(self.settings.computer_pace_seconds)  # the computers' pace
         if plan.later is not None:
-            if interaction is None:
+            if reply is None:
                 await self._edit(game, game.message_id or 0, plan.later)
             else:
-                await self._answer(interaction, plan.later, game)
+                await self._answer(reply, plan.later, game)
         over = game.status != Status.ACTIVE
         if over:  # the card first: killed before the result, the game is resumed with both
             await self.update_card(game)
         if plan.post is not None:
-            if interaction is None:
+            if reply is None:
                 await self._post(game, plan.post)
             else:
-                await self._follow(interaction, game, plan.post)
+                await self._follow(reply, game, plan.post)
         if not over and any(e.handed_back for e in played.events):
             await self.update_card(game)
         self.timers.schedule(game)
         if played.more:
             await self._play_on(game.id)
 
-    async def _follow(
-        self, interaction: discord.Interaction[Any], game: GameSnapshot, message: Message
-    ) -> None:
+    async def _follow(self, reply: Reply, game: GameSnapshot, message: Message) -> None:
         """The next turn as a new message sent through the click's interaction, outside the
         channel's post bucket; through the channel when Discord no longer takes it."""
         try:
-            posted = await self.writer.follow(interaction, message, game)
-        except discord.HTTPException as exc:
+            posted = await self.writer.follow(reply, message, game)
+        except WriteRefused as exc:
             log.warning("game=%s followup refused (%s %s): posted instead", game.id, exc.status, exc.code)
             await self._post(game, message)
             return
@@ -201,16 +208,16 @@ class GameFlow:
             return
         try:
             posted = await self.writer.post(channel, message, game)
-        except discord.NotFound:
+        except Gone:
             await self.abandon(game.id)
             return
-        except discord.Forbidden as exc:
+        except NotPermitted as exc:
             log.warning("game=%s channel=%s missing permissions to post", game.id, game.channel_id)
             raise GameError("cannot_post") from exc
         await self.service.shown(game.id, posted.id if game.status == Status.ACTIVE else None)
 
     async def _tallies(self, game: GameSnapshot) -> dict[int, SeatTally] | None:
-        return await records.tallies(self.bot.store, game.id) if game.status == Status.FINISHED else None
+        return await records.tallies(self.store, game.id) if game.status == Status.FINISHED else None
 
     # --- a change nobody clicked for --------------------------------------------------------
 
@@ -252,7 +259,7 @@ class GameFlow:
             return
         try:
             await self.writer.edit(channel, message_id, message, game)
-        except discord.HTTPException as exc:
+        except WriteRefused as exc:
             log.warning("game=%s message=%s not edited (%s %s)", game.id, message_id, exc.status, exc.code)
 
     async def close(self, game: GameSnapshot, message_id: int) -> None:
@@ -261,11 +268,11 @@ class GameFlow:
         if channel is None:
             return
         try:
-            message = await channel.fetch_message(message_id)
+            message = await channel.fetch(message_id)
             lang = self.language(game)
             done = present.closed(lang, game, [], log_lines(message.content))
             await self.writer.edit(channel, message_id, done, game)
-        except discord.HTTPException as exc:
+        except WriteRefused as exc:
             log.warning("game=%s message=%s not closed (%s %s)", game.id, message_id, exc.status, exc.code)
 
     async def changed(self, played: Played) -> None:
@@ -282,7 +289,7 @@ class GameFlow:
 
     async def _play_on(self, game_id: int) -> None:
         """Computers still had throws to play after a call's limit: play and show the next part."""
-        await asyncio.sleep(self.bot.settings.computer_pace_seconds)
+        await asyncio.sleep(self.settings.computer_pace_seconds)  # the computers' pace
         await self.show(await self.service.play_on(game_id))
 
     async def timed_out(self, game_id: int, turn: int) -> None:
@@ -307,29 +314,22 @@ class GameFlow:
 
     # --- where a game is shown ----------------------------------------------------------------
 
-    def channel(self, game: GameSnapshot) -> GameChannel | None:
-        """Where the game plays. A thread just created may not be cached yet (its gateway event
-        comes later): a partial one posts there all the same."""
-        channel = self.bot.get_channel(game.channel_id)
-        if isinstance(channel, discord.TextChannel | discord.Thread):
-            return channel
-        if channel is None and game.card_channel_id is not None:
-            return self.bot.get_partial_messageable(
-                game.channel_id, guild_id=game.guild_id, type=discord.ChannelType.public_thread
-            )
+    def channel(self, game: GameSnapshot) -> Channel | None:
+        """Where the game plays. A thread just created may not be known yet (its gateway event
+        comes later): it is written to all the same."""
+        threaded = game.card_channel_id is not None
+        return self.channels.get(game.channel_id, game.guild_id, new_thread=threaded)
+
+    async def stored_message(self, game: GameSnapshot, channel: Channel) -> Shown | None:
+        with contextlib.suppress(Gone, NotPermitted):
+            return None if game.message_id is None else await channel.fetch(game.message_id)
         return None
 
-    async def stored_message(self, game: GameSnapshot, channel: GameChannel) -> discord.Message | None:
-        with contextlib.suppress(discord.NotFound, discord.Forbidden):
-            return None if game.message_id is None else await channel.fetch_message(game.message_id)
-        return None
-
-    def card_channel(self, game: GameSnapshot) -> GameChannel | None:
+    def card_channel(self, game: GameSnapshot) -> Channel | None:
         """Where the table card is: the channel of the game's thread, else the game's own channel."""
         if game.card_channel_id is None:
             return self.channel(game)
-        channel = self.bot.get_channel(game.card_channel_id)
-        return channel if isinstance(channel, discord.TextChannel) else None
+        return self.channels.get(game.card_channel_id, game.guild_id)
 
     async def update_card(self, game: GameSnapshot) -> None:
         """Show the seats as they are now, or the result at the end (an edit, never a new message)."""
@@ -342,20 +342,20 @@ class GameFlow:
             game,
             self.starter(game),
             tallies=await self._tallies(game),
-            players=await records.game_players(self.bot.store, game.id) if finished else None,
-            ended_at=self.bot.clock.now(),
+            players=await records.game_players(self.store, game.id) if finished else None,
+            ended_at=self.clock.now(),
         )
         try:
             await self.writer.edit(channel, game.card_message_id, card, game)
-        except discord.HTTPException as exc:
+        except WriteRefused as exc:
             log.warning("game=%s table card not updated (%s %s)", game.id, exc.status, exc.code)
 
 
-async def defer(interaction: discord.Interaction[Any], game_id: int) -> None:
+async def defer(reply: Reply, game_id: int) -> None:
     """A deferred update: the click's answer comes later, as an edit of the clicked message."""
-    if interaction.response.is_done():
+    if reply.done():
         return
     try:
-        await interaction.response.defer()
-    except discord.HTTPException:
+        await reply.defer()
+    except WriteRefused:
         log.warning("game=%s click not acknowledged in time: shown through the channel", game_id)

@@ -1,0 +1,39 @@
+"""Where a new table plays, on Discord: a new public thread of the channel (with the table card in
+the channel), or the thread or channel the member is in when they asked for none, or the bot may
+not make one. The table layer opens the game there (`Seats.open`)."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import discord
+
+from bot.core.texts import table
+from bot.core.texts.language import choose
+from bot.table.channel import Reply
+from bot.table.seats import Opening, Place, Seats
+
+THREAD_ARCHIVE_MINUTES: Final = 1440
+THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads")
+
+
+async def open_table(
+    interaction: discord.Interaction[Any], reply: Reply, seats: Seats, opening: Opening
+) -> None:
+    """Open `opening` where the member asked (the interaction is deferred)."""
+    assert interaction.guild_id is not None and interaction.channel_id is not None
+    here = interaction.channel
+    missing = [p for p in THREAD_PERMISSIONS if not getattr(interaction.app_permissions, p)]
+    place = Place(interaction.guild_id, interaction.channel_id)
+    wants_thread = (
+        opening.thread and not isinstance(here, discord.Thread) and isinstance(here, discord.TextChannel)
+    )
+    if wants_thread and not missing:
+        assert isinstance(here, discord.TextChannel)
+        created = await here.create_thread(
+            name=table.table_name(choose(opening.language), interaction.user.display_name),
+            auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+            type=discord.ChannelType.public_thread,
+        )
+        place = Place(interaction.guild_id, created.id, card_channel_id=interaction.channel_id)
+    await seats.open(reply, place, opening, note=missing if wants_thread else [])

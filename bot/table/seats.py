@@ -1,0 +1,190 @@
+"""Opening a table and its seats: start and rematch, take a seat, leave or resign, end the game.
+
+Each is one service call; what it shows goes through the game flow (`GameFlow.show`) and, for the
+table card in the channel, `GameFlow.update_card`. News for the table is the member's interaction
+answer when they are in the game's channel, else a post there. Where a new table plays (a new
+thread or the channel itself) is the chat's to make: the caller hands it in as a `Place`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from bot.core import present, records
+from bot.core.config import Settings
+from bot.core.errors import NotAllowed
+from bot.core.present import Message
+from bot.core.snapshot import GameSnapshot, Played
+from bot.core.store import Status
+from bot.core.texts import Language, table
+from bot.table.channel import Reply
+from bot.table.flow import GameFlow
+from engine import Rules
+from engine.game import Termination
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Opening:
+    """A table to open: its rules and options, and the members seated from the start
+    (`members`: seat -> member, under `names`: member -> display name)."""
+
+    rules: Rules
+    level: str
+    seat: int | None
+    thread: bool
+    hints: bool = True
+    language: str = "en"
+    members: dict[int, int] = field(default_factory=dict)
+    names: dict[int, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a new table plays: its channel (a new thread, or where the member asked), and the
+    channel of its table card when that is another (the thread's parent)."""
+
+    guild_id: int
+    channel_id: int
+    card_channel_id: int | None = None
+
+
+def may_end(user_id: int, game: GameSnapshot | None, *, can_manage: bool) -> bool:
+    """The member manages channels, or started the game."""
+    return can_manage or (game is not None and user_id == game.started_by)
+
+
+class Seats:
+    """Who sits where: the table sets up one (`Table.seats`) beside the game flow it shows through."""
+
+    def __init__(self, flow: GameFlow, settings: Settings) -> None:
+        self.flow = flow
+        self.service = flow.service
+        self.settings = settings
+
+    async def open(self, reply: Reply, place: Place, opening: Opening, *, note: list[str]) -> None:
+        """Start a game at `place`, post its card, tell the member (with `note`: the permissions a
+        thread lacked) and show its first turn. The interaction is deferred."""
+        self.flow.remember(reply)
+        played = await self.service.start(
+            place.guild_id,
+            place.channel_id,
+            reply.user_id,
+            opening.rules,
+            opening.level,
+            opening.seat,
+            card_channel_id=place.card_channel_id,
+            members=opening.members,
+            hints=opening.hints,
+            language=opening.language,
+            names={**opening.names, reply.user_id: reply.user_name},
+        )
+        game = played.game
+        await self.post_card(game)
+        await reply.tell(table.your_game(reply.language, game, reply.user_id, note))
+        await self.flow.changed(played)
+
+    async def post_card(self, game: GameSnapshot) -> None:
+        """The table card, where onlookers look: the channel of a game's thread, or the game's own
+        channel when it plays there (ahead of its turns)."""
+        channel = self.flow.card_channel(game)
+        if channel is None:
+            return
+        card = present.card(self.flow.language(game), game, self.flow.starter(game))
+        posted = await self.flow.writer.post(channel, card, game)
+        await self.service.set_card(game.id, posted.id)
+
+    async def rematch(self, user_id: int, game_id: int) -> Opening:
+        """The same seats and options at a new table (a new thread of the card's channel), for a
+        member who played the game once it is over."""
+        old = await self.service.get(game_id)
+        players = {info.user_id: seat for seat, info in old.seats.items() if info.user_id}
+        everyone = await records.game_players(self.flow.store, game_id)
+        if user_id not in players and user_id not in everyone:
+            raise NotAllowed("rematch_not_yours")
+        if old.status == Status.ACTIVE:
+            raise NotAllowed("rematch_too_soon")
+        seat = players.pop(user_id, None)
+        levels = {info.level for info in old.seats.values()}
+        level = levels.pop() if len(levels) == 1 else self.settings.default_level
+        names = {u: self.flow.names.get(u) or old.seats[s].name for u, s in players.items()}
+        return Opening(
+            old.rules,
+            level,
+            seat,
+            thread=old.card_channel_id is not None,
+            hints=old.hints,
+            language=old.language,
+            members={s: u for u, s in players.items()},
+            names={u: name for u, name in names.items() if name},
+        )
+
+    async def take(self, reply: Reply, game: GameSnapshot, seat: int | None) -> None:
+        """A member takes a computer's seat; if it is their turn now, the turn is shown to them."""
+        self.flow.remember(reply)
+        async with self.flow.locked(game.id):
+            user = reply.user_id
+            played = await self.service.join(game.id, user, seat, reply.user_name)
+            joined = played.game
+            taken = joined.seat_of(user)
+            assert taken is not None
+            await self.announce(reply, joined, lambda lang: table.seat_taken(lang, user, joined, taken))
+            await self.flow.update_card(joined)
+            if played.events or joined.user_to_move() == user:
+                note = table.seat_taken(self.flow.language(joined), user, joined, taken)
+                await self.flow.show(played, note=note)
+
+    async def give_up(self, reply: Reply, game: GameSnapshot, *, resign: bool) -> None:
+        if not reply.done():
+            await reply.defer(ephemeral=reply.channel_id != game.channel_id, thinking=True)
+        async with self.flow.locked(game.id):
+            user = reply.user_id
+            seat = game.seat_of(user)
+            played = await (self.service.resign if resign else self.service.leave)(game.id, user)
+            after = played.game
+            outcome = after.outcome
+            last = all(info.user_id is None for info in after.seats.values())
+
+            def news(lang: Language) -> str:
+                if outcome is not None and outcome.termination is Termination.RESIGNATION:
+                    return table.conceded(lang, user, after)
+                return table.seat_given_up(lang, user, seat, resign=resign, last=last)
+
+            await self.announce(reply, after, news)
+            text = news(self.flow.language(after))
+            await self.flow.update_card(after)
+            if played.events or after.status != Status.ACTIVE or not after.is_human_turn():
+                await self.flow.show(played, note=text)
+
+    async def announce(self, reply: Reply, game: GameSnapshot, news: Callable[[Language], str]) -> None:
+        """News for the table, in the table's language: in the game's channel, and as the answer
+        when the member is there; from elsewhere the member is told it in their own language."""
+        text = news(self.flow.language(game))
+        if reply.channel_id == game.channel_id:
+            await reply.tell(text, ephemeral=False)
+            return
+        channel = self.flow.channel(game)
+        if channel is not None:
+            await self.flow.writer.post(channel, Message(text), game)
+        lang = reply.language
+        await reply.tell(table.plays_in(lang, news(lang), game))
+
+    def check_may_end(self, user_id: int, game: GameSnapshot, *, can_manage: bool) -> None:
+        """Refuse a member who may not end the game for everyone (before they are asked to confirm)."""
+        if not may_end(user_id, game, can_manage=can_manage):
+            raise NotAllowed("only_starter_ends")
+
+    async def end(self, user_id: int, game_id: int, *, can_manage: bool) -> GameSnapshot:
+        """End the game for everyone; the game as it ended."""
+        async with self.flow.locked(game_id):
+            game = await self.service.end(game_id, user_id, can_manage=can_manage)
+            self.flow.timers.cancel(game_id)
+            text = table.ended(self.flow.language(game), user_id, game)
+            await self.flow.show(Played(game), note=text)
+            channel = self.flow.channel(game)
+            if channel is not None:
+                await self.flow.writer.post(channel, Message(text), game)
+            return game

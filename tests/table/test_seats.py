@@ -1,0 +1,95 @@
+"""Seats changing hands at a table, through the table layer: taking a computer's seat, leaving
+and resigning, ending a game and its rematch, and where the news goes."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.core.errors import NotAllowed
+from bot.core.present import REMATCH
+from bot.core.store import Status
+from tests.table.chat import Click
+from tests.table.world import ALICE, BOB, CAROL, NAMES, TWO, World
+
+
+async def test_a_member_takes_a_computers_seat_and_the_table_is_told(world: World) -> None:
+    game = await world.start()
+    card = world.room.find(game.card_message_id or 0)
+    click = world.member(BOB)
+    await world.table.seats.take(click, game, None)
+    after = await world.game()
+    assert after.seat_of(BOB) == TWO.seats[1]
+    [(news, ephemeral)] = click.told
+    assert not ephemeral and f"<@{BOB}>" in news, "news for the table, in the channel"
+    assert card.edits == 1 and f"<@{BOB}>" in card.content
+
+
+async def test_news_of_a_seat_taken_from_another_channel_goes_to_the_games_channel(world: World) -> None:
+    game = await world.start()
+    elsewhere = Click(world.chat, world.chat.room(200), BOB, NAMES[BOB])
+    await world.table.seats.take(elsewhere, game, None)
+    [(told, ephemeral)] = elsewhere.told
+    assert ephemeral and f"<#{game.channel_id}>" in told, "the member is told where the game plays"
+    assert any(f"<@{BOB}>" in m.content for m in world.room.messages[2:]), "the table reads the news"
+
+
+async def test_a_member_who_leaves_on_their_turn_hands_it_to_the_computer(world: World) -> None:
+    game = await world.start(members={TWO.seats[1]: BOB})
+    message = world.turn_message()
+    click = world.member(ALICE)
+    await world.table.seats.give_up(click, game, resign=False)
+    after = await world.game()
+    assert after.seat_of(ALICE) is None and after.seats[TWO.seats[0]].user_id is None
+    assert after.user_to_move() == BOB, "the computer played Alice's turn"
+    assert not message.live() and BOB in world.turn_message().pings
+
+
+async def test_a_two_player_resignation_concedes_and_the_result_carries_the_tables_files(
+    world: World,
+) -> None:
+    world.table.add_result_file(world.table.hints.story)
+    game = await world.start()
+    await world.table.seats.give_up(world.member(ALICE), game, resign=True)
+    after = await world.game()
+    assert after.status == Status.FINISHED
+    [result] = [m for m in world.room.messages if "story.png" in m.files]
+    assert "board.png" in result.files and ALICE in result.pings
+    assert world.room.find(game.card_message_id or 0).actions() == [REMATCH], "the card offers a rematch"
+    world.table.remove_result_file(world.table.hints.story)
+    assert not world.table.flow.writer.result_files
+
+
+async def test_only_the_starter_or_a_manager_may_end_a_game_for_everyone(world: World) -> None:
+    game = await world.start(members={TWO.seats[1]: BOB})
+    seats = world.table.seats
+    with pytest.raises(NotAllowed):
+        seats.check_may_end(BOB, game, can_manage=False)
+    seats.check_may_end(BOB, game, can_manage=True)
+    seats.check_may_end(ALICE, game, can_manage=False)
+    with pytest.raises(NotAllowed):
+        await seats.end(BOB, game.id, can_manage=False)
+    assert (await world.game()).status == Status.ACTIVE
+
+
+async def test_an_ended_game_closes_its_turn_and_says_who_ended_it(world: World) -> None:
+    game = await world.start()
+    message = world.turn_message()
+    assert game.id in world.table.flow.timers.tasks
+    ended = await world.table.seats.end(ALICE, game.id, can_manage=False)
+    assert ended.status == Status.ABANDONED
+    assert not message.live() and game.id not in world.table.flow.timers.tasks
+    assert f"<@{ALICE}>" in world.room.messages[-1].content
+
+
+async def test_a_rematch_seats_the_same_members_once_the_game_is_over(world: World) -> None:
+    game = await world.start(members={TWO.seats[1]: BOB})
+    seats = world.table.seats
+    with pytest.raises(NotAllowed) as early:
+        await seats.rematch(BOB, game.id)
+    assert early.value.key == "rematch_too_soon"
+    await seats.end(ALICE, game.id, can_manage=False)
+    opening = await seats.rematch(BOB, game.id)
+    assert (opening.rules, opening.seat, opening.members) == (TWO, TWO.seats[1], {TWO.seats[0]: ALICE})
+    with pytest.raises(NotAllowed) as stranger:
+        await seats.rematch(CAROL, game.id)
+    assert stranger.value.key == "rematch_not_yours"
