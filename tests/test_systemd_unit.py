@@ -74,18 +74,26 @@ def test_the_unit_is_hardened() -> None:
         assert service.get(key) == value, key
 
 
-def test_env_example_reads_as_an_environment_file_and_keeps_the_database_in_the_state_folder() -> None:
-    """systemd takes .env as it is: KEY=VALUE lines and comments. The example's SQLite path is
-    relative, so the database lands in the unit's working folder, the one writable place."""
+def test_env_example_reads_as_an_environment_file() -> None:
+    """systemd takes .env as it is: KEY=VALUE lines and comments, every key one the bot or
+    Compose reads."""
     settings = {name.upper() for name in Settings.model_fields} | {"COMPOSE_FILE", "POSTGRES_PASSWORD"}
-    values = {}
     for line in (REPO_ROOT / ".env.example").read_text().splitlines():
         if line.strip() and not line.startswith("#"):
-            key, equals, value = line.partition("=")
+            key, equals, _ = line.partition("=")
             assert equals and key in settings and " " not in key, line
-            values[key] = value
-    database = values["DATABASE_URL"]
-    assert database.startswith("sqlite+aiosqlite:///") and not database.startswith("sqlite+aiosqlite:////")
+
+
+def test_the_backup_job_runs_the_same_install_as_the_same_user_with_the_same_settings() -> None:
+    """deploy/systemd/pachisi-backup.service reads .env from its working folder, the bot's
+    EnvironmentFile: one settings file, so one DATABASE_URL (the README has it absolute, since the
+    two run in different folders)."""
+    bot = unit()["Service"]
+    backup = unit((REPO_ROOT / "deploy" / "systemd" / "pachisi-backup.service").read_text())["Service"]
+    assert (backup["User"], backup["Group"]) == (bot["User"], bot["Group"])
+    assert backup["ExecStart"].startswith(f"{INSTALL}/.venv/bin/")
+    assert Path(backup["WorkingDirectory"]) / ".env" == Path(bot["EnvironmentFile"])
+    assert backup["WorkingDirectory"] != bot["WorkingDirectory"]  # hence the absolute DATABASE_URL
 
 
 def systemd_analyze() -> str | None:
