@@ -95,6 +95,7 @@ async def world(
             channels=chat,
             pool=pool,
             pacer=pacer or Pacer(BUCKET[0], QUICK_BUCKET_SECONDS),
+            threads=chat,
         )
 
     made = World(clock, chat, build)

@@ -235,3 +235,85 @@ def podium(lang: Language, tournament: Tournament) -> str:
             )
         )
     return "\n".join(lines)
+
+
+# --- the organizer's and the members' answers, and a table's welcome --------------------------
+
+
+def join_label(lang: Language) -> str:
+    return lang.gettext("Join")
+
+
+def leave_label(lang: Language) -> str:
+    return lang.gettext("Leave")
+
+
+def opened(lang: Language, tournament: Tournament) -> str:
+    return lang.gettext(
+        "The tournament {name} is open: members sign up with the Join button on its card.",
+        name=tournament.name,
+    )
+
+
+def joined(lang: Language, tournament: Tournament) -> str:
+    return lang.gettext("You are in the tournament {name}.", name=tournament.name)
+
+
+def left(lang: Language, tournament: Tournament) -> str:
+    return lang.gettext("You have left the tournament {name}.", name=tournament.name)
+
+
+def added(lang: Language, tournament: Tournament, member: int) -> str:
+    return lang.gettext("<@{member}> is in the tournament {name}.", member=member, name=tournament.name)
+
+
+def dropped(lang: Language, tournament: Tournament, member: int) -> str:
+    return lang.gettext("<@{member}> is out of the tournament {name}.", member=member, name=tournament.name)
+
+
+def started(lang: Language, tournament: Tournament) -> str:
+    return lang.gettext(
+        "The tournament {name} has started: round {round} is paired.",
+        name=tournament.name,
+        round=tournament.current_round,
+    )
+
+
+def cancelled(lang: Language, tournament: Tournament) -> str:
+    return lang.gettext("The tournament {name} is cancelled.", name=tournament.name)
+
+
+def paused(lang: Language, tournament: Tournament) -> str:
+    if tournament.paused:
+        return lang.gettext(
+            "The next round of {name} waits until the organizer pairs it.",
+            name=tournament.name,
+        )
+    return lang.gettext(
+        "The next round of {name} is paired as soon as the last game of this round ends.",
+        name=tournament.name,
+    )
+
+
+def welcome(lang: Language, tournament: Tournament, table: TableView) -> str:
+    """The first words in a table's thread: who plays whom, the move time and the round's limit."""
+    found = tournament.round(table.round)
+    assert found is not None
+    first, second = (side_words(lang, tournament, side) for side in table.sides)
+    return lang.gettext(
+        "{first} vs {second}: your game of {name}, round {round}. Each move: {move}, or the computer "
+        "plays it for you. Games still playing {when} are decided by the win chance.",
+        first=first,
+        second=second,
+        name=tournament.name,
+        round=table.round,
+        move=duration(lang, tournament.move_seconds),
+        when=relative(found.deadline),
+    )
+
+
+def no_thread(lang: Language, tournament: Tournament, table: TableView) -> str:
+    return lang.gettext(
+        "Table {number} could not open: the bot may not create threads in this channel.",
+        number=table.number,
+    )
