@@ -317,3 +317,15 @@ def no_thread(lang: Language, tournament: Tournament, table: TableView) -> str:
         "Table {number} could not open: the bot may not create threads in this channel.",
         number=table.number,
     )
+
+
+def help_lines(lang: Language) -> str:
+    """What `/pachisi help` says of tournaments."""
+    return lang.gettext(
+        "`/pachisi tournament open` (Manage Server or Manage Events): open a tournament in this "
+        "channel; members sign up with **Join** on its card. Swiss (by score) or round robin, 2 "
+        "players a table or 4 in partnerships; each round plays in one thread per table, a move not "
+        "made in time is the computer's, and games still playing at the round's limit are decided "
+        "by the win chance. The organizer can `start`, `pause`, `resume`, `next`, `add`, `drop` "
+        "and `cancel`; `/pachisi tournament standings` shows the standings."
+    )
