@@ -96,25 +96,25 @@ class TournamentDesk:
     async def join(self, reply: Reply, tournament_id: int) -> None:
         """A Join click: in once (a second click is refused, having joined)."""
         tournament = await self.tournaments.join(tournament_id, reply.user_id, reply.user_name)
+        await reply.tell(words.joined(reply.language, tournament))  # first: the card's edit is paced
         await self.update_card(tournament)
-        await reply.tell(words.joined(reply.language, tournament))
 
     async def leave(self, reply: Reply, tournament_id: int) -> None:
         decided = await self.tournaments.leave(tournament_id, reply.user_id)
-        await self.taken_out(decided, reply.user_id)
         await reply.tell(words.left(reply.language, decided.tournament))
+        await self.taken_out(decided, reply.user_id)
 
     async def add(self, reply: Reply, member: int, name: str | None, *, manager: bool) -> None:
         here = await self.here(reply.channel_id)
         tournament = await self.tournaments.add(here.id, reply.user_id, member, name, manager=manager)
-        await self.update_card(tournament)
         await reply.tell(words.added(reply.language, tournament, member))
+        await self.update_card(tournament)
 
     async def drop(self, reply: Reply, member: int, *, manager: bool) -> None:
         here = await self.here(reply.channel_id)
         decided = await self.tournaments.drop(here.id, reply.user_id, member, manager=manager)
-        await self.taken_out(decided, member)
         await reply.tell(words.dropped(reply.language, decided.tournament, member))
+        await self.taken_out(decided, member)
 
     async def member_left(self, guild_id: int, member: int) -> None:
         """A member left the server: withdrawn from each event of it they play in."""
@@ -179,14 +179,14 @@ class TournamentDesk:
         for table in tournament.round_tables():
             if table.game_id is not None and not table.done:
                 await self.rounds.end_game(table.game_id, None, note)
-        await self.update_card(tournament)
         await reply.tell(words.cancelled(reply.language, tournament), ephemeral=False)
+        await self.update_card(tournament)
 
     async def pause(self, reply: Reply, *, paused: bool, manager: bool) -> None:
         here = await self.here(reply.channel_id)
         tournament = await self.tournaments.pause(here.id, reply.user_id, paused=paused, manager=manager)
-        await self.update_card(tournament)
         await reply.tell(words.paused(reply.language, tournament))
+        await self.update_card(tournament)
         if not paused and tournament.status == TournamentStatus.RUNNING and tournament.round_over():
             await self.rounds.close_round(tournament.id)
 
