@@ -187,8 +187,10 @@ def withdrawn(lang: Language, member: int) -> str:
 
 
 def standing_line(lang: Language, line: Line) -> str:
+    """A member's line; the rank in bold, since "1." at a line's start would be a Markdown list,
+    which numbers its items itself (members sharing a rank would read 1, 2)."""
     return lang.gettext(
-        "{rank}. <@{member}>: points {points} · Buchholz {buchholz} · opponents' ratings {ratings} · "
+        "**{rank}.** <@{member}>: points {points} · Buchholz {buchholz} · opponents' ratings {ratings} · "
         "games {games}",
         rank=line.rank,
         member=line.member,
