@@ -25,7 +25,7 @@ from bot.table.channel import Channels
 from bot.table.flow import GameEnd, GameFlow
 from bot.table.hints import Hints
 from bot.table.resume import Resumer
-from bot.table.rounds import Threads
+from bot.table.rounds import Roster, Threads
 from bot.table.seats import Seats
 from bot.table.tournament import TournamentDesk
 from bot.table.writes import Pacer, ResultFile, Writer
@@ -46,6 +46,7 @@ class Table:
         pool: Executor,
         pacer: Pacer | None = None,
         threads: Threads | None = None,
+        roster: Roster | None = None,
     ) -> None:
         self._result_files: list[ResultFile] = []
         self._game_ends: list[GameEnd] = []
@@ -66,9 +67,9 @@ class Table:
         self.resumer = Resumer(self.flow)
         """Shows the games as they stand after a start; closes those whose place is gone."""
         self.hints = Hints(self.flow, service, store, pool)
-        self.tournaments = TournamentDesk(self.flow, Tournaments(store, clock.now), threads)
+        self.tournaments = TournamentDesk(self.flow, Tournaments(store, clock.now), threads, roster)
         """Tournaments: their cards, the organizer's commands, their rounds (`threads` makes each
-        table's thread; without it no round opens a table)."""
+        table's thread, without it no round opens a table; `roster` says who left the server)."""
         self.add_game_end(self.tournaments.rounds.game_ended)
 
     def add_result_file(self, make: ResultFile) -> None:

@@ -42,6 +42,15 @@ class Threads(Protocol):
         ...
 
 
+class Roster(Protocol):
+    """Who is still in a server: a member who left is withdrawn before the next round is paired
+    (Discord tells a bot of a member leaving only with the Server Members intent)."""
+
+    async def gone(self, guild_id: int, members: list[int]) -> list[int]:
+        """Those of `members` no longer in the server (none when it cannot tell)."""
+        ...
+
+
 class Rounds:
     """Opens each round's tables, records their results, keeps the round's clock."""
 
@@ -51,8 +60,10 @@ class Rounds:
         tournaments: Tournaments,
         threads: Threads | None,
         changed: Callable[[Tournament], Awaitable[None]],
+        roster: Roster | None = None,
     ) -> None:
         self.flow = flow
+        self.roster = roster
         self.tournaments = tournaments
         self.threads = threads
         self.locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
@@ -170,6 +181,7 @@ class Rounds:
                 return
             if tournament.status != TournamentStatus.RUNNING:
                 return
+            await self.withdraw_gone(tournament)
             paired = await self.tournaments.pair_next(tournament_id)
             if paired is None:  # paused: the organizer pairs it
                 await self.post_standings(tournament, None)
@@ -177,6 +189,16 @@ class Rounds:
             await self.post_standings(paired.tournament, paired.round)
             await self.begin(paired)
             await self.changed(paired.tournament)
+
+    async def withdraw_gone(self, tournament: Tournament) -> None:
+        """Members who left the server since are withdrawn before the next round is paired."""
+        if self.roster is None:
+            return
+        playing = [e.member for e in tournament.entrants if e.playing]
+        for member in await self.roster.gone(tournament.guild_id, playing):
+            decided = await self.tournaments.withdraw(tournament.id, member)
+            await self.post(tournament, Message(words.withdrawn(self.language(tournament), member)))
+            await self.changed(decided.tournament)
 
     async def post_standings(self, tournament: Tournament, next_round: int | None) -> None:
         lang = self.language(tournament)

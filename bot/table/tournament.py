@@ -23,7 +23,7 @@ from bot.core.tournaments.service import Decided, Options, Paired, Tournaments
 from bot.core.tournaments.snapshot import Tournament
 from bot.table.channel import Reply, WriteRefused
 from bot.table.flow import GameFlow
-from bot.table.rounds import Rounds, Threads
+from bot.table.rounds import Roster, Rounds, Threads
 
 log = logging.getLogger(__name__)
 
@@ -35,10 +35,16 @@ TOURNAMENT_LEAVE = "tournament-leave"
 class TournamentDesk:
     """The tournaments of this process: their cards, the organizer's commands, their clocks."""
 
-    def __init__(self, flow: GameFlow, tournaments: Tournaments, threads: Threads | None) -> None:
+    def __init__(
+        self,
+        flow: GameFlow,
+        tournaments: Tournaments,
+        threads: Threads | None,
+        roster: Roster | None = None,
+    ) -> None:
         self.flow = flow
         self.tournaments = tournaments
-        self.rounds = Rounds(flow, tournaments, threads, self.update_card)
+        self.rounds = Rounds(flow, tournaments, threads, self.update_card, roster)
         self.signups: dict[int, asyncio.Task[None]] = {}
 
     # --- the card ---------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """A Swiss tournament end to end through the stand-in Discord: seven members sign up on the card
 (a double Join joins once), three rounds of 2-player games in threads, one member who never clicks
 (the computer plays for her after the move time, and her game reaches the round's limit and is
-adjudicated), the bot restarted in round 2. Then the store is read back: no pair met twice, one bye
+adjudicated), the bot restarted in round 2, a member leaving the server in round 3. Then the store is read back: no pair met twice, one bye
 at most per member, the posted final standings equal those recomputed from the stored games, and
 every game was rated once (the ratings rebuilt from the games equal the stored ones).
 
@@ -56,7 +56,10 @@ async def test_a_swiss_of_seven_over_three_rounds_with_a_restart(
         await table.fake.wait_until(lambda: table.bot.is_ready(), what="the bot back")
         await wait_for(lambda: rearmed(table), what="round 2's clock re-armed")
         clock.advance(ROUND_MINUTES * 60)
-        await round_open(table, 3)
+        third = await round_open(table, 3)
+        farid = next(m for m in members_of(table) if m.name == "Farid")
+        table.guild.remove_member(farid)  # he leaves the server: withdrawn at once
+        await wait_for(lambda: withdrawn(table, third.id, farid.id), what="Farid withdrawn")
         clock.advance(ROUND_MINUTES * 60)
         final = await wait_for(lambda: finished(table, event.id), what="the podium")
         posted = [m.content for m in table.channel.messages if "final standings" in m.content]
@@ -89,6 +92,16 @@ async def sign_up(table: Table) -> list[Member]:
     refused = await table.bob.slash(table.channel, "pachisi tournament start")
     assert "organizer" in refused.content and refused.ephemeral
     return members
+
+
+def members_of(table: Table) -> list[Member]:
+    return [Member(table.fake.server, record) for record in table.guild.record.members.values()]
+
+
+async def withdrawn(table: Table, event_id: int, member: int) -> bool:
+    event = await table.bot.table.tournaments.tournaments.get(event_id)
+    entrant = event.entrant(member)
+    return entrant is not None and not entrant.playing
 
 
 async def current(table: Table) -> Tournament | None:

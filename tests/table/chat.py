@@ -142,6 +142,8 @@ class Chat:
         """Threads the table opened: thread id -> (its channel, its name)."""
         self.no_threads: set[int] = set()
         """Channels where the bot may not open a thread."""
+        self.left: set[int] = set()
+        """Members who left the server (the table's `Roster` reads it)."""
 
     def new_id(self) -> int:
         """A message id whose upper bits hold the clock's time, as a Discord snowflake's do."""
@@ -159,6 +161,9 @@ class Chat:
         self.threads[thread] = (channel_id, name)
         self.room(thread)
         return thread
+
+    async def gone(self, guild_id: int, members: list[int]) -> list[int]:
+        return [m for m in members if m in self.left]
 
     def get(self, channel_id: int, guild_id: int, *, new_thread: bool = False) -> Room | None:
         if channel_id in self.hidden:

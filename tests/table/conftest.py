@@ -96,6 +96,7 @@ async def world(
             pool=pool,
             pacer=pacer or Pacer(BUCKET[0], QUICK_BUCKET_SECONDS),
             threads=chat,
+            roster=chat,
         )
 
     made = World(clock, chat, build)

@@ -229,3 +229,21 @@ def _final_standings(world: World) -> Posted:
     [found] = [p for p in world.room.messages if "final standings" in p.content]
     assert "standings.png" in found.files
     return found
+
+
+async def test_a_member_gone_unannounced_is_withdrawn_before_the_next_round(world: World) -> None:
+    """Without the Server Members intent Discord says nothing when a member leaves: the roster is
+    asked before each pairing, and the member is paired no more."""
+    tournament = await opened(world, rounds=2)
+    await sign_up(world, tournament, MEMBERS[:4])
+    await world.table.tournaments.start(member(world, ORGANIZER), manager=False)
+    await until(lambda: games_open(world, tournament.id), "round 1's games")
+    gone = MEMBERS[3]
+    world.chat.left.add(gone)
+    found = await round_limit(world, tournament.id)
+    assert found.current_round == 2
+    entrant = found.entrant(gone)
+    assert entrant is not None and entrant.withdrawn_round == 2
+    assert found.table_of(gone) is None
+    assert found.table_of(gone, 1) is not None  # round 1's result stands
+    assert f"<@{gone}> (1500), withdrawn" in card(world, found).content

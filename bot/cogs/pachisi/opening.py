@@ -57,3 +57,24 @@ class DiscordThreads:
                 type=discord.ChannelType.public_thread,
             )
         return created.id
+
+
+class DiscordRoster:
+    """The table layer's `Roster` on Discord: a member the server no longer has (Unknown Member)."""
+
+    def __init__(self, client: discord.Client) -> None:
+        self.client = client
+
+    async def gone(self, guild_id: int, members: list[int]) -> list[int]:
+        guild = self.client.get_guild(guild_id)
+        if guild is None:
+            return []
+        found = []
+        for member in members:
+            try:
+                await guild.fetch_member(member)
+            except discord.NotFound:
+                found.append(member)
+            except discord.HTTPException:
+                continue  # cannot tell now: asked again before the next round
+        return found
