@@ -20,7 +20,7 @@ from bot.core.texts import tournament as words
 from bot.core.tournaments.picture import standings_picture
 from bot.core.tournaments.reads import TournamentError
 from bot.core.tournaments.service import Decided, Options, Paired, Tournaments
-from bot.core.tournaments.snapshot import Tournament
+from bot.core.tournaments.snapshot import ROUND_ROBIN, Tournament
 from bot.table.channel import Reply, WriteRefused
 from bot.table.flow import GameFlow
 from bot.table.rounds import Roster, Rounds, Threads
@@ -171,8 +171,13 @@ class TournamentDesk:
         await self.begin(paired)
 
     async def begin(self, paired: Paired) -> None:
-        self.disarm_signup(paired.tournament.id)
-        await self.update_card(paired.tournament)
+        """A round opens (the first of a round robin after its whole schedule)."""
+        tournament = paired.tournament
+        self.disarm_signup(tournament.id)
+        await self.update_card(tournament)
+        if paired.round == 1 and tournament.format == ROUND_ROBIN:
+            lang = self.rounds.language(tournament)
+            await self.rounds.post(tournament, Message(words.schedule(lang, tournament)))
         await self.rounds.begin(paired)
 
     async def cancel(self, reply: Reply, *, manager: bool) -> None:

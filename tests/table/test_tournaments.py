@@ -32,11 +32,16 @@ def member(world: World, user: int, clicked: Posted | None = None) -> Click:
 
 
 async def opened(
-    world: World, *, table_size: int = 2, rounds: int = 3, round_seconds: int = ROUND_SECONDS
+    world: World,
+    *,
+    table_size: int = 2,
+    rounds: int = 3,
+    round_seconds: int = ROUND_SECONDS,
+    format: str = "swiss",
 ) -> Tournament:
     options = Options(
         "Sunday Cup",
-        "swiss",
+        format,
         QUICK,
         table_size=table_size,
         rounds=rounds,
@@ -247,3 +252,20 @@ async def test_a_member_gone_unannounced_is_withdrawn_before_the_next_round(worl
     assert found.table_of(gone) is None
     assert found.table_of(gone, 1) is not None  # round 1's result stands
     assert f"<@{gone}> (1500), withdrawn" in card(world, found).content
+
+
+async def test_a_round_robin_posts_its_schedule_and_plays_it(world: World) -> None:
+    """Five members: the whole schedule at the start, five rounds (a bye each), each pair once."""
+    tournament = await opened(world, format="round-robin")
+    await sign_up(world, tournament, MEMBERS[:5])
+    await world.table.tournaments.start(member(world, ORGANIZER), manager=False)
+    [posted] = [p for p in world.room.messages if "the whole schedule" in p.content]
+    assert [line.split(":")[0] for line in posted.content.splitlines()[1:]] == [
+        f"Round {n}" for n in range(1, 6)
+    ]
+    await until(lambda: games_open(world, tournament.id), "round 1's games")
+    while (found := await round_limit(world, tournament.id)).status == TournamentStatus.RUNNING:
+        pass
+    met = [frozenset(t.members) for t in found.tables if not t.table.bye]
+    assert len(met) == len(set(met)) == 10
+    assert sorted(m for t in found.tables if t.table.bye for m in t.members) == MEMBERS[:5]

@@ -331,3 +331,19 @@ def help_lines(lang: Language) -> str:
         "by the win chance. The organizer can `start`, `pause`, `resume`, `next`, `add`, `drop` "
         "and `cancel`; `/pachisi tournament standings` shows the standings."
     )
+
+
+def schedule(lang: Language, tournament: Tournament) -> str:
+    """A round robin's whole schedule, posted when it starts: who plays whom in each round."""
+    lines = [lang.gettext("**{name}: the whole schedule**", name=tournament.name)]
+    for number, tables in enumerate(tournament.schedule(), start=1):
+        games = [
+            lang.gettext(
+                "{first} vs {second}",
+                first=side_words(lang, tournament, table.sides[0]),
+                second=side_words(lang, tournament, table.sides[1]),
+            )
+            for table in tables
+        ]
+        lines.append(lang.gettext("Round {round}: {games}", round=number, games="; ".join(games)))
+    return "\n".join(lines)
