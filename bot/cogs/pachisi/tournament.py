@@ -46,20 +46,20 @@ class TournamentCommands(PachisiCommands):
         super().__init__(bot)
         self.desk = bot.table.tournaments
 
-    @tournament.command(name="open", description="Open a tournament here: members sign up on its card")
+    @tournament.command(name="open", description="Open a tournament here")
     @app_commands.describe(
-        name="the tournament's name",
-        format="swiss (by score, a number of rounds) or round-robin (everyone plays everyone)",
-        rounds="a Swiss tournament's rounds",
-        players="2 players a table, or 4 in partnerships (Swiss only)",
+        name="its name",
+        format="swiss or round-robin",
+        rounds="Swiss rounds",
+        players="2, or 4 in partnerships",
         variant="classic (default) or standard",
         pieces="pieces per seat, 1-4",
         rules="more options, e.g. escape_hatch=off,enter_moves=on",
-        move_seconds="each member's time for a move; then the computer plays it",
-        round_minutes="a round's time limit; games still playing are decided by the win chance",
-        signup_minutes="minutes until sign-up closes and the tournament starts",
-        level="how well the computer plays a bye or an empty seat",
-        language="the tournament's language (default: yours if I speak it, else the server's)",
+        move_seconds="seconds per move, then the computer plays",
+        round_minutes="a round's time limit",
+        signup_minutes="minutes until it starts",
+        level="the computer's level for byes",
+        language="the tournament's language",
     )
     @app_commands.choices(  # type: ignore[misc]  # str and int choices mixed
         format=[app_commands.Choice(name=f, value=f) for f in (SWISS, ROUND_ROBIN)],
