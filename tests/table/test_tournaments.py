@@ -269,3 +269,43 @@ async def test_a_round_robin_posts_its_schedule_and_plays_it(world: World) -> No
     met = [frozenset(t.members) for t in found.tables if not t.table.bye]
     assert len(met) == len(set(met)) == 10
     assert sorted(m for t in found.tables if t.table.bye for m in t.members) == MEMBERS[:5]
+
+
+async def test_sign_up_closing_starts_the_event_even_after_a_restart(world: World) -> None:
+    tournament = await opened(world)
+    await sign_up(world, tournament, MEMBERS[:3])
+    world.restart()  # a new process during sign-up: the closing time is armed again
+    await world.table.tournaments.resume([GUILD])
+    world.clock.advance(3600 + 1)
+    await until(lambda: _paired(world, tournament.id, 1), "the start at sign-up's close")
+    await until(lambda: games_open(world, tournament.id), "round 1's games")
+    found = await current(world, tournament.id)
+    assert found.status == TournamentStatus.RUNNING
+    assert card(world, found).actions() == [TOURNAMENT_LEAVE]  # Join goes with sign-up
+    late = member(world, MEMBERS[5])
+    with pytest.raises(GameError) as refused:
+        await world.table.tournaments.join(late, tournament.id)
+    assert refused.value.key == "signup_closed"
+
+
+async def test_a_paused_event_waits_for_the_organizers_next(world: World) -> None:
+    tournament = await opened(world, rounds=2)
+    await sign_up(world, tournament, MEMBERS[:4])
+    organizer = member(world, ORGANIZER)
+    await world.table.tournaments.start(organizer, manager=False)
+    await until(lambda: games_open(world, tournament.id), "round 1's games")
+    await world.table.tournaments.pause(organizer, paused=True, manager=False)
+    world.clock.advance(ROUND_SECONDS + 1)
+
+    async def standings_posted() -> bool:
+        return any("standings after round 1" in p.content for p in world.room.messages)
+
+    await until(standings_posted, "round 1's standings")
+    found = await current(world, tournament.id)
+    assert found.current_round == 1 and found.round_over() and found.paused
+    with pytest.raises(GameError) as refused:
+        await world.table.tournaments.next(member(world, MEMBERS[0]), manager=False)
+    assert refused.value.key == "not_organizer"
+    await world.table.tournaments.next(organizer, manager=False)
+    await until(lambda: games_open(world, tournament.id), "round 2's games")
+    assert (await current(world, tournament.id)).current_round == 2
