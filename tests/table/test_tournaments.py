@@ -309,3 +309,19 @@ async def test_a_paused_event_waits_for_the_organizers_next(world: World) -> Non
     await world.table.tournaments.next(organizer, manager=False)
     await until(lambda: games_open(world, tournament.id), "round 2's games")
     assert (await current(world, tournament.id)).current_round == 2
+
+
+async def test_cancelling_mid_round_ends_its_games_and_its_clock(world: World) -> None:
+    tournament = await opened(world)
+    await sign_up(world, tournament, MEMBERS[:4])
+    organizer = member(world, ORGANIZER)
+    await world.table.tournaments.start(organizer, manager=False)
+    await until(lambda: games_open(world, tournament.id), "round 1's games")
+    await world.table.tournaments.cancel(organizer, manager=False)
+    found = await current(world, tournament.id)
+    assert found.status == TournamentStatus.CANCELLED
+    assert tournament.id not in world.table.tournaments.rounds.clocks
+    games = [await world.table.flow.service.get(t.game_id or 0) for t in found.round_tables()]
+    assert not any(g.status == Status.ACTIVE for g in games)
+    assert card(world, found).actions() == []
+    assert "cancelled" in card(world, found).content
