@@ -277,10 +277,26 @@ class Rounds:
 
     # --- after a start ----------------------------------------------------------------------
 
+    async def adopt(self, tournament: Tournament, table: TableView) -> bool:
+        """A game a killed process opened for `table` before noting it (its members seated, under
+        this event's card, since the round began) is noted now rather than opened twice."""
+        found = tournament.round(table.round)
+        if found is None:
+            return False
+        for game in await self.flow.service.active_games([tournament.guild_id], unannounced=True):
+            seated = {info.user_id for info in game.seats.values() if info.user_id is not None}
+            ours = game.card_channel_id == tournament.channel_id and game.created_at >= found.started_at
+            if not (ours and seated and seated <= set(table.members)):
+                continue
+            if await self.tournaments.game_table(game.id) is None:
+                return await self.tournaments.set_game(table.id, game.id)
+        return False
+
     async def resume(self, tournament: Tournament) -> None:
         """A running event as a new process finds it: tables not yet opened open, games that ended
         unrecorded are recorded, the round's clock runs again (or the round closes)."""
         unopened = [t for t in tournament.round_tables() if not t.done and t.game_id is None]
+        unopened = [t for t in unopened if not await self.adopt(tournament, t)]
         await self.open_tables(tournament, unopened)
         for table in tournament.round_tables():
             if table.done or table.game_id is None:

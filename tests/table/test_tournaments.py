@@ -325,3 +325,27 @@ async def test_cancelling_mid_round_ends_its_games_and_its_clock(world: World) -
     assert not any(g.status == Status.ACTIVE for g in games)
     assert card(world, found).actions() == []
     assert "cancelled" in card(world, found).content
+
+
+async def test_a_game_opened_but_not_noted_before_a_kill_is_adopted_not_doubled(world: World) -> None:
+    """A process killed between a table's game starting and its note in the tournament: the new
+    process finds the game (its members, under the event's card, this round) and notes it."""
+    world.chat.no_threads.add(CHANNEL)  # the first process opens no table
+    tournament = await opened(world)
+    await sign_up(world, tournament, MEMBERS[:4])
+    await world.table.tournaments.start(member(world, ORGANIZER), manager=False)
+    [first, second] = (await current(world, tournament.id)).round_tables()
+    world.chat.no_threads.clear()
+    thread = await world.chat.open_thread(CHANNEL, GUILD, "killed")
+    rules = Rules.parse("classic,pieces=1,players=2")
+    a, b = first.members
+    played = await world.table.flow.service.start(
+        GUILD, thread, a, rules, "easy", 0, card_channel_id=CHANNEL, members={2: b}, turn_seconds=MOVE_SECONDS
+    )
+    world.restart()
+    await world.table.tournaments.resume([GUILD])
+    found = await current(world, tournament.id)
+    [noted] = [t for t in found.round_tables() if t.id == first.id]
+    assert noted.game_id == played.game.id
+    assert next(t for t in found.round_tables() if t.id == second.id).game_id is not None
+    assert len(world.chat.threads) == 2  # the killed process's, and the second table's
