@@ -16,6 +16,7 @@ import render
 from bot.cogs.answers import PachisiTree
 from bot.cogs.pachisi.buttons import BUTTONS, COMPONENTS
 from bot.cogs.pachisi.channels import DiscordChannels
+from bot.cogs.pachisi.opening import DiscordRoster, DiscordThreads
 from bot.core.clock import Clock
 from bot.core.config import Settings
 from bot.core.members import MemberSettings
@@ -114,6 +115,8 @@ class PachisiBot(commands.AutoShardedBot):
             workers=self.workers,
             channels=DiscordChannels(self, COMPONENTS),
             pool=self.render_pool,
+            threads=DiscordThreads(self),
+            roster=DiscordRoster(self),
         )
         self.add_dynamic_items(*BUTTONS)  # a button posted before this start answers too
         for extension in EXTENSIONS:

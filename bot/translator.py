@@ -89,6 +89,9 @@ def command_words(command: app_commands.Command[Any, ..., Any] | app_commands.Gr
                 yield line, "pgettext", (DESCRIPTION, parameter.description), []
             for choice in parameter.choices:
                 yield line, "pgettext", (CHOICE, choice.name), []
+    else:  # a subgroup (`/pachisi tournament`): its commands' words too
+        for sub in command.commands:
+            yield from command_words(sub)
 
 
 def _module_name(path: Path) -> str:

@@ -23,7 +23,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from localdiscord import commandline, pagefiles, views, words
-from localdiscord.members import Members, Refused
+from localdiscord.members import LOCALES, Members, Refused
 from localdiscord.records import ChannelRecord, GuildRecord, Interaction, InteractionType, MemberRecord
 from localdiscord.server import FakeDiscordServer
 
@@ -35,8 +35,6 @@ COMMAND, CLICK, AUTOCOMPLETE = (
     InteractionType.AUTOCOMPLETE,
 )
 
-LOCALES = ("en-US", "en-GB", "hi")
-"""Languages a member can pick (Discord's locale codes): the bot speaks English and Hindi."""
 ANSWER_WITHIN = 3.0  # Discord's client gives up on an interaction after 3 seconds
 AUTOCOMPLETE_WAIT = 3.0
 HEADERS = {
@@ -67,6 +65,7 @@ class Page:
         self._runner: web.AppRunner | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self.url = ""
+        self.bot_was_online = False  # since the page started: else the bot is still starting
         server.observers.append(self._observe)
 
     async def start(self, host: str, port: int) -> None:
@@ -174,8 +173,7 @@ class Page:
                 return {"op": "channel", "channel": views.channel_view(channel)}
         elif kind == "commands":
             shown = self._commands(member)
-            names = [{"name": c["name"], "description": c.get("description", "")} for c in shown]
-            return {"op": "commands", "commands": names}
+            return {"op": "commands", "commands": [_command_names(c) for c in shown]}
         elif kind == "member":
             found = self.guild.members.get(ident)
             user = self.server.users.get(ident)
@@ -193,6 +191,7 @@ class Page:
         while True:
             if self.server.ready() != online:
                 online = self.server.ready()
+                self.bot_was_online = self.bot_was_online or online
                 for client in list(self.clients):
                     await self._send(client, {"op": "status", "bot_online": online})
             await asyncio.sleep(0.25)
@@ -236,7 +235,8 @@ class Page:
         member = self.members.greet(data)
         client.member = member
         snapshot = views.snapshot(self.server, self.guild, member)
-        await self._send(client, {"op": "welcome", **snapshot, **_words(member)})
+        runs = self.members.runs_table(str(data.get("secret") or ""))
+        await self._send(client, {"op": "welcome", **snapshot, **_words(member), "runs_table": runs})
         client.changes[("commands", 0)] = None
         client.wake.set()
 
@@ -299,13 +299,16 @@ class Page:
             except ValueError as exc:
                 raise Refused(str(exc)) from None
             return
+        language = words.language_of(member.locale)
+        commands = self._commands(member)
+        if not self.server.ready():  # a command the bot has not told us of yet is not unknown
+            raise Refused(words.bot_away(language) if self.bot_was_online else words.bot_starting(language))
+        if not commands:
+            raise Refused(words.bot_starting(language))
         try:
-            language = words.language_of(member.locale)
-            data = commandline.read(text, self._commands(member), self._member_payloads(), language)
+            data = commandline.read(text, commands, self._member_payloads(), language)
         except commandline.Refused as refused:
             raise Refused(str(refused)) from None
-        if not self.server.ready():
-            raise Refused(words.bot_away(words.language_of(member.locale)))
         interaction = await self.server.send_interaction(COMMAND, member, channel, data)
         typed = text.split()[: len(commandline.leaf(data)[0])]  # the command in the member's words
         self._spawn(self._expect_answer(client, interaction, " ".join(typed)))
@@ -337,12 +340,24 @@ class Page:
 
     def _settings(self, member: MemberRecord, data: Json) -> None:
         if "moderator" in data:
-            self.server.set_moderator(self.guild, member, bool(data["moderator"]))
+            self.members.set_moderator(member, str(data.get("secret") or ""), bool(data["moderator"]))
         if "locale" in data:
             if data["locale"] not in LOCALES:
                 raise Refused(f"Pick one of {', '.join(LOCALES)}.")
             member.locale = str(data["locale"])
             self.server.touched("member", member.user.id)
+
+
+def _command_names(command: Json) -> Json:
+    """A command as the page names it: its name and its sub-commands', in the member's language,
+    by their English names (the empty channel's welcome names `/pachisi start` in Hindi too)."""
+    subs = {o["default"]: o["name"] for o in command.get("options", []) if o.get("type") == 1}
+    return {
+        "name": command["name"],
+        "description": command.get("description", ""),
+        "default": command["default"],
+        "subs": subs,
+    }
 
 
 def _words(member: MemberRecord) -> Json:

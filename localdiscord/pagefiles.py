@@ -31,12 +31,21 @@ async def static(request: web.Request) -> web.Response:
     return web.Response(body=body, content_type=STATIC[name], headers={"Cache-Control": "no-cache"})
 
 
+PAGE_FONTS = ("NotoSansDevanagari-Regular.woff2",)
+"""The page's own: Devanagari at the regular weight (the pictures draw only bold), so Hindi text
+is not bold beside regular Latin (static/fonts, Noto's OFL licence beside it)."""
+
+
 async def font(request: web.Request) -> web.Response:
     name = request.match_info["name"]
-    if name not in FONTS:
+    if name in PAGE_FONTS:
+        body = resources.files("localdiscord").joinpath("static", "fonts", name).read_bytes()
+        kind = "font/woff2"
+    elif name in FONTS:
+        body, kind = resources.files("render").joinpath("assets", name).read_bytes(), "font/ttf"
+    else:
         raise web.HTTPNotFound()
-    body = resources.files("render").joinpath("assets", name).read_bytes()
-    return web.Response(body=body, content_type="font/ttf", headers={"Cache-Control": "max-age=86400"})
+    return web.Response(body=body, content_type=kind, headers={"Cache-Control": "max-age=86400"})
 
 
 async def page_words(request: web.Request) -> web.Response:

@@ -35,7 +35,9 @@ PERMISSIONS = {
     "send_messages_in_threads": 1 << 38,
 }
 EVERYONE_PERMISSIONS = sum(PERMISSIONS.values())  # what @everyone, and so the bot, may do
-MANAGE_CHANNELS = 1 << 4  # what a guild's Moderators role adds
+MANAGE_CHANNELS = 1 << 4
+MANAGE_EVENTS = 1 << 33
+MODERATOR_PERMISSIONS = MANAGE_CHANNELS | MANAGE_EVENTS  # what a guild's Moderators role adds
 HEARTBEAT_MS = 41_250
 OLD_MESSAGE_SECONDS = 3600.0
 OLD_MESSAGE_EDITS = 3
@@ -217,12 +219,12 @@ class GuildRecord:
 
     def permissions(self, member: MemberRecord) -> int:
         """What `member` may do in the guild: @everyone's, plus what their roles add."""
-        return EVERYONE_PERMISSIONS | (MANAGE_CHANNELS if self.moderator_role in member.roles else 0)
+        return EVERYONE_PERMISSIONS | (MODERATOR_PERMISSIONS if self.moderator_role in member.roles else 0)
 
     def role_payloads(self) -> list[Json]:
         roles = [
             ("@everyone", self.id, EVERYONE_PERMISSIONS, 0),
-            ("Moderators", self.moderator_role, MANAGE_CHANNELS, 1),
+            ("Moderators", self.moderator_role, MODERATOR_PERMISSIONS, 1),
         ]
         return [
             {

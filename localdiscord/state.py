@@ -189,7 +189,7 @@ class State:
         return member
 
     def set_moderator(self, guild: GuildRecord, member: MemberRecord, moderator: bool) -> None:
-        """Give `member` the guild's Moderators role (Manage Channels), or take it away."""
+        """Give `member` the guild's Moderators role (Manage Channels, Manage Events), or take it away."""
         roles = [r for r in member.roles if r != guild.moderator_role]
         member.roles = [*roles, guild.moderator_role] if moderator else roles
         self.gateway.post("GUILD_MEMBER_UPDATE", {**member.payload(), "guild_id": str(guild.id)})

@@ -19,7 +19,12 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import IO
+from typing import IO, TextIO
+
+try:
+    import fcntl
+except ImportError:  # Windows: no advisory locks; the table runs without the guard
+    fcntl = None  # type: ignore[assignment]
 
 from localdiscord import child
 from localdiscord.child import Child
@@ -80,6 +85,58 @@ def local_paths(database: Path) -> tuple[Path, Path]:
     return database.with_name(stem + ".discord.sqlite3"), database.with_name(stem + ".log")
 
 
+def lock_path(database: Path) -> Path:
+    """The lock that keeps a second table off the same files, beside the database."""
+    stem = database.name.removesuffix(database.suffix) if database.suffix else database.name
+    return database.with_name(stem + ".lock")
+
+
+class TableRunning(RuntimeError):
+    """A table already runs on these files; the message says where to find it."""
+
+
+class TableLock:
+    """One table per database: an advisory lock (flock) on `<name>.lock`, which holds the running
+    table's address. The system releases it when the process ends, however it ends, so a lock file
+    left behind by a crash is stale and simply taken over."""
+
+    def __init__(self, database: Path) -> None:
+        self.database, self.path = database, lock_path(database)
+        self._file: TextIO | None = None
+
+    def acquire(self) -> None:
+        """Hold the lock, or raise TableRunning naming the running table's address."""
+        file = self.path.open("a+", encoding="utf-8")
+        if fcntl is None:
+            self._file = file
+            return
+        try:
+            fcntl.flock(file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            file.seek(0)
+            address = file.read().strip() or "an address it has not printed yet"
+            file.close()
+            raise TableRunning(
+                f"a table already runs on {self.database}, at {address}: open that address, "
+                "or stop that table first"
+            ) from None
+        self._file = file
+
+    def tell(self, address: str) -> None:
+        """Write the running table's address for a second command to name."""
+        if self._file is not None:
+            self._file.truncate(0)
+            self._file.write(address + "\n")
+            self._file.flush()
+
+    def release(self) -> None:
+        if self._file is not None:
+            with contextlib.suppress(OSError):
+                self.path.unlink()
+            self._file.close()  # closing drops the lock
+            self._file = None
+
+
 class BotChild:
     """`python -m bot` as a child process (child.py): started, restarted when it dies, stopped on
     request."""
@@ -132,6 +189,7 @@ class LocalTable:
     ) -> None:
         self.database, self.host, self.port, self.bot_argv, self.say = database, host, port, bot_argv, say
         self.state_path, self.log_path = local_paths(database)
+        self.lock = TableLock(database)
         self.server = FakeDiscordServer()
         self.guild: GuildRecord | None = None
         self.page: Page | None = None
@@ -168,6 +226,7 @@ class LocalTable:
 
     async def start(self) -> None:
         self.database.parent.mkdir(parents=True, exist_ok=True)
+        self.lock.acquire()
         self.saved = Saved(self.state_path)
         if self.saved.load(self.server):
             self.guild = next(iter(self.server.guilds.values()))
@@ -179,6 +238,7 @@ class LocalTable:
         await self.server.start()
         self.page = Page(self.server, self.guild, self.saved.page_owners())
         await self.page.start(self.host, self.port)
+        self.lock.tell(self.share_url)
         self._log = self.log_path.open("ab")
         self.bot = BotChild(self.bot_argv, self.bot_env(), self._log, self.say)
         self._bot_task = asyncio.get_running_loop().create_task(self.bot.run())
@@ -217,6 +277,7 @@ class LocalTable:
         await self.server.stop()
         if self._log is not None:
             self._log.close()
+        self.lock.release()
 
     def _changed(self, kind: str, ident: int) -> None:
         if self._save_task is None or self._save_task.done():
@@ -245,9 +306,14 @@ async def play(database: Path, host: str, port: int) -> None:
         loop.add_signal_handler(sig, stop.set)
     try:
         await table.start()
+    except TableRunning as running:
+        raise SystemExit(str(running)) from None
     except OSError as exc:
         await table.stop()
-        raise SystemExit(f"cannot listen on {host}:{port} ({exc.strerror}); choose another --port") from exc
+        raise SystemExit(
+            f"cannot listen on {host}:{port} ({exc.strerror}): another program uses that port; "
+            "stop it, or give this table another --port"
+        ) from exc
     print(f"Pachisi's local table: {table.share_url}   (Ctrl-C stops it)", flush=True)
     if shared(host):
         print(SHARE_WARNING.format(host=host, port=port), flush=True)

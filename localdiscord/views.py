@@ -77,6 +77,10 @@ def message_view(server: State, message: Message, member_id: int) -> Json:
     if message.invoked is not None:
         user_id, command = message.invoked
         view["invoked"] = {"user_id": str(user_id), "command": command}
+    asked = server.interactions.get(message.interaction_id or 0)
+    if message.ephemeral and asked is not None and asked.message is not None:
+        custom_id = str((asked.payload.get("data") or {}).get("custom_id", ""))
+        view["answers"] = {"message": str(asked.message.id), "custom_id": custom_id}
     return view
 
 

@@ -32,6 +32,8 @@ def _frame(language: Language) -> dict[str, str]:
         "you_are": language.gettext("You are {name}"),
         "moderator": language.gettext("Moderator"),
         "moderator_note": language.gettext("(Manage Channels)"),
+        "moderator_yours": language.gettext("You run this table, so you moderate it."),
+        "moderator_theirs": language.gettext("Whoever runs this table moderates it."),
         "language": language.gettext("Language"),
         "switch": language.gettext("Play as someone else"),
         "menu": language.gettext("Channels and settings"),
@@ -45,7 +47,11 @@ def _frame(language: Language) -> dict[str, str]:
         "box_channel": language.gettext("Message {channel}, or / for commands"),
         "more_below": language.gettext("More below: use the arrow keys or scroll"),
         "copy_link": language.gettext("Copy this table's link"),
+        "copy_link_short": language.gettext("Copy link"),
         "link_copied": language.gettext("Link copied: {link}"),
+        "table_speaks": language.gettext("This table speaks {language}"),
+        "language_en": language.pgettext("a table's language", "English"),
+        "language_hi": language.pgettext("a table's language", "Hindi"),
     }
 
 
@@ -58,6 +64,7 @@ def _dialog(language: Language) -> dict[str, str]:
         "your_name": language.gettext("Your name"),
         "join": language.gettext("Join"),
         "continue_as": language.gettext("Continue as {name}"),
+        "name_needed": language.gettext("Type a name first: 1 to 32 characters."),
         "seat_offer": language.gettext("A seat is free at {table}."),
         "take_seat": language.gettext("Take a seat"),
         "watch": language.gettext("Just watch"),
@@ -76,7 +83,13 @@ def _messages(language: Language) -> dict[str, str]:
         "file": language.gettext("File: {name}"),
         "unsupported": language.gettext("(a component this page cannot show)"),
         "new_messages": language.gettext("New messages: show them"),
+        "welcome": language.gettext("Welcome to #{channel}!"),
+        "welcome_try": language.gettext(
+            "Type {start} to play a game against the computer (friends can take the other seats), "
+            "or {help} to learn the rules."
+        ),
         "picture": language.gettext("picture"),
+        "open_picture": language.gettext("Open the picture at full size"),
     }
 
 
@@ -124,5 +137,28 @@ def button_gone(language: Language) -> str:
     return language.gettext("That button is not there any more.")
 
 
+def bot_starting(language: Language) -> str:
+    return language.gettext("Pachisi is still starting; try again in a few seconds.")
+
+
 def bot_away(language: Language) -> str:
     return language.gettext("Pachisi is not connected right now; try again in a moment.")
+
+
+def looks_like(language: Language, name: str) -> str:
+    return language.gettext(
+        "That name looks like {name}, who is already here; pick a name that looks different.", name=name
+    )
+
+
+def mixed_script(language: Language) -> str:
+    return language.gettext(
+        "That name mixes alphabets whose letters look alike (such as Latin and Cyrillic); "
+        "pick a name in one of them."
+    )
+
+
+def moderator_refused(language: Language) -> str:
+    return language.gettext(
+        "Only whoever runs this table moderates it (Manage Channels); nothing was changed."
+    )

@@ -38,7 +38,7 @@ from bot.core.workers import Workers, play_rest
 from engine.game import Game
 from engine.players import LEVELS, get_player
 from engine.rules import Rules
-from engine.state import Move
+from engine.state import Move, side_seats
 
 TIMER_LEEWAY = timedelta(seconds=1)
 """`timeout` is accepted this close before the deadline, so a timer that wakes a little early works."""
@@ -114,6 +114,7 @@ class GameService:
         card_channel_id: int | None = None,
         members: dict[int, int] | None = None,
         names: Mapping[int, str] | None = None,
+        turn_seconds: int | None = None,
     ) -> Played:
         """A new game, played on to its first decision: the starter takes `seat` (default Black),
         computers at `level` the rest; `hints` offers the Hint button and the win chances;
@@ -121,7 +122,8 @@ class GameService:
 
         `members`: seat -> member for more seats taken from the start (a rematch).
         `card_channel_id`: the channel that shows the table card when `channel_id` is its thread.
-        `names`: member -> display name, stored with the seats (the board draws them after a restart)."""
+        `names`: member -> display name, stored with the seats (the board draws them after a restart).
+        `turn_seconds`: a member's time for a turn in this game (a tournament's), else the bot's."""
         try:
             get_player(level)
         except ValueError:
@@ -142,6 +144,7 @@ class GameService:
                 now = self.clock()
                 row, seats = new_game(guild_id, channel_id, user_id, rules, level, seated, now, names)
                 row.hints, row.card_channel_id, row.language = hints, card_channel_id, language
+                row.turn_seconds = turn_seconds
                 await self.store.add_game(session, row, seats)
                 for member, taken in sorted((u, s) for s, u in seated.items()):
                     await self.store.add_player(session, row.id, member, taken)
@@ -205,6 +208,15 @@ class GameService:
             if user_id != game.started_by and not can_manage:
                 raise NotAllowed.to_end(game.seat_of(user_id))
             return await self._close(session, game)
+
+    async def concede(self, game_id: int, side: int) -> Played:
+        """`side` loses where the pieces stand (a tournament game decided at its round's limit): the
+        game finishes as a resignation would, and counts for records and ratings."""
+        async with self.store.transaction() as session:
+            game = await self._load(session, game_id)
+            _check_active(game)
+            seat = side_seats(side, game.rules.players)[0]
+            return await self._play_on(session, game, lambda turns: turns.resign(seat))
 
     async def abandon(self, game_id: int) -> None:
         """The channel is gone or the bot was removed: close the game, retrying lost races."""
@@ -313,7 +325,10 @@ class GameService:
             return None
         seat = new.seat_to_move()
         moved_on = played or old.deadline is None or old.seats[seat].user_id != new.seats[seat].user_id
-        return self.clock() + self.turn_timeout if moved_on else old.deadline
+        if not moved_on:
+            return old.deadline
+        own = new.turn_seconds
+        return self.clock() + (self.turn_timeout if own is None else timedelta(seconds=own))
 
     async def _write(self, session: AsyncSession, old: GameSnapshot, new: GameSnapshot) -> None:
         """Write `new` over `old` with the optimistic version check, seats included."""

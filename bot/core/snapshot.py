@@ -41,6 +41,8 @@ class GameSnapshot:
     """The table's language: the turn messages, the card and the result are in it."""
     starter_name: str | None = None
     """The starter's display name when they started the game (None: not stored)."""
+    turn_seconds: int | None = None
+    """A member's time for a turn here (a tournament's move time); None: the bot's setting."""
     auto_throws: Mapping[int, bool | None] = field(default_factory=dict, compare=False, repr=False)
     """The seated members' auto-throw choices read with the game (None: never chose), so a call
     that plays on need not ask again; empty when not read."""
@@ -159,6 +161,7 @@ def game_snapshot(
         card_message_id=row.card_message_id,
         language=row.language or "en",
         starter_name=row.starter_name,
+        turn_seconds=row.turn_seconds,
         auto_throws=auto_throws or {},
     )
 

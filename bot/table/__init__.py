@@ -7,7 +7,8 @@ what they need, and writing through the protocols of `bot.table.channel`. The co
 (`bot/cogs/`) read Discord's input, call this layer with the member's interaction as a `Reply`,
 and own nothing of a game. It never imports the bot class nor discord.py.
 
-An extension adds to a finished game's result through `add_result_file` (the story chart).
+An extension adds to a finished game's result through `add_result_file` (the story chart), and
+hears of every game that leaves play through `add_game_end` (the tournaments record results).
 """
 
 from __future__ import annotations
@@ -18,12 +19,15 @@ from bot.core.clock import Clock
 from bot.core.config import Settings
 from bot.core.service import GameService
 from bot.core.store import Store
+from bot.core.tournaments.service import Tournaments
 from bot.core.workers import Workers
 from bot.table.channel import Channels
-from bot.table.flow import GameFlow
+from bot.table.flow import GameEnd, GameFlow
 from bot.table.hints import Hints
 from bot.table.resume import Resumer
+from bot.table.rounds import Roster, Threads
 from bot.table.seats import Seats
+from bot.table.tournament import TournamentDesk
 from bot.table.writes import Pacer, ResultFile, Writer
 
 
@@ -41,8 +45,11 @@ class Table:
         channels: Channels,
         pool: Executor,
         pacer: Pacer | None = None,
+        threads: Threads | None = None,
+        roster: Roster | None = None,
     ) -> None:
         self._result_files: list[ResultFile] = []
+        self._game_ends: list[GameEnd] = []
         writer = Writer(workers, self._result_files, pacer)
         self.flow = GameFlow(
             service=service,
@@ -52,6 +59,7 @@ class Table:
             workers=workers,
             channels=channels,
             writer=writer,
+            game_ends=self._game_ends,
         )
         """Plays and shows every game: a click's and a command's way to a game."""
         self.seats = Seats(self.flow, settings)
@@ -59,6 +67,10 @@ class Table:
         self.resumer = Resumer(self.flow)
         """Shows the games as they stand after a start; closes those whose place is gone."""
         self.hints = Hints(self.flow, service, store, pool)
+        self.tournaments = TournamentDesk(self.flow, Tournaments(store, clock.now), threads, roster)
+        """Tournaments: their cards, the organizer's commands, their rounds (`threads` makes each
+        table's thread, without it no round opens a table; `roster` says who left the server)."""
+        self.add_game_end(self.tournaments.rounds.game_ended)
 
     def add_result_file(self, make: ResultFile) -> None:
         """Every finished game's result carries the file `make` returns (in the order added)."""
@@ -69,7 +81,18 @@ class Table:
         if make in self._result_files:
             self._result_files.remove(make)
 
+    def add_game_end(self, hook: GameEnd) -> None:
+        """`hook` is told of every game that leaves play, once its result is shown (a tournament
+        records it); it may be told again of a game after a restart."""
+        if hook not in self._game_ends:
+            self._game_ends.append(hook)
+
+    def remove_game_end(self, hook: GameEnd) -> None:
+        if hook in self._game_ends:
+            self._game_ends.remove(hook)
+
     async def close(self) -> None:
         """Stop the timers and store the turn messages still noted (the bot stopping)."""
         self.flow.timers.cancel_all()
+        self.tournaments.close()
         await self.flow.shown.flush()

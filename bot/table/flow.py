@@ -17,7 +17,7 @@ import asyncio
 import contextlib
 import logging
 from collections import defaultdict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 
 from bot.core import metrics, present, records
@@ -49,6 +49,9 @@ click is deferred within moments instead of waiting behind every other click's w
 ANSWER_WITHIN = 0.8
 """Seconds a click's work may take before its answer is deferred: Discord allows 3 from the click,
 the gateway's delay included, and a member is told within a second even when the bot is busy."""
+GameEnd = Callable[[GameSnapshot], Awaitable[None]]
+"""Told of a game that left play (finished, or ended without a result) once its result is shown;
+it may be told again after a restart, so it acts once per game (`Table.add_game_end`)."""
 
 
 class GameFlow:
@@ -64,6 +67,7 @@ class GameFlow:
         workers: Workers,
         channels: Channels,
         writer: Writer,
+        game_ends: Sequence[GameEnd] = (),
     ) -> None:
         self.service = service
         self.store = store
@@ -72,6 +76,8 @@ class GameFlow:
         self.workers = workers
         self.channels = channels
         self.writer = writer
+        self.game_ends = game_ends
+        """What is told of a game that left play: the table's hooks (`Table.add_game_end`)."""
         self.timers = TurnTimers(clock, settings.turn_timeout_seconds, self.timed_out, self.remind)
         self.locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self.working = asyncio.Semaphore(CLICKS_AT_ONCE)
@@ -203,8 +209,18 @@ class GameFlow:
         if not over and any(e.handed_back for e in played.events):
             await self.update_card(game)
         self.timers.schedule(game)
+        if over:
+            await self.ended(game)
         if played.more:
             await self._play_on(game.id)
+
+    async def ended(self, game: GameSnapshot) -> None:
+        """Tell the table's hooks that `game` left play (a hook's failure is logged, not the game's)."""
+        for hook in list(self.game_ends):
+            try:
+                await hook(game)
+            except Exception:
+                log.exception("game=%s game-end hook failed", game.id)
 
     async def _follow(self, reply: Reply, game: GameSnapshot, message: Message) -> None:
         """The next turn as a new message sent through the click's interaction, outside the

@@ -26,7 +26,7 @@ Fire = Callable[[int, int], Awaitable[None]]
 class TurnTimers:
     def __init__(self, clock: Clock, timeout_seconds: float, fire: Fire, remind: Fire) -> None:
         self.clock = clock
-        self.half = timedelta(seconds=timeout_seconds / 2)
+        self.timeout_seconds = timeout_seconds
         self.fire = fire
         self.remind = remind
         self.tasks: dict[int, asyncio.Task[None]] = {}
@@ -35,7 +35,11 @@ class TurnTimers:
         """The game's one timer, for its current turn (none when no member is to act)."""
         self.cancel(game.id)
         if game.status == Status.ACTIVE and game.deadline is not None:
-            self.tasks[game.id] = asyncio.create_task(self._run(game.id, game.turn_number, game.deadline))
+            seconds = self.timeout_seconds if game.turn_seconds is None else game.turn_seconds
+            half = timedelta(seconds=seconds / 2)
+            self.tasks[game.id] = asyncio.create_task(
+                self._run(game.id, game.turn_number, game.deadline, half)
+            )
 
     def cancel(self, game_id: int) -> None:
         task = self.tasks.pop(game_id, None)
@@ -46,10 +50,13 @@ class TurnTimers:
         for game_id in list(self.tasks):
             self.cancel(game_id)
 
-    async def _run(self, game_id: int, turn: int, deadline: datetime, *, reminded: bool = False) -> None:
+    async def _run(
+        self, game_id: int, turn: int, deadline: datetime, half: timedelta, *, reminded: bool = False
+    ) -> None:
+        """Remind at `half` the game's turn time before the deadline, then fire."""
         try:
-            if not reminded and deadline - self.clock.now() > self.half:
-                await self.clock.sleep_until(deadline - self.half)
+            if not reminded and deadline - self.clock.now() > half:
+                await self.clock.sleep_until(deadline - half)
                 await self.remind(game_id, turn)
             await self.clock.sleep_until(deadline)
             if self.tasks.get(game_id) is asyncio.current_task():
@@ -61,7 +68,7 @@ class TurnTimers:
             log.warning("game=%s turn timer: database unavailable, trying again", game_id)
             metrics.database_retry("turn_timer")
             retry = self.clock.now() + timedelta(seconds=RETRY_SECONDS)
-            self.tasks[game_id] = asyncio.create_task(self._run(game_id, turn, retry, reminded=True))
+            self.tasks[game_id] = asyncio.create_task(self._run(game_id, turn, retry, half, reminded=True))
         except asyncio.CancelledError:
             raise
         except Exception:

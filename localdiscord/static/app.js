@@ -33,8 +33,11 @@
     document.documentElement.lang = data.lang;
     for (const node of document.querySelectorAll("[data-word]")) node.textContent = t(node.dataset.word);
     for (const node of document.querySelectorAll("[data-word-label]")) node.setAttribute("aria-label", t(node.dataset.wordLabel));
+    if (!state.current) { // before a channel is shown (then show() names it)
+      for (const node of document.querySelectorAll("[data-word-placeholder]")) node.placeholder = t(node.dataset.wordPlaceholder);
+    }
     if (state.me) showMe();
-    if (state.current && changed) show(state.current); // the messages' words and times
+    if (state.current && changed) show(state.current); // the messages' words and times, the header's
     if (state.me) setStatus(state.online);
   }
 
@@ -73,6 +76,7 @@
     fresh: new Set(), // threads opened since this page connected (a rematch's, say)
     offered: false, // the seat offer of the table this page was opened for is made
     offerFor: null, // {thread, until}: that offer, waiting for the table's free seat to show
+    answerFrom: null, // {channel, until}: a click made on another channel's message, its answer awaited
   };
 
   // --- members -----------------------------------------------------------------------------
@@ -92,9 +96,15 @@
     sessionStorage.setItem(LAST, member.id);
   }
 
-  function askName(error) {
+  function showJoinError(error) {
     $("join-error").hidden = !error;
     $("join-error").textContent = error || "";
+  }
+
+  $("join-name").addEventListener("input", () => showJoinError(null)); // an error about the old name is stale
+
+  function askName(error) {
+    showJoinError(error);
     const list = $("known-members");
     list.replaceChildren();
     for (const member of known()) {
@@ -116,7 +126,12 @@
   $("join-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const name = $("join-name").value.trim();
-    if (!name) return;
+    if (!name) {
+      showJoinError(t("name_needed"));
+      $("join-name").focus();
+      return;
+    }
+    showJoinError(null);
     $("join").close();
     sessionStorage.removeItem(LAST);
     connect({ name });
@@ -167,7 +182,10 @@
       case "message": return upsert(data.message);
       case "channel": return addChannel(data.channel);
       case "member": return member(data);
-      case "commands": state.commands = data.commands; return undefined;
+      case "commands":
+        state.commands = data.commands;
+        if ($("welcome")) drawMessages(); // its commands, in the member's language now
+        return undefined;
       case "status": return setStatus(data.bot_online);
       case "suggest": return data.seq === state.seq ? showSuggestions(data.items) : undefined;
       case "refused": return refusedLine(data);
@@ -179,7 +197,9 @@
   function welcome(data) {
     state.retry = 0;
     banner(null);
+    refused(null); // connected again: what was refused while away is stale
     state.me = data.me;
+    state.runsTable = Boolean(data.runs_table);
     remember(data.me);
     localStorage.setItem(LOCALE, data.me.locale);
     applyWords(data);
@@ -214,6 +234,8 @@
   function showMe() {
     $("me-name").textContent = t("you_are", { name: state.me.name });
     $("moderator").checked = state.me.moderator;
+    $("moderator").disabled = !state.runsTable; // the runner's right, granted: nobody ticks it for themselves
+    $("moderator-who").textContent = t(state.runsTable ? "moderator_yours" : "moderator_theirs");
     $("locale").value = state.me.locale;
   }
 
@@ -221,6 +243,7 @@
   $("locale").addEventListener("change", () => send({ op: "settings", locale: $("locale").value }));
 
   function setStatus(online) {
+    if (online !== state.online) refused(null); // "not connected", "still starting": no longer so
     state.online = online;
     const status = $("bot-status");
     status.textContent = online ? t("online") : t("offline");
@@ -233,8 +256,8 @@
   }
 
   let toastTimer = null;
-  function toast(text) {
-    $("toast").textContent = text;
+  function toast(text) { // a text, or nodes (an answer's markdown)
+    $("toast").replaceChildren(text);
     $("toast").hidden = false;
     clearTimeout(toastTimer);
     toastTimer = setTimeout(() => { $("toast").hidden = true; }, 6000);
@@ -311,6 +334,26 @@
     $("copy-link").hidden = !channel.thread;
     drawChannels();
     drawMessages();
+    showTableLanguage();
+  }
+
+  // A table speaks its starter's language to everyone (its cards and log); what only this member
+  // sees is in their own. The header says which, read from the script of the bot's messages there
+  // (the bot speaks English and Hindi; members' names are mentions, not letters, in its messages).
+  function tableLanguage(threadId) {
+    const texts = [...state.messages.values()]
+      .filter((m) => m.channel_id === threadId && !m.gone && !m.ephemeral && m.author.bot)
+      .map((m) => said(m).replace(/<[@#][!&]?\d+>/g, ""));
+    if (!texts.length) return null;
+    return texts.some((text) => /[\u0900-\u097F]/.test(text)) ? "hi" : "en";
+  }
+
+  function showTableLanguage() {
+    const channel = state.channels.get(state.current);
+    const code = channel && channel.thread ? tableLanguage(channel.id) : null;
+    const badge = $("table-language");
+    badge.hidden = !code;
+    badge.textContent = code ? t("table_speaks", { language: t("language_" + code) }) : "";
   }
 
   $("menu").addEventListener("click", () => {
@@ -375,14 +418,40 @@
   function drawMessages() {
     const list = $("messages");
     list.replaceChildren();
-    const shown = [...state.messages.values()].filter((m) => m.channel_id === state.current && !m.gone).sort(byId);
+    const shown = [...state.messages.values()].filter((m) => m.channel_id === state.current && !m.gone && !stale(m)).sort(byId);
     for (const message of shown) list.append(messageItem(message));
+    const channel = state.channels.get(state.current);
+    if (!shown.length && channel && !channel.thread) list.append(welcomeItem(channel));
     jumpDown();
+  }
+
+  // An empty channel says what to type: the commands in the member's language, one click away.
+  function welcomeItem(channel) {
+    const item = el("li", "welcome");
+    item.id = "welcome";
+    item.append(el("h3", null, [t("welcome", { channel: channel.name })]));
+    const nodes = { start: commandButton("pachisi", "start"), help: commandButton("pachisi", "help") };
+    item.append(el("p", null, tNodes("welcome_try", nodes)));
+    return item;
+  }
+
+  function commandButton(command, sub) {
+    const found = state.commands.find((c) => c.default === command);
+    const text = found ? `/${found.name} ${found.subs[sub] || sub}` : `/${command} ${sub}`;
+    const button = el("button", "command-button", [text]);
+    button.type = "button";
+    button.addEventListener("click", () => {
+      box.value = text + " ";
+      box.focus();
+      box.dispatchEvent(new Event("input"));
+    });
+    return button;
   }
 
   function upsert(message) {
     const old = state.messages.get(message.id);
     state.messages.set(message.id, message);
+    if (!message.gone && said(message) && !(old && said(old))) answerElsewhere(message); // said, not thinking
     if (state.offerFor) tryOffer();
     if (message.channel_id !== state.current) {
       if (!old && !message.gone) {
@@ -392,8 +461,11 @@
       }
       return;
     }
+    for (const answer of answersTo(message)) if (stale(answer)) document.getElementById("m" + answer.id)?.remove();
+    if (!message.gone && $("welcome")) $("welcome").remove(); // the channel is empty no more
+    if (!old) showTableLanguage();
     const node = document.getElementById("m" + message.id);
-    if (message.gone) {
+    if (message.gone || stale(message)) {
       if (node) node.remove();
     } else if (node) {
       const focused = node.contains(document.activeElement) ? document.activeElement.dataset.customId : null;
@@ -411,6 +483,24 @@
       if (!state.pinned && !message.ephemeral) $("new-messages").hidden = false;
     }
     follow();
+  }
+
+  // A hint belongs to its throw: once the message it was asked from no longer offers that Hint
+  // (the throw was played), the hint, whose letters now name other moves, goes.
+  function stale(message) {
+    const asked = message.answers;
+    if (!asked || !asked.custom_id.startsWith("pachisi:hint:")) return false;
+    const from = state.messages.get(asked.message);
+    return !from || from.gone || !offers(from.components, asked.custom_id);
+  }
+
+  function offers(list, customId) {
+    return (list || []).some((c) => (c.type === 2 && !c.disabled && c.custom_id === customId) ||
+      offers(c.components, customId) || offers(c.accessory ? [c.accessory] : [], customId));
+  }
+
+  function answersTo(message) {
+    return [...state.messages.values()].filter((m) => m.answers && m.answers.message === message.id);
   }
 
   // A table opened since this page connected that calls this member in (a rematch's new thread,
@@ -513,7 +603,14 @@
   }
 
   function attachment(file) {
-    if (file.image) return picture(file.url, file.filename);
+    if (file.image) { // a tap opens it full size (a phone draws the board's panels small)
+      const a = el("a", "picture-link", [picture(file.url, file.filename)]);
+      a.href = file.url;
+      a.target = "_blank";
+      a.rel = "noopener";
+      a.title = t("open_picture");
+      return a;
+    }
     const a = el("a", "file", [t("file", { name: file.filename })]);
     a.href = file.url;
     a.download = file.filename;
@@ -673,14 +770,33 @@
     const seats = about.sort(byId).reverse().flatMap((m) => seatButtons(m.components).map((b) => [m, b]));
     if (!seats.length) return false;
     const [message, seat] = seats[0];
+    if (mentionsMe(message)) return true; // the table's card names its players: this member has a seat
     $("offer-text").textContent = t("seat_offer", { table: thread.name });
     $("offer-take").onclick = () => {
       $("offer").close();
+      if (message.channel_id !== state.current) state.answerFrom = { channel: message.channel_id, until: Date.now() + 10000 };
       send({ op: "click", message: message.id, custom_id: seat.custom_id });
     };
     $("offer").showModal();
     $("offer-take").focus();
     return true;
+  }
+
+  function mentionsMe(message) {
+    return Boolean(state.me) && JSON.stringify([message.content, message.embeds]).includes(`<@${state.me.id}>`);
+  }
+
+  // The bot answers a click where its message is (the table's card, in the channel): an answer
+  // only for this member, to a click made from another channel, is shown where they are.
+  function answerElsewhere(message) {
+    const from = state.answerFrom;
+    if (!from || !message.ephemeral || message.channel_id !== from.channel || message.channel_id === state.current) return;
+    state.answerFrom = null;
+    if (Date.now() < from.until) toast(Markdown.render(said(message), context()));
+  }
+
+  function said(message) {
+    return message.content || (message.embeds && message.embeds[0] && message.embeds[0].description) || "";
   }
 
   function seatButtons(list) {

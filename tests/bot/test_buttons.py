@@ -9,6 +9,7 @@ from bot.cogs.pachisi import buttons
 from bot.cogs.pachisi.buttons import BUTTONS, MoveButton, PuzzleButton, Unreadable, item_of, read
 from bot.core import present
 from bot.core.texts import ENGLISH
+from bot.table.tournament import TOURNAMENT_JOIN, TOURNAMENT_LEAVE
 from engine import Move, Position
 from tests.bot.helpers import ALICE, FOUR, game
 
@@ -91,3 +92,35 @@ def test_every_button_the_presenter_plans_is_one_items_and_reads_back() -> None:
         again = read(item.custom_id)
         assert again is not None and (again.game_id, again.turn) == (button.game_id, button.turn)
         assert getattr(again, "move", None) == button.move
+
+
+@pytest.mark.parametrize(
+    ("custom_id", "kind"),
+    [
+        ("pachisi:tournament-join:7", buttons.TournamentJoinButton),
+        ("pachisi:tournament-leave:123456789", buttons.TournamentLeaveButton),
+    ],
+)
+def test_a_sign_up_cards_buttons_name_their_tournament(custom_id: str, kind: type) -> None:
+    """The card's ids, kept once posted: the card outlives a restart."""
+    assert matching(custom_id) == [kind]
+    tournament = int(custom_id.rsplit(":", 1)[1])
+    assert kind(tournament, label="Join").custom_id == custom_id
+    assert read(custom_id) is None  # not a game's button: the table reads no turn from it
+
+
+@pytest.mark.parametrize(
+    "custom_id", ["pachisi:tournament-join:0", "pachisi:tournament-join:1:2", "pachisi:tournament-join:x"]
+)
+def test_a_forged_sign_up_id_is_refused(custom_id: str) -> None:
+    assert matching(custom_id) == [Unreadable]
+
+
+def test_the_desks_card_buttons_become_the_cards_items() -> None:
+    join = present.Button(TOURNAMENT_JOIN, 7, 0, "Join", style="success")
+    leave = present.Button(TOURNAMENT_LEAVE, 7, 0, "Leave")
+    assert [type(item_of(b)) for b in (join, leave)] == [
+        buttons.TournamentJoinButton,
+        buttons.TournamentLeaveButton,
+    ]
+    assert item_of(join).custom_id == "pachisi:tournament-join:7"

@@ -71,7 +71,7 @@ async def test_a_round_its_adjudication_the_standings_and_the_podium(sqlite_stor
     text = texts.standings(ENGLISH, second.tournament, next_round=2).splitlines()
     assert text[0] == "**Winter cup: standings after round 1 of 2**"
     for line, shown in zip(second.tournament.standings(), text[1:4], strict=True):
-        assert shown.startswith(f"{line.rank}. <@{line.member}>: points {int(line.points)} · Buchholz ")
+        assert shown.startswith(f"**{line.rank}.** <@{line.member}>: points {int(line.points)} · Buchholz ")
         assert shown.endswith(f"opponents' ratings {line.opponents_rating} · games {line.games}")
     assert text[5] == "**Round 2: who plays whom**" and len(text) == 8
     for lang in (ENGLISH, language("hi")):

@@ -14,6 +14,7 @@ from contextlib import AbstractAsyncContextManager, closing
 from pathlib import Path
 from typing import Any, TypeVar
 
+import pytest
 from sqlalchemy import make_url
 
 from bot.backup import head_revision
@@ -165,6 +166,7 @@ REFUSALS = {
 }
 
 
+@pytest.mark.smoke
 async def test_a_damaged_or_mismatched_backup_is_refused_and_changes_nothing(
     start_table: Callable[..., AbstractAsyncContextManager[Table]], database_url: str, tmp_path: Path
 ) -> None:

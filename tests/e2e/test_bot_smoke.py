@@ -1,8 +1,11 @@
 from __future__ import annotations
 
+import pytest
+
 from tests.e2e.helpers import Table
 
 
+@pytest.mark.smoke
 async def test_start_posts_a_board_with_a_throw_button(table: Table) -> None:
     reply = await table.alice.slash(table.channel, "pachisi start", players=4)
     assert reply.ephemeral and "you play Black" in reply.content

@@ -1,7 +1,6 @@
-"""The container recipe (Dockerfile, .dockerignore, compose.yaml) without a container runtime:
-hadolint lints the Dockerfile, the compose file is read for the settings the bot reads, and the
-Dockerfile's own install and start steps run in a fresh virtual environment, against the fake
-Discord, so the recipe cannot drift from what works."""
+"""The container recipe (Dockerfile, .dockerignore) without a container runtime: hadolint lints
+the Dockerfile, and its own install and start steps run in a fresh virtual environment, against the
+fake Discord, so the recipe cannot drift from what works. The compose files: tests/test_compose.py."""
 
 from __future__ import annotations
 
@@ -17,13 +16,13 @@ import sys
 import venv
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
-import yaml
+from packaging.markers import Marker
+from packaging.utils import canonicalize_name
 from sqlalchemy import make_url
 
-from bot.core.config import Settings, load_settings
+from bot.core.config import Settings
 from localdiscord.driver import TIMEOUT
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.helpers import BOT_READY, REPO_ROOT, live_buttons, subprocess_table
@@ -85,11 +84,43 @@ def test_the_image_is_slim_unprivileged_and_keeps_no_token() -> None:
     assert check.endswith('CMD ["python", "-m", "bot", "healthcheck"]') and "METRICS_PORT" in env
 
 
+def pip_installs(steps: list[Instruction]) -> list[list[str]]:
+    """The arguments of every `pip install` in these RUN steps."""
+    commands = [c.strip() for step in steps if step.name == "RUN" for c in step.args.split("&&")]
+    return [shlex.split(c)[4:] for c in commands if c.startswith("python -m pip install")]
+
+
+def test_the_image_installs_the_locked_dependencies_then_the_project_alone() -> None:
+    """requirements.txt (scripts/lock) is all the dependencies the image gets: pinned with hashes,
+    and the project's own wheel comes after it without pulling in anything more. The wheel is built
+    with the tools of requirements-build.txt only, pinned the same way."""
+    steps = instructions()
+    final = max(step.stage for step in steps)
+    [tools] = pip_installs([s for s in steps if s.stage < final])
+    assert "--require-hashes" in tools and tools[tools.index("-r") + 1] == "requirements-build.txt"
+    wheel = [s.args.split() for s in steps if s.name == "RUN" and s.stage < final and "pip wheel" in s.args]
+    assert wheel and all({"--no-deps", "--no-build-isolation"} <= set(args) for args in wheel), wheel
+    copied = [s.args.split() for s in steps if s.name == "COPY" and s.stage == final]
+    assert ["requirements.txt", "/wheels/"] in copied, copied
+    [dependencies, project] = pip_installs([s for s in steps if s.stage == final])
+    assert "--require-hashes" in dependencies
+    assert dependencies[dependencies.index("-r") + 1] == "/wheels/requirements.txt"
+    assert {"--no-deps", "--no-index"} <= set(project) and project[-1] == "/wheels/*.whl"
+
+
 def test_the_build_context_leaves_out_secrets_and_local_builds() -> None:
     ignored = ignore_patterns()
     for path in (".env", "pachisi.sqlite3", "pachisi.sqlite3-wal", ".venv", "engine/board.cpython-311.so"):
         assert is_ignored(path, ignored), path
-    for path in ("bot/__main__.py", "migrations/env.py", "render/assets", "pyproject.toml", "setup.py"):
+    for path in (
+        "bot/__main__.py",
+        "migrations/env.py",
+        "render/assets",
+        "pyproject.toml",
+        "setup.py",
+        "requirements.txt",
+        "requirements-build.txt",
+    ):
         assert not is_ignored(path, ignored), path
 
 
@@ -112,58 +143,6 @@ def is_ignored(path: str, patterns: list[str]) -> bool:
             ):
                 return True
     return False
-
-
-# --- compose.yaml ----------------------------------------------------------------------------
-
-
-def compose() -> dict[str, Any]:
-    loaded: dict[str, Any] = yaml.safe_load((REPO_ROOT / "compose.yaml").read_text())
-    return loaded
-
-
-def settings_of(service: dict[str, Any]) -> Settings:
-    """The settings the bot would read in this service (placeholders given a value)."""
-    values = {k: re.sub(r"\$\{[^}]*\}", "secret", str(v)) for k, v in service["environment"].items()}
-    assert set(values) <= SETTINGS, set(values) - SETTINGS
-    return load_settings(_env_file=None, **{k.lower(): v for k, v in values.items()})
-
-
-def test_compose_runs_sqlite_by_default_and_two_shards_on_postgres_with_a_profile() -> None:
-    services = compose()["services"]
-    default = {name for name, s in services.items() if not s.get("profiles")}
-    sharded = {name for name, s in services.items() if "sharded" in s.get("profiles", [])}
-    assert default == {"bot"} and sharded == {"postgres", "shard-0", "shard-1"}
-
-    bot = services["bot"]
-    database = settings_of(bot).database_url
-    [volume] = [v for v in bot["volumes"] if v.split(":")[0] in compose()["volumes"]]
-    assert make_url(database).get_backend_name() == "sqlite"
-    assert Path(make_url(database).database or "").parent == Path(volume.split(":")[1])
-
-    shards = [settings_of(services[name]) for name in ("shard-0", "shard-1")]
-    assert {s.database_url for s in shards} == {shards[0].database_url}
-    assert make_url(shards[0].database_url).host == "postgres"
-    assert make_url(shards[0].database_url).drivername == "postgresql+asyncpg"
-    assert [(s.shard_count, s.shard_ids) for s in shards] == [(2, [0]), (2, [1])]
-    for name in ("shard-0", "shard-1"):
-        assert services[name]["depends_on"]["postgres"]["condition"] == "service_healthy"
-
-
-def test_compose_takes_the_token_from_env_and_publishes_metrics_locally() -> None:
-    services = compose()["services"]
-    host_ports = []
-    for name in ("bot", "shard-0", "shard-1"):
-        service = services[name]
-        assert service["env_file"] == ".env" and "DISCORD_TOKEN" not in service["environment"]
-        settings = settings_of(service)
-        [port] = service["ports"]
-        host, published, inside = port.split(":")
-        assert host == "127.0.0.1" and int(inside) == settings.metrics_port
-        assert settings.metrics_host == "0.0.0.0"  # inside the container, so the port can be published
-        host_ports.append(published)
-    assert len(set(host_ports)) == 3
-    assert "${POSTGRES_PASSWORD:?" in services["postgres"]["environment"]["POSTGRES_PASSWORD"]
 
 
 # --- the recipe's install and start steps, for real ------------------------------------------
@@ -202,9 +181,9 @@ class Image:
     healthcheck: list[str]
 
 
-def run_steps(places: dict[str, Path], python: Path) -> Image:
+def run_steps(places: dict[str, Path], pythons: list[Path]) -> Image:
     """Carry out the Dockerfile: COPY, WORKDIR and RUN (each `&&` command, `python` being the fresh
-    virtual environment's)."""
+    virtual environment of the step's stage: `pythons[stage]`)."""
     env: dict[str, str] = {}
     workdir = places["data"]
     entrypoint: list[str] = []
@@ -229,9 +208,33 @@ def run_steps(places: dict[str, Path], python: Path) -> Image:
                 command = command.strip()
                 if command.startswith(SKIPPED):
                     continue
-                command = mapped(re.sub(r"^python\b", str(python), command), places)
+                command = mapped(re.sub(r"^python\b", str(pythons[step.stage]), command), places)
                 subprocess.run(["bash", "-c", command], cwd=workdir, check=True, timeout=1800)
     return Image(env, workdir, entrypoint, healthcheck)
+
+
+def installed(python: Path) -> dict[str, str]:
+    """What the environment holds, pip and its tools aside: {name: version}."""
+    listed = subprocess.run(
+        [python, "-m", "pip", "list", "--format", "json", "--exclude", "pip", "--exclude", "setuptools"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return {canonicalize_name(p["name"]): p["version"] for p in json.loads(listed) if p["name"] != "wheel"}
+
+
+def locked(name: str) -> dict[str, str]:
+    """The pins of the lock file `name` that apply to this Python on this platform."""
+    found = {}
+    for line in (REPO_ROOT / name).read_text().splitlines():
+        if "==" not in line or line.startswith((" ", "#")):
+            continue
+        pin, _, marker = line.rstrip(" \\").partition(" ; ")
+        if not marker or Marker(marker).evaluate():
+            name, _, version = pin.partition("==")
+            found[canonicalize_name(name)] = version
+    return found
 
 
 def free_port() -> int:
@@ -247,9 +250,10 @@ async def test_the_recipe_installs_and_the_bot_answers_pachisi_start(
     """About 3 minutes: the engine is compiled in a fresh wheel build."""
     places = {name: tmp_path / name for name in ("src", "wheels", "data")}
     environment = tmp_path / "venv"
-    venv.create(environment, with_pip=True)
+    for folder in (tmp_path / "build-venv", environment):  # one a stage, as the image's are apart
+        venv.create(folder, with_pip=True)
     python = environment / "bin" / "python"
-    image = run_steps(places, python)
+    image = run_steps(places, [tmp_path / "build-venv" / "bin" / "python", python])
     env, workdir = image.env, image.workdir
     where = subprocess.run(
         [python, "-c", "import bot, engine.build; print(bot.__file__); print(engine.build.describe())"],
@@ -260,6 +264,9 @@ async def test_the_recipe_installs_and_the_bot_answers_pachisi_start(
     ).stdout
     assert where.startswith(str(environment)), where  # the installed package, not this checkout
     assert "compiled" in where, where
+    assert installed(python) == locked("requirements.txt") | {"pachisi-discord": "0.1.0"}  # and nothing else
+    tools = {k: v for k, v in locked("requirements-build.txt").items() if k != "setuptools"}
+    assert installed(tmp_path / "build-venv" / "bin" / "python") == tools  # what built the wheel
 
     port = free_port()  # `docker run -e METRICS_PORT=...`: the image's own 9464 may be taken here
     run_env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from PIL import Image
 
 from tests.e2e.helpers import (
@@ -23,6 +24,7 @@ def boards(table: Table) -> list[bytes]:
     return [a.data for m in table.channel.messages for a in m.attachments if a.filename == "board.png"]
 
 
+@pytest.mark.smoke
 async def test_one_member_plays_a_four_player_game_to_the_end_by_buttons(table: Table) -> None:
     await table.alice.slash(table.channel, "pachisi start", players=4, level="easy")
     final = await play_out(table, [table.alice], by="buttons")

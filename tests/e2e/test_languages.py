@@ -179,6 +179,8 @@ SOURCES = {
     "labforadvancedstudy/books",
     "docs/RULES.md",
     "Manage Channels",
+    "Manage Server",
+    "Manage Events",
     "UTC",
 }
 """Names the Hindi texts keep as they are: the sources' titles, a file, a Discord setting, the time

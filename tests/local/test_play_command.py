@@ -19,10 +19,12 @@ from typing import Any
 
 import pytest
 
-from localdiscord.table import DEFAULT_DATABASE, local_paths
+from localdiscord.table import DEFAULT_DATABASE, LocalTable, TableRunning, local_paths, lock_path
 from tests.local.tabs import Tab
 
 ROOT = Path(__file__).resolve().parents[2]
+CHECKOUT = {"PYTHONPATH": str(ROOT)}
+"""The command run from another folder still runs this checkout's code (not another installed copy)."""
 
 
 def free_port() -> int:
@@ -35,7 +37,7 @@ class Play:
     """One run of `python -m bot play`, in a process group of its own, as a terminal starts it."""
 
     def __init__(self, argv: list[str], cwd: Path) -> None:
-        env = {**os.environ, "COMPUTER_PACE_SECONDS": "0"}
+        env = {**os.environ, "COMPUTER_PACE_SECONDS": "0", **CHECKOUT}
         env.pop("DISCORD_TOKEN", None)
         self.process = subprocess.Popen(
             argv, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True
@@ -145,12 +147,13 @@ def test_a_busy_port_is_a_clear_message(tmp_path: Path) -> None:
         done = subprocess.run(
             [sys.executable, "-m", "bot", "play", "--port", str(port)],
             cwd=tmp_path,
+            env={**os.environ, **CHECKOUT},
             capture_output=True,
             text=True,
             timeout=60,
         )
     assert done.returncode == 1
-    assert f"cannot listen on 127.0.0.1:{port}" in done.stderr and "--port" in done.stderr
+    assert f"cannot listen on 127.0.0.1:{port}" in done.stderr and "another program" in done.stderr
     assert "Traceback" not in done.stderr
 
 
@@ -173,8 +176,42 @@ def test_the_local_tables_files_are_ignored_by_git() -> None:
     if shutil.which("git") is None or not (ROOT / ".git").exists():
         pytest.skip("not a git checkout")
     database = Path(DEFAULT_DATABASE)
-    names = [str(p) for p in (database, *local_paths(database))] + [DEFAULT_DATABASE + "-wal"]
+    names = [str(p) for p in (database, *local_paths(database), lock_path(database))] + [
+        DEFAULT_DATABASE + "-wal"
+    ]
     done = subprocess.run(
         ["git", "check-ignore", "--no-index", *names], cwd=ROOT, capture_output=True, text=True, timeout=60
     )
     assert done.stdout.split() == names
+
+
+async def test_a_second_table_on_the_same_files_refuses_at_once_and_names_the_first(tmp_path: Path) -> None:
+    """Two tables on one database would both resume the same games: the second one stops at once
+    with one line that gives the running table's address; once the first stops, the files are free."""
+    sleeper = (sys.executable, "-c", "import time; time.sleep(120)")  # the bot is not the point here
+    first = LocalTable(tmp_path / DEFAULT_DATABASE, port=0, bot_argv=sleeper, say=lambda text: None)
+    await first.start()
+    try:
+        done = await asyncio.to_thread(
+            subprocess.run,
+            [sys.executable, "-m", "bot", "play", "--port", str(free_port())],
+            cwd=tmp_path,
+            env={**os.environ, **CHECKOUT},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 1
+        lines = done.stderr.strip().splitlines()
+        assert len(lines) == 1, done.stderr
+        assert "already runs" in lines[0] and first.url in lines[0]
+        again = LocalTable(tmp_path / DEFAULT_DATABASE, port=0, bot_argv=sleeper, say=lambda text: None)
+        with pytest.raises(TableRunning, match=re.escape(first.url)):
+            await again.start()
+    finally:
+        await first.stop()
+    assert not lock_path(tmp_path / DEFAULT_DATABASE).exists()  # released on the way out
+    lock_path(tmp_path / DEFAULT_DATABASE).write_text("http://127.0.0.1:1\n")  # left by a crash
+    later = LocalTable(tmp_path / DEFAULT_DATABASE, port=0, bot_argv=sleeper, say=lambda text: None)
+    await later.start()  # a stale lock file is taken over
+    await later.stop()

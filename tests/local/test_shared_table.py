@@ -11,9 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+import pytest
 
+from localdiscord import words
 from localdiscord.table import LocalTable
 from tests.local.conftest import DESKTOP
+from tests.local.languages import LANGUAGES
 from tests.local.tabs import WON, Tab
 
 SCREENSHOTS = (
@@ -22,8 +25,10 @@ SCREENSHOTS = (
 """A folder for the Hindi page's screenshot besides the test's own (docs/images remakes the doc's)."""
 START = "/pachisi start players:2 pieces:1 level:easy"
 HINDI_START = "/पच्चीसी शुरू खिलाड़ी:2 गोटियाँ:1 स्तर:आसान"
-DEVANAGARI_LOADED = """() => [...document.fonts].some(
-    (f) => f.family.replaceAll('"', '') === 'Pachisi Devanagari' && f.status === 'loaded')"""
+DEVANAGARI_LOADED = """() => { const faces = [...document.fonts].filter(
+    (f) => f.family.replaceAll('"', '') === 'Pachisi Devanagari');
+    return faces.length === 2 && faces.every((f) => f.status === 'loaded'); }"""
+"""Both weights (the regular for text, the bold for names and headings) are in use on a Hindi page."""
 
 
 async def hindi_member(browser: Any, url: str, name: str) -> Tab:
@@ -91,8 +96,9 @@ async def test_a_tables_link_seats_a_friend_and_shows_an_onlooker_the_game_live(
     assert asha.errors == bala.errors == chandra.errors == []
 
 
+@pytest.mark.parametrize("locale", LANGUAGES)
 async def test_another_browsers_member_is_refused_by_name_and_by_forged_request(
-    browser: Any, table: LocalTable
+    browser: Any, table: LocalTable, locale: str
 ) -> None:
     asha = await Tab.join(browser, table.url, "Asha")
     await asha.command("/pachisi auto mode:off")
@@ -100,12 +106,13 @@ async def test_another_browsers_member_is_refused_by_name_and_by_forged_request(
     turn = await asha.turn()
     assert table.guild is not None
     members, sent = len(table.guild.members), len(table.server.interactions)
-    context = await browser.new_context(viewport=DESKTOP)
+    context = await browser.new_context(viewport=DESKTOP, locale=locale)  # a browser in its language
     page = await context.new_page()
     await page.goto(table.url)
     await page.fill("#join-name", "asha")  # her name, from another browser
     await page.click("#join-button")
-    await page.wait_for_selector("#join-error:has-text('belongs to someone else')")
+    taken = words.name_taken(words.language_of(locale), "Asha")
+    await page.wait_for_selector(f"#join-error:text-is({taken!r})")
     assert await page.locator("#join[open]").count() == 1  # still asked for a name
     asha_id = next(m.user.id for m in table.guild.members.values() if m.user.name == "Asha")
     socket = table.url.replace("http", "ws") + "/live"

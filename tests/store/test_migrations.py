@@ -8,12 +8,15 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
 import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
 from bot.core.store import Base, downgrade, make_engine, upgrade
 from bot.core.store.database import ROOT
+
+pytestmark = pytest.mark.smoke  # on the lowest versions too: every migration, on SQLite and PostgreSQL
 
 TABLES = {
     "games",

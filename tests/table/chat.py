@@ -14,7 +14,7 @@ from datetime import UTC, datetime, timedelta
 from bot.core.clock import Clock
 from bot.core.present import Board, Button, Message
 from bot.core.texts import ENGLISH, Language
-from bot.table.channel import Attachment, Gone, Key, Shown, WriteRefused
+from bot.table.channel import Attachment, Gone, Key, NotPermitted, Shown, WriteRefused
 from bot.table.writes import DISCORD_EPOCH_MS
 
 
@@ -150,6 +150,12 @@ class Chat:
         self.rooms: dict[int, Room] = {}
         self.hidden: set[int] = set()
         self._counter = itertools.count()
+        self.threads: dict[int, tuple[int, str]] = {}
+        """Threads the table opened: thread id -> (its channel, its name)."""
+        self.no_threads: set[int] = set()
+        """Channels where the bot may not open a thread."""
+        self.left: set[int] = set()
+        """Members who left the server (the table's `Roster` reads it)."""
 
     def new_id(self) -> int:
         """A message id whose upper bits hold the clock's time, as a Discord snowflake's do."""
@@ -158,6 +164,18 @@ class Chat:
 
     def room(self, room_id: int) -> Room:
         return self.rooms.setdefault(room_id, Room(self, room_id))
+
+    async def open_thread(self, channel_id: int, guild_id: int, name: str) -> int:
+        """A new room as a thread of `channel_id` (the table's `Threads`)."""
+        if channel_id in self.no_threads:
+            raise NotPermitted(403, 160002)
+        thread = self.new_id()
+        self.threads[thread] = (channel_id, name)
+        self.room(thread)
+        return thread
+
+    async def gone(self, guild_id: int, members: list[int]) -> list[int]:
+        return [m for m in members if m in self.left]
 
     def get(self, channel_id: int, guild_id: int, *, new_thread: bool = False) -> Room | None:
         if channel_id in self.hidden:

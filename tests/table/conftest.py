@@ -95,6 +95,8 @@ async def world(
             channels=chat,
             pool=pool,
             pacer=pacer or Pacer(BUCKET[0], QUICK_BUCKET_SECONDS),
+            threads=chat,
+            roster=chat,
         )
 
     made = World(clock, chat, build)

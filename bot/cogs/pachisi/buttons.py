@@ -5,6 +5,7 @@ here only, so a button posted before a restart still works:
 - `pachisi:throw:<game>:<turn>`, `pachisi:join:...`, `pachisi:rematch:...`, `pachisi:hint:...`
 - `pachisi:move:<game>:<turn>:<move>` (the move as the notation writes it, `black:12-16`)
 - `pachisi:puzzle:<number>:<day>:<member>:<move>` (the day as a date's ordinal)
+- `pachisi:tournament-join:<tournament>`, `pachisi:tournament-leave:<tournament>` (a sign-up card's)
 
 Any client can send any id: one that fits no template is `Unreadable`'s, refused before anything
 reaches the database. A click is handed on as data (the game, the turn, the move), with its
@@ -31,6 +32,7 @@ from bot.core.errors import GameError
 from bot.core.present import HINT, JOIN, MOVE, REMATCH, THROW, Button
 from bot.table.acts import Act
 from bot.table.channel import Key
+from bot.table.tournament import TOURNAMENT_JOIN, TOURNAMENT_LEAVE
 from engine import SEAT_NAMES, Move
 
 Item = discord.ui.DynamicItem[discord.ui.Button[Any]]
@@ -45,6 +47,7 @@ ID = r"[1-9][0-9]{0,8}"
 """A game or puzzle number: game ids are INTEGER columns (32 bits on PostgreSQL), which nine
 digits never overflow."""
 GAME, TURN = rf"(?P<game>{ID})", r"(?P<turn>0|[1-9][0-9]{0,8})"
+TOURNAMENT = rf"(?P<tournament>{ID})"
 STEP = r"(?:[0-9]|[1-7][0-9]|8[0-4])"
 """A piece's step, 0 (not entered) to 84 (home), as the notation writes it."""
 MOVE_TEXT = rf"(?P<move>(?:{'|'.join(SEAT_NAMES)}):{STEP}-{STEP})"
@@ -195,6 +198,39 @@ class PuzzleButton(Clicked, template=PUZZLE_ID):
         await puzzle_answer.answer(interaction, bot, self.number, self.day, self.member, self.move)
 
 
+class TournamentButton(Clicked, template=BASE):
+    """A button of a tournament's sign-up card: its id names the action and the tournament."""
+
+    action: ClassVar[str]
+
+    def __init__(self, tournament_id: int, **looks: Any) -> None:
+        super().__init__(discord.ui.Button(custom_id=f"pachisi:{self.action}:{tournament_id}", **looks))
+        self.tournament_id = tournament_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        return cls(int(match["tournament"]))
+
+
+class TournamentJoinButton(TournamentButton, template=rf"pachisi:{TOURNAMENT_JOIN}:{TOURNAMENT}"):
+    action = TOURNAMENT_JOIN
+
+    async def clicked(self, interaction: discord.Interaction[Any], bot: Host) -> None:
+        await bot.table.tournaments.join(reply(interaction), self.tournament_id)
+
+
+class TournamentLeaveButton(TournamentButton, template=rf"pachisi:{TOURNAMENT_LEAVE}:{TOURNAMENT}"):
+    action = TOURNAMENT_LEAVE
+
+    async def clicked(self, interaction: discord.Interaction[Any], bot: Host) -> None:
+        await bot.table.tournaments.leave(reply(interaction), self.tournament_id)
+
+
+TOURNAMENT_BUTTONS: dict[str, type[TournamentButton]] = {
+    b.action: b for b in (TournamentJoinButton, TournamentLeaveButton)
+}
 GAME_BUTTONS: tuple[type[GameButton], ...] = (
     ThrowButton,
     MoveButton,
@@ -217,7 +253,7 @@ FORGED = {PUZZLE: "puzzle_forged"}
 """The refusal of an unreadable id by its action; any other action's is `stale_button`."""
 
 
-class Unreadable(Clicked, template=_unreadable(*GAME_BUTTONS, PuzzleButton)):
+class Unreadable(Clicked, template=_unreadable(*GAME_BUTTONS, PuzzleButton, *TOURNAMENT_BUTTONS.values())):
     """A forged or malformed id (or an action this version does not have): refused, nothing read."""
 
     def __init__(self, custom_id: str) -> None:
@@ -234,13 +270,15 @@ class Unreadable(Clicked, template=_unreadable(*GAME_BUTTONS, PuzzleButton)):
         raise GameError(FORGED.get(action, "stale_button"))
 
 
-BUTTONS: tuple[type[Item], ...] = (*GAME_BUTTONS, PuzzleButton, Unreadable)
+BUTTONS: tuple[type[Item], ...] = (*GAME_BUTTONS, PuzzleButton, *TOURNAMENT_BUTTONS.values(), Unreadable)
 """What the bot registers at start-up (`PachisiBot.setup_hook`)."""
 
 
-def item_of(button: Button) -> GameButton:
-    """The Discord button of a button the presenter planned."""
+def item_of(button: Button) -> Item:
+    """The Discord button of a button the presenter planned (or a tournament card's)."""
     looks = face(button.label, button.style, button.row)
+    if button.action in TOURNAMENT_BUTTONS:
+        return TOURNAMENT_BUTTONS[button.action](button.game_id, **looks)
     if button.action == MOVE:
         assert button.move is not None
         return MoveButton(button.game_id, button.turn, button.move, **looks)

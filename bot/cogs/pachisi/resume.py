@@ -1,5 +1,6 @@
 """The table's start-up and its places going: when the gateway is ready, each guild's games are
-resumed (`bot.table.resumer`); a game whose channel, thread or server is gone is abandoned."""
+resumed (`bot.table.resumer`), then its tournaments' rounds and clocks; a game whose channel,
+thread or server is gone is abandoned."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ class Resume(commands.Cog):
         self.resumed_guilds.update(guilds)
         if guilds:
             await self.resumer.resume(guilds)
+            await self.bot.table.tournaments.resume(guilds)
 
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:

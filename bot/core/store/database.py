@@ -53,9 +53,7 @@ def make_engine(url: str, **kwargs: Any) -> AsyncEngine:
     backend = make_url(url).get_backend_name()
     if backend == "postgresql":
         kwargs.setdefault("pool_pre_ping", True)  # after a server restart, pooled connections are dead
-    if backend == "sqlite":
-        kwargs["async_creator"] = inline_sqlite.connector(url, kwargs.pop("connect_args", {}))
-    engine = create_async_engine(url, **kwargs)
+    engine = create_async_engine(inline_sqlite.inline_url(url) if backend == "sqlite" else url, **kwargs)
     if engine.dialect.name == "sqlite":
         event.listen(engine.sync_engine, "connect", _sqlite_connect)
         event.listen(engine.sync_engine, "begin", _sqlite_begin)

@@ -140,6 +140,8 @@ class GameRow(Base):
     """When the game left `active` (the bot's clock): the season its ratings count in."""
     starter_name: Mapped[str | None] = mapped_column(String(100))
     """The starter's display name when they started it (the card's "Asha's table" after a restart)."""
+    turn_seconds: Mapped[int | None] = mapped_column(Integer)
+    """A member's time for a turn in this game (a tournament's move time); NULL: the bot's setting."""
 
     __table_args__ = (
         CheckConstraint("status IN ('active', 'finished', 'abandoned')", name="status"),

@@ -3,7 +3,7 @@ help and rules, the end-of-game question."""
 
 from __future__ import annotations
 
-from bot.core.texts import rules
+from bot.core.texts import rules, tournament
 from bot.core.texts.language import Language
 from bot.core.texts.table import freezing_note
 
@@ -86,7 +86,7 @@ def button(lang: Language, name: str) -> str:
 
 
 def help_text(lang: Language) -> str:
-    return rules.help_page(lang)
+    return f"{rules.help_page(lang)}\n{tournament.help_lines(lang)}"
 
 
 def rules_title(lang: Language) -> str:

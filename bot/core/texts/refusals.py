@@ -316,6 +316,9 @@ SAY: dict[str, Callable[[Language], Say]] = {
         )
     ),
     "not_organizer": lambda lang: lambda: lang.gettext("Only the tournament's organizer can do that."),
+    "tournament_managers": lambda lang: (
+        lambda: lang.gettext("Only a member who may manage the server or its events can open a tournament.")
+    ),
     "signup_closed": lambda lang: lambda: lang.gettext("Sign-up for this tournament has closed."),
     "already_in": lambda lang: lambda: lang.gettext("You are already in this tournament."),
     "not_in": lambda lang: lambda: lang.gettext("You are not in this tournament."),

@@ -187,8 +187,10 @@ def withdrawn(lang: Language, member: int) -> str:
 
 
 def standing_line(lang: Language, line: Line) -> str:
+    """A member's line; the rank in bold, since "1." at a line's start would be a Markdown list,
+    which numbers its items itself (members sharing a rank would read 1, 2)."""
     return lang.gettext(
-        "{rank}. <@{member}>: points {points} · Buchholz {buchholz} · opponents' ratings {ratings} · "
+        "**{rank}.** <@{member}>: points {points} · Buchholz {buchholz} · opponents' ratings {ratings} · "
         "games {games}",
         rank=line.rank,
         member=line.member,
@@ -234,4 +236,114 @@ def podium(lang: Language, tournament: Tournament) -> str:
                 points=points_text(line.points),
             )
         )
+    return "\n".join(lines)
+
+
+# --- the organizer's and the members' answers, and a table's welcome --------------------------
+
+
+def join_label(lang: Language) -> str:
+    return lang.gettext("Join")
+
+
+def leave_label(lang: Language) -> str:
+    return lang.gettext("Leave")
+
+
+def opened(lang: Language, tournament: Tournament) -> str:
+    return lang.gettext(
+        "The tournament {name} is open: members sign up with the Join button on its card.",
+        name=tournament.name,
+    )
+
+
+def joined(lang: Language, tournament: Tournament) -> str:
+    return lang.gettext("You are in the tournament {name}.", name=tournament.name)
+
+
+def left(lang: Language, tournament: Tournament) -> str:
+    return lang.gettext("You have left the tournament {name}.", name=tournament.name)
+
+
+def added(lang: Language, tournament: Tournament, member: int) -> str:
+    return lang.gettext("<@{member}> is in the tournament {name}.", member=member, name=tournament.name)
+
+
+def dropped(lang: Language, tournament: Tournament, member: int) -> str:
+    return lang.gettext("<@{member}> is out of the tournament {name}.", member=member, name=tournament.name)
+
+
+def started(lang: Language, tournament: Tournament) -> str:
+    return lang.gettext(
+        "The tournament {name} has started: round {round} is paired.",
+        name=tournament.name,
+        round=tournament.current_round,
+    )
+
+
+def cancelled(lang: Language, tournament: Tournament) -> str:
+    return lang.gettext("The tournament {name} is cancelled.", name=tournament.name)
+
+
+def paused(lang: Language, tournament: Tournament) -> str:
+    if tournament.paused:
+        return lang.gettext(
+            "The next round of {name} waits until the organizer pairs it.",
+            name=tournament.name,
+        )
+    return lang.gettext(
+        "The next round of {name} is paired as soon as the last game of this round ends.",
+        name=tournament.name,
+    )
+
+
+def welcome(lang: Language, tournament: Tournament, table: TableView) -> str:
+    """The first words in a table's thread: who plays whom, the move time and the round's limit."""
+    found = tournament.round(table.round)
+    assert found is not None
+    first, second = (side_words(lang, tournament, side) for side in table.sides)
+    return lang.gettext(
+        "{first} vs {second}: your game of {name}, round {round}. Each move: {move}, or the computer "
+        "plays it for you. Games still playing {when} are decided by the win chance.",
+        first=first,
+        second=second,
+        name=tournament.name,
+        round=table.round,
+        move=duration(lang, tournament.move_seconds),
+        when=relative(found.deadline),
+    )
+
+
+def no_thread(lang: Language, tournament: Tournament, table: TableView) -> str:
+    return lang.gettext(
+        "Table {number} could not open: the bot may not create threads in this channel.",
+        number=table.number,
+    )
+
+
+def help_lines(lang: Language) -> str:
+    """What `/pachisi help` says of tournaments."""
+    return lang.gettext(
+        "`/pachisi tournament open` (Manage Server or Manage Events): open a tournament in this "
+        "channel; members sign up with **Join** on its card. Swiss (by score) or round robin, 2 "
+        "players a table or 4 in partnerships; each round plays in one thread per table, a move not "
+        "made in time is the computer's, and games still playing at the round's limit are decided "
+        "by the win chance. The organizer can `start`, `pause`, `resume`, `next`, `add`, `drop` "
+        "and `cancel`; `/pachisi tournament standings` shows the standings."
+    )
+
+
+def schedule(lang: Language, tournament: Tournament) -> str:
+    """A round robin's whole schedule, posted when it starts: who plays whom in each round."""
+    lines = [lang.gettext("**{name}: the whole schedule**", name=tournament.name)]
+    for number, tables in enumerate(tournament.schedule(), start=1):
+        games = [
+            lang.gettext(
+                "{first} vs {second}",
+                first=side_words(lang, tournament, table.sides[0]),
+                second=side_words(lang, tournament, table.sides[1]),
+            )
+            for table in tables
+        ]
+        lines.append(lang.gettext("Round {round}: {games}", round=number, games="; ".join(games)))
     return "\n".join(lines)

@@ -1,0 +1,26 @@
+"""The page's tests run in each language the bot speaks: a member who picked one, and the words
+the page and the bot say in it (from the catalogs, so the tests follow their wording)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.core.texts.language import Language, choose
+from tests.local.conftest import DESKTOP
+from tests.local.tabs import Tab
+
+LANGUAGES = ["en-US", "hi"]
+"""Discord's locale codes of the languages the bot speaks."""
+
+
+def lang(locale: str) -> Language:
+    return choose(locale)
+
+
+async def member(browser: Any, url: str, name: str, locale: str, viewport: dict[str, int] = DESKTOP) -> Tab:
+    """A member who picked `locale` in the page's language menu (English is the page's first)."""
+    tab = await Tab.join(browser, url, name, viewport)
+    if locale != "en-US":
+        await tab.page.select_option("#locale", locale)
+        await tab.page.wait_for_selector(f"html[lang='{lang(locale).code}']")
+    return tab

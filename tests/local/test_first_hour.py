@@ -1,0 +1,366 @@
+"""A new member's first hour at the shared table, in English and in Hindi: who moderates, what the
+page says when it is not ready, the seat offer, hints, errors, the phone's width, and what an
+empty channel says."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from localdiscord.records import MANAGE_CHANNELS, InteractionType
+from localdiscord.table import LocalTable
+from tests.local import axe
+from tests.local.conftest import DESKTOP, PHONE
+from tests.local.languages import LANGUAGES, lang, member
+from tests.local.tabs import Tab
+
+START = "/pachisi start players:2 pieces:1 level:easy"
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+async def test_the_tables_runner_moderates_and_nobody_ticks_it_for_themselves(
+    browser: Any, table: LocalTable, locale: str
+) -> None:
+    asha = await member(browser, table.url, "Asha", locale)  # the first browser: she runs the table
+    bala = await member(browser, table.url, "Bala", locale)
+    assert await asha.page.is_checked("#moderator")  # granted, not ticked
+    assert await bala.page.is_disabled("#moderator")
+    assert not await bala.page.is_checked("#moderator")
+    words = lang(locale)
+    assert await bala.page.inner_text("#moderator-who") == words.gettext(
+        "Whoever runs this table moderates it."
+    )
+    await bala.command("/pachisi auto mode:off")
+    await bala.command(START)
+    await bala.page.wait_for_selector("#messages img.picture")
+    await bala.turn()
+    await asha.open_thread()
+    await asha.command("/pachisi end")  # Bala's game, ended by the table's runner
+    await asha.page.locator(f"button:has-text({words.gettext('End the game')!r})").click()
+    assert await bala.no_turn()
+    sent = [i.payload for i in table.server.interactions.values() if i.user.name == "Bala"]
+    assert all(int(p["member"]["permissions"]) & MANAGE_CHANNELS == 0 for p in sent)  # never Manage Channels
+    assert asha.errors == bala.errors == []
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+async def test_a_command_before_the_bot_is_ready_says_it_is_starting_and_the_notice_goes(
+    browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, locale: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    table = LocalTable(tmp_path / "table.sqlite3", port=0, say=lambda text: None)
+    await table.start()
+    try:
+        assert table.bot is not None
+        await table.server.wait_until(lambda: table.bot.child.pid is not None, 10, "the bot's process")  # type: ignore[union-attr]
+        pid = table.bot.child.pid
+        assert pid is not None
+        os.kill(pid, signal.SIGSTOP)  # the bot is slow to start
+        try:
+            page = await (await browser.new_context(viewport=DESKTOP, locale=locale)).new_page()
+            await page.goto(table.url)
+            await page.fill("#join-name", "Asha")
+            await page.click("#join-button")
+            await page.wait_for_selector("#me-name:not(:empty)")
+            asha = Tab(page, "Asha")
+            if locale != "en-US":
+                await page.select_option("#locale", locale)
+                await page.wait_for_selector(f"html[lang='{lang(locale).code}']")
+            await asha.command("/pachisi help")
+            starting = lang(locale).gettext("Pachisi is still starting; try again in a few seconds.")
+            assert await asha.refusal() == starting  # not "there is no command /pachisi"
+        finally:
+            os.kill(pid, signal.SIGCONT)
+        await page.wait_for_selector("#bot-status.online", timeout=60_000)
+        await page.wait_for_selector("#refused", state="hidden")  # stale once the bot is there
+        await asha.command("/pachisi help")
+        await asha.message_with(lang(locale).gettext("Only you can see this")).first.wait_for()
+        assert asha.errors == []
+    finally:
+        await table.stop()
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+async def test_joining_with_an_empty_name_says_so_and_old_errors_go(
+    browser: Any, table: LocalTable, locale: str
+) -> None:
+    words = lang(locale)
+    page = await (await browser.new_context(viewport=DESKTOP, locale=locale)).new_page()
+    await page.goto(table.url)
+    await page.wait_for_selector(f"html[lang='{words.code}']")
+    assert await page.get_attribute("#box", "placeholder") == words.gettext(
+        "Type / for commands"
+    )  # behind it
+    await page.fill("#join-name", "Pachisi")  # reads as the bot's name: refused
+    await page.click("#join-button")
+    refused = words.gettext(
+        "That name looks like {name}, who is already here; pick a name that looks different.", name="Pachisi"
+    )
+    await page.wait_for_selector(f"#join-error:text-is({refused!r})")
+    await page.fill("#join-name", "   ")
+    await page.click("#join-button")  # no name: said, not ignored, and the old error is gone
+    needed = words.gettext("Type a name first: 1 to 32 characters.")
+    await page.wait_for_selector(f"#join-error:text-is({needed!r})")
+    assert await page.locator("#join[open]").count() == 1
+    await page.fill("#join-name", "Bala")  # typing makes the error stale
+    await page.wait_for_selector("#join-error", state="hidden")
+    await page.click("#join-button")
+    await page.wait_for_selector("#bot-status.online")
+
+
+async def stranger(browser: Any, url: str, name: str, locale: str) -> Tab:
+    """Someone opening a link in a browser of their own, in their language; the page's dialogs may
+    be open when this returns."""
+    page = await (await browser.new_context(viewport=DESKTOP, locale=locale)).new_page()
+    page.set_default_timeout(15_000)
+    await page.goto(url)
+    await page.fill("#join-name", name)
+    await page.click("#join-button")
+    await page.wait_for_selector("#bot-status.online")
+    return Tab(page, name)
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+async def test_the_seat_offer_is_only_for_someone_without_a_seat_and_answers_where_they_look(
+    browser: Any, table: LocalTable, locale: str
+) -> None:
+    words = lang(locale)
+    asha = await member(browser, table.url, "Asha", locale)
+    await asha.command("/pachisi auto mode:off")
+    await asha.command("/pachisi start players:4 pieces:1 level:easy")
+    await asha.page.wait_for_selector("#channel-name:has-text('›')")
+    await asha.turn()
+    link = asha.page.url
+    await asha.page.reload()  # she plays here: nothing covers her board
+    await asha.page.wait_for_selector("#bot-status.online")
+    await asha.turn()
+    bala = await stranger(browser, link, "Bala", locale)
+    await bala.page.wait_for_selector("#offer[open]")  # he has no seat: offered one
+    assert await bala.page.inner_text("#offer-take") == words.gettext("Take a seat")
+    assert await asha.page.locator("#offer[open]").count() == 0  # (no offer came her way meanwhile)
+    card = next(m for m in table.server.messages.values() if "pachisi:join:" in json.dumps(m.components))
+    button = next(
+        c for row in card.components for c in row["components"] if c["custom_id"].startswith("pachisi:join:")
+    )
+    assert table.guild is not None
+    seated = next(m for m in table.guild.members.values() if m.user.name == "Bala")
+    channel = table.server.channels[card.channel_id]
+    payload = {"custom_id": button["custom_id"], "component_type": 2}
+    await table.server.send_interaction(InteractionType.MESSAGE_COMPONENT, seated, channel, payload, card)
+    await bala.page.wait_for_selector("#messages li.message:has-text('Bala')")  # "@Bala takes ..."
+    await bala.page.click("#offer-take")  # meanwhile seated (another tab, say): the bot says so...
+    toast = bala.page.locator("#toast:not([hidden])")
+    await toast.wait_for()  # ...here in the thread he looks at, not in the channel behind it
+    already = words.gettext("You already play {colour}: /pachisi leave first to change seats.")
+    assert (await toast.inner_text()).startswith(already.split("{colour}")[0].strip())
+    assert "›" in await bala.page.inner_text("#channel-name")
+    await bala.page.reload()  # seated now: no offer after a reload
+    await bala.page.wait_for_selector("#bot-status.online")
+    await bala.turn()
+    await bala.page.wait_for_timeout(1000)
+    assert await bala.page.locator("#offer[open]").count() == 0
+    assert asha.errors == bala.errors == []
+
+
+HINT_OFFERED = """() => { const b = [...document.querySelectorAll('#messages button.button:not([disabled])')]
+    .find((x) => (x.dataset.customId || '').startsWith('pachisi:hint:')); return b ? b.dataset.customId : null; }"""
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+async def test_a_hint_goes_when_its_throw_is_played(browser: Any, table: LocalTable, locale: str) -> None:
+    asha = await member(browser, table.url, "Asha", locale)
+    await asha.command("/pachisi auto mode:off")
+    await asha.command("/pachisi start players:2 pieces:4 level:easy")
+    await asha.page.wait_for_selector("#channel-name:has-text('›')")
+    hint = None
+    for _ in range(60):  # throw, and take the only move, until a throw offers a choice (and a Hint)
+        turn = await asha.turn()
+        hint = await asha.page.evaluate(HINT_OFFERED)
+        if hint:
+            break
+        await asha.click(turn["id"])
+        await asha.wait_gone(turn["id"])
+    assert hint, "no throw with a choice in 60 turns"
+    await asha.click(hint)
+    answer = asha.message_with(lang(locale).gettext("Only you can see this")).last
+    await answer.wait_for()
+    text = await answer.inner_text()
+    turn = await asha.turn()
+    await asha.click(turn["id"])  # the throw is played
+    await asha.wait_gone(turn["id"])
+    await asha.page.wait_for_function(  # its hint goes with it (its letters would name other moves)
+        "(text) => ![...document.querySelectorAll('#messages li.message')].some((m) => m.innerText === text)",
+        arg=text,
+    )
+    await asha.page.reload()  # and stays gone
+    await asha.page.wait_for_selector("#bot-status.online")
+    await asha.turn()
+    assert text not in await asha.page.inner_text("#messages")
+    assert asha.errors == []
+
+
+OVERLAPS = """([a, sel]) => { const box = document.querySelector(a).getBoundingClientRect();
+    return [...document.querySelectorAll(sel)].some((el) => { const r = el.getBoundingClientRect();
+        return r.width > 0 && r.left < box.right && box.left < r.right && r.top < box.bottom && box.top < r.bottom; }); }"""
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+async def test_at_a_phones_width_the_header_reads_whole_and_nothing_covers_the_moves(
+    browser: Any, table: LocalTable, locale: str
+) -> None:
+    asha = await member(browser, table.url, "Asha", locale, viewport=PHONE)
+    await asha.command("/pachisi auto mode:off")
+    await asha.command(START)
+    await asha.page.wait_for_selector("#channel-name:has-text('›')")
+    await asha.turn()
+    await asha.page.wait_for_function(
+        "() => [...document.querySelectorAll('#messages img.picture')].every((i) => i.complete)"
+    )
+    name = asha.page.locator("#channel-name")
+    assert await name.evaluate(
+        "(h) => h.scrollWidth <= h.clientWidth && h.scrollHeight <= h.clientHeight + 1"
+    )
+    assert (
+        await name.inner_text()
+        == "# pachisi › " + (await asha.page.locator("#channels .thread").last.inner_text())[2:]
+    )
+    await asha.page.wait_for_selector("#table-language:not([hidden])")
+    middles = await asha.page.evaluate(  # the header's second row holds the rest: two rows in all
+        """() => ['#table-language', '#copy-link', '#bot-status'].map((s) => {
+            const r = document.querySelector(s).getBoundingClientRect(); return r.top + r.height / 2; })"""
+    )
+    assert max(middles) - min(middles) < 4, middles
+    board = await asha.page.locator("#messages img.picture").last.bounding_box()
+    assert board is not None and board["width"] >= 0.9 * PHONE["width"]  # its panels as large as they can be
+    await asha.page.click("#copy-link")
+    await asha.page.wait_for_selector("#toast:not([hidden])")
+    assert not await asha.page.evaluate(OVERLAPS, ["#toast", "#messages button.button:not([disabled])"])
+    assert not await asha.page.evaluate(OVERLAPS, ["#toast", "#box"])
+    assert await asha.page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    await asha.page.screenshot(path=str(table.database.parent / f"phone-{locale}.png"))
+    assert asha.errors == []
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+async def test_an_empty_channel_says_what_to_type_and_throws_read_at_full_size(
+    browser: Any, table: LocalTable, locale: str
+) -> None:
+    words = lang(locale)
+    asha = await member(browser, table.url, "Asha", locale)
+    welcome = asha.page.locator("#messages .welcome")
+    await welcome.wait_for()
+    assert words.gettext("Welcome to #{channel}!", channel="pachisi") in await welcome.inner_text()
+    assert table.guild is not None
+    command = next(iter(table.server.commands[table.guild.id].values()))
+    start = next(o for o in command["options"] if o["name"] == "start")
+    named = [(n.get("name_localizations") or {}).get(locale) or n["name"] for n in (command, start)]
+    typed = "/{} {}".format(*named)  # in the member's language: "/पच्चीसी शुरू"
+    await welcome.locator(f"button:text-is({typed!r})").click()
+    assert await asha.page.input_value("#box") == typed + " "  # one click from typing it
+    await asha.command("/pachisi auto mode:off")
+    await welcome.wait_for(state="detached")  # the channel is empty no more
+    await asha.command(START)
+    await asha.page.wait_for_selector("#channel-name:has-text('›')")
+    turn = await asha.turn()
+    await asha.click(turn["id"])
+    await asha.wait_gone(turn["id"])
+    measured = await asha.page.wait_for_function(  # "` 4` Asha, Black: ..." (the page redraws it as it goes)
+        """() => { const c = document.querySelector('#messages .markdown code');
+            return c && [parseFloat(getComputedStyle(c).fontSize), parseFloat(getComputedStyle(c.parentElement).fontSize)]; }"""
+    )
+    sizes = await measured.json_value()
+    assert sizes[0] >= 0.9 * sizes[1], sizes
+    assert asha.errors == []
+
+
+@pytest.mark.parametrize(("starter", "visitor"), [("hi", "en-US"), ("en-US", "hi")])
+async def test_the_page_says_which_language_a_table_speaks_and_answers_each_member_in_theirs(
+    browser: Any, table: LocalTable, starter: str, visitor: str
+) -> None:
+    asha = await member(browser, table.url, "Asha", starter)
+    await asha.command("/pachisi auto mode:off")
+    await asha.command(START)
+    await asha.page.wait_for_selector("#channel-name:has-text('›')")
+    await asha.turn()
+    spoken = {"hi": "Hindi", "en-US": "English"}[starter]
+    for tab, locale in [(asha, starter), (await stranger(browser, asha.page.url, "Bala", visitor), visitor)]:
+        words = lang(locale)
+        said = words.gettext(
+            "This table speaks {language}", language=words.pgettext("a table's language", spoken)
+        )
+        await tab.page.wait_for_selector(f"#table-language:text-is({said!r})")
+    bala = tab
+    if await bala.page.locator("#offer[open]").count():
+        await bala.page.click("#offer-watch")
+    await bala.command("/pachisi help")  # his answer, in his language, at her table
+    only_him = bala.message_with(lang(visitor).gettext("Only you can see this"))
+    await only_him.wait_for()
+    help_text = await only_him.inner_text()
+    assert any("\u0900" <= c <= "\u097f" for c in help_text) == (visitor == "hi")
+    await bala.open_channel("# pachisi")
+    await bala.page.wait_for_selector("#table-language", state="hidden")  # a channel is no table
+    assert asha.errors == bala.errors == []
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+async def test_axe_finds_nothing_serious_in_the_states_a_newcomer_meets(
+    browser: Any, table: LocalTable, locale: str
+) -> None:
+    """WCAG 2 A/AA in each new state, in the member's language: the name dialog with an error,
+    the empty channel's welcome, the seat offer, a game at a phone's width with its notice."""
+    axe.need_axe()
+    found: dict[str, list[dict[str, Any]]] = {}
+    context = await browser.new_context(viewport=DESKTOP, locale=locale, bypass_csp=True)  # for axe alone
+    page = await context.new_page()
+    await page.goto(table.url)
+    await page.fill("#join-name", "  ")
+    await page.click("#join-button")
+    await page.wait_for_selector("#join-error:not([hidden])")
+    found["name dialog, an error"] = await axe.serious(page)
+    await page.fill("#join-name", "Asha")
+    await page.click("#join-button")
+    await page.wait_for_selector("#messages .welcome")
+    found["welcome"] = await axe.serious(page)
+    asha = Tab(page, "Asha")
+    await asha.command("/pachisi auto mode:off")
+    await asha.command("/pachisi start players:4 pieces:1 level:easy")
+    await page.wait_for_selector("#channel-name:has-text('›')")
+    await asha.turn()
+    phone = await (await browser.new_context(viewport=PHONE, locale=locale, bypass_csp=True)).new_page()
+    await phone.goto(page.url)
+    await phone.fill("#join-name", "Bala")
+    await phone.click("#join-button")
+    await phone.wait_for_selector("#offer[open]")
+    found["seat offer, phone"] = await axe.serious(phone)
+    await phone.click("#offer-take")
+    await phone.wait_for_selector("#messages li.message:has-text('Bala')")
+    await phone.click("#copy-link")
+    await phone.wait_for_selector("#toast:not([hidden])")
+    found["game, phone, notice"] = await axe.serious(phone)
+    assert found == {state: [] for state in found}, found
+
+
+REGULAR_DEVANAGARI = """() => [...document.fonts].some((f) => {
+    const weights = f.weight.split(' ').map(Number);  // a face for regular text only, not up to bold
+    return f.family.replaceAll('"', '') === 'Pachisi Devanagari' && Math.max(...weights) <= 500
+        && f.status === 'loaded'; })"""
+
+
+async def test_hindi_at_the_regular_weight_is_drawn_regular_beside_latin(
+    browser: Any, table: LocalTable
+) -> None:
+    chitra = await member(browser, table.url, "Chitra", "hi")
+    await chitra.command("/pachisi help")
+    await chitra.message_with(lang("hi").gettext("Only you can see this")).first.wait_for()
+    await chitra.page.wait_for_function(REGULAR_DEVANAGARI)  # the regular face, loaded for regular text
+    weights = await chitra.page.evaluate(
+        """() => { const p = document.querySelector('#messages .markdown p');
+            return [getComputedStyle(p).fontWeight, document.fonts.check('400 16px "Pachisi Devanagari"', 'आप')]; }"""
+    )
+    assert weights == ["400", True]
+    assert chitra.errors == []

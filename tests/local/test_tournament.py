@@ -1,0 +1,46 @@
+"""A small tournament on the local table in a real browser: a moderator opens it with the command
+box, four members sign up with the card's Join button, the organizer starts it, the games play in
+their threads (one piece each, the bot throwing for everyone: each throw has one move at most), and
+every page shows the final standings' picture and the podium."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from localdiscord.table import LocalTable
+from tests.local.tabs import Tab
+
+OPEN = "/pachisi tournament open name:Cup rounds:1 players:2 pieces:1 level:easy"
+SCREENSHOT = os.environ.get("PACHISI_TOURNAMENT_SCREENSHOT")
+"""Where to save the organizer's page at the end (the picture in docs/TOURNAMENTS.md)."""
+
+
+async def test_four_members_play_a_tournament_to_its_podium(browser: Any, table: LocalTable) -> None:
+    asha = await Tab.join(browser, table.url, "Asha")
+    await asha.command(OPEN)
+    refused = asha.message_with("Only a member who may manage the server")
+    await refused.wait_for()  # not a moderator yet: refused, only to her
+    await asha.page.check("#moderator")
+    await asha.command(OPEN)
+    card = asha.message_with("organized by")
+    await card.wait_for()
+    tabs = [asha, *[await Tab.join(browser, table.url, name) for name in ("Bala", "Chandra", "Dev")]]
+    for tab in tabs:
+        await tab.message_with("organized by").locator("button:has-text('Join')").click()
+        await tab.message_with("You are in the tournament Cup").wait_for()
+    await asha.message_with("4 entrants").wait_for()  # the card, edited for each join
+    await asha.command("/pachisi tournament start")
+    await asha.page.wait_for_selector("#channel-name:has-text('›')")  # her table's thread opens
+    for tab in tabs:
+        await tab.open_channel("# pachisi")
+        await tab.message_with("Congratulations to the podium").wait_for()
+        final = tab.message_with("final standings")
+        await final.wait_for()
+        assert await final.locator("img.picture").count() == 1  # the standings' picture
+    assert await asha.page.locator("#channels button.thread").count() == 2  # a thread per table
+    if SCREENSHOT:
+        await asha.message_with("final standings").scroll_into_view_if_needed()
+        await asha.page.screenshot(path=str(Path(SCREENSHOT)))
+    assert all(tab.errors == [] for tab in tabs)
