@@ -8,16 +8,14 @@ tests are skipped, saying why. Each PostgreSQL test gets an empty `public` schem
 
 from __future__ import annotations
 
-import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
-from bot.core.store import Store, make_engine, upgrade
+from bot.core.store import Store
 from engine import build
-
-POSTGRES_ENV = "PACHISI_TEST_POSTGRES_URL"
+from tests.support import stores
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -39,24 +37,21 @@ def pytest_report_header() -> str:
 
 
 @pytest.fixture
-def sqlite_url(tmp_path) -> str:
-    return f"sqlite+aiosqlite:///{tmp_path / 'pachisi.sqlite3'}"
+def sqlite_url(tmp_path: Path) -> str:
+    return stores.sqlite_url(tmp_path)
 
 
 @pytest.fixture
 async def postgres_url() -> str:
-    url = os.environ.get(POSTGRES_ENV)
-    if not url:
-        pytest.skip(f"{POSTGRES_ENV} is not set: no PostgreSQL server (run `source scripts/postgres-up`)")
-    engine = make_engine(url)
+    url = stores.postgres_server_url()
+    if url is None:
+        pytest.skip(
+            f"{stores.POSTGRES_ENV} is not set: no PostgreSQL server (run `source scripts/postgres-up`)"
+        )
     try:
-        async with engine.begin() as connection:
-            await connection.exec_driver_sql("DROP SCHEMA IF EXISTS public CASCADE")
-            await connection.exec_driver_sql("CREATE SCHEMA public")
+        await stores.empty_postgres(url)
     except OSError as exc:
         pytest.skip(f"PostgreSQL at {url} is not reachable: {exc}")
-    finally:
-        await engine.dispose()
     return url
 
 
@@ -66,23 +61,15 @@ def db_url(request: pytest.FixtureRequest) -> str:
     return request.getfixturevalue(f"{request.param}_url")
 
 
-async def migrated_store(url: str) -> AsyncIterator[Store]:
-    """A store on the database at `url`, migrated to head by the real migrations."""
-    await upgrade(url)
-    store = Store(url)
-    yield store
-    await store.close()
-
-
 @pytest.fixture
 async def store(db_url: str) -> AsyncIterator[Store]:
     """A store on a database migrated to head by the real migrations."""
-    async for migrated in migrated_store(db_url):
+    async for migrated in stores.migrated_store(db_url):
         yield migrated
 
 
 @pytest.fixture
 async def sqlite_store(sqlite_url: str) -> AsyncIterator[Store]:
     """A store on a SQLite file migrated to head: for what only SQLite needs to show."""
-    async for migrated in migrated_store(sqlite_url):
+    async for migrated in stores.migrated_store(sqlite_url):
         yield migrated

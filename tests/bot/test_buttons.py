@@ -10,7 +10,7 @@ from bot.cogs.pachisi.buttons import BUTTONS, MoveButton, PuzzleButton, Unreadab
 from bot.core import present
 from bot.core.texts import ENGLISH
 from engine import Move, Position
-from tests.bot.helpers import ALICE, FOUR, game
+from tests.support.snapshots import ALICE, FOUR, game
 
 POSTED = {
     "pachisi:throw:17:42": (buttons.ThrowButton, 17, 42),

@@ -1,5 +1,5 @@
 """Fixtures that run the real Pachisi bot (store, service, renderer) against the fake Discord; the
-helpers the tests share are in helpers.py."""
+helpers the tests share are in tests/support/."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ import pytest
 from bot.client import PachisiBot
 from bot.core.clock import Clock
 from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.helpers import PostgresServer, Table, bot_settings, check_records
 from tests.e2e.pseudolanguage import pseudo_language  # noqa: F401  (a fixture of the language tests)
+from tests.support.processes import PostgresServer, check_records
+from tests.support.table import Table, bot_settings
 
 
 @pytest.fixture

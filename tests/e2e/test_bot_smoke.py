@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from tests.e2e.helpers import Table
+from tests.support.table import Table
 
 
 async def test_start_posts_a_board_with_a_throw_button(table: Table) -> None:

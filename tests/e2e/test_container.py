@@ -24,9 +24,10 @@ import yaml
 from sqlalchemy import make_url
 
 from bot.core.config import Settings, load_settings
-from localdiscord.driver import TIMEOUT
 from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.helpers import BOT_READY, REPO_ROOT, live_buttons, subprocess_table
+from tests.support.driver import TIMEOUT
+from tests.support.processes import BOT_READY, REPO_ROOT
+from tests.support.table import live_buttons, subprocess_table
 
 DOCKERFILE = REPO_ROOT / "Dockerfile"
 SETTINGS = {name.upper() for name in Settings.model_fields}

@@ -6,7 +6,7 @@ import io
 
 from PIL import Image
 
-from tests.e2e.helpers import (
+from tests.support.table import (
     Table,
     is_final,
     live_buttons,

@@ -14,19 +14,21 @@ from typing import Any
 
 import pytest
 
-from localdiscord.driver import TIMEOUT, BotProcess, Member, Reply
 from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.helpers import (
+from tests.support.driver import TIMEOUT, BotProcess, Member, Reply
+from tests.support.processes import (
     BOT_READY,
     POLL_SECONDS,
-    Table,
     bot_env,
     check_move_log,
+    running_bot,
+    stored_games,
+)
+from tests.support.table import (
+    Table,
     is_final,
     live_buttons,
     play_out,
-    running_bot,
-    stored_games,
     to_move,
     turn_or_end,
     turn_state,

@@ -9,35 +9,22 @@ skipped, except on CI, where they fail.
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from localdiscord.table import LocalTable
-
-CHROMIUM = os.environ.get("PACHISI_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1200, "height": 860}
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, missing
 
 
 def need_chromium() -> None:
-    if not Path(CHROMIUM).is_file():
-        message = f"no Chromium at {CHROMIUM} (scripts/test installs Debian's chromium as root)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+    message = missing()
+    if message is None:
+        return
+    if os.environ.get("CI"):
+        pytest.fail(message)
+    pytest.skip(message)
 
 
 @pytest.fixture

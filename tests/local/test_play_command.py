@@ -21,14 +21,9 @@ import pytest
 
 from localdiscord.table import DEFAULT_DATABASE, local_paths
 from tests.local.tabs import Tab
+from tests.support.processes import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class Play:

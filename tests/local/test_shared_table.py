@@ -13,8 +13,8 @@ from typing import Any
 import aiohttp
 
 from localdiscord.table import LocalTable
-from tests.local.conftest import DESKTOP
 from tests.local.tabs import WON, Tab
+from tests.support.browser import DESKTOP
 
 SCREENSHOTS = (
     Path(os.environ["PACHISI_SCREENSHOTS"]).resolve() if os.environ.get("PACHISI_SCREENSHOTS") else None

@@ -10,8 +10,8 @@ import aiohttp
 
 from localdiscord.records import API, MANAGE_CHANNELS
 from localdiscord.table import LocalTable
-from tests.local.conftest import PHONE
 from tests.local.tabs import WON, Tab
+from tests.support.browser import PHONE
 
 START = "/pachisi start players:2 pieces:1 level:easy"
 
