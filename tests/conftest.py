@@ -8,6 +8,7 @@ tests are skipped, saying why. Each PostgreSQL test gets an empty `public` schem
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -32,6 +33,14 @@ def pytest_configure(config: pytest.Config) -> None:
     config.option.ignore = [*(config.option.ignore or []), *sources]
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (`--dist loadgroup`), the tests that stop a PostgreSQL server of their
+    own run on one worker, one after another, on one such server (e2e/conftest.py)."""
+    for item in items:
+        if "postgres_server" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("private_postgres"))
+
+
 def pytest_report_header() -> str:
     return f"engine: {build.describe()}"
 
@@ -42,13 +51,19 @@ def sqlite_url(tmp_path: Path) -> str:
 
 
 @pytest.fixture
-async def postgres_url() -> str:
+async def postgres_url(request: pytest.FixtureRequest) -> str:
+    """An empty database on the test server: the worker's own under pytest-xdist; on a server of
+    the test's own when the test also takes `postgres_server` (it stops and starts it)."""
     url = stores.postgres_server_url()
     if url is None:
         pytest.skip(
             f"{stores.POSTGRES_ENV} is not set: no PostgreSQL server (run `source scripts/postgres-up`)"
         )
     try:
+        if "postgres_server" in request.fixturenames:
+            url = request.getfixturevalue("postgres_server").url
+        elif worker := os.environ.get("PYTEST_XDIST_WORKER"):
+            url = await stores.own_database(url, worker)
         await stores.empty_postgres(url)
     except OSError as exc:
         pytest.skip(f"PostgreSQL at {url} is not reachable: {exc}")

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import getpass
 import os
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
@@ -117,30 +120,63 @@ def check_move_log(game: StoredGame) -> None:
 
 
 class PostgresServer:
-    """The test PostgreSQL that scripts/postgres-up started (PG_BIN, PACHISI_PG_DATA), stopped and
-    started again from the test."""
+    """A PostgreSQL server of the test's own (PG_BIN: the server's programs, which
+    scripts/postgres-up exports), which the test may stop and start again without the tests that
+    run beside it on the shared server noticing."""
 
-    def __init__(self, url: str) -> None:
-        self.bin = os.environ.get("PG_BIN", "")
-        self.data = os.environ.get("PACHISI_PG_DATA", "")
-        self.port = make_url(url).port
+    def __init__(self, programs: str, data: str, port: int) -> None:
+        self.bin, self.data, self.port = programs, data, port
+        self.user = "postgres" if os.getuid() == 0 else getpass.getuser()
+        self.url = f"postgresql+asyncpg://{self.user}@127.0.0.1:{port}/pachisi_test"
 
-    @property
-    def available(self) -> bool:
-        return bool(self.bin and self.data and Path(self.data, "PG_VERSION").exists())
+    @classmethod
+    def create(cls) -> PostgresServer:
+        """A new server, running on a free port with an empty `pachisi_test` database (LookupError
+        without PG_BIN); `remove` stops it and deletes its files."""
+        programs = os.environ.get("PG_BIN", "")
+        if not Path(programs, "initdb").is_file():
+            raise LookupError("PG_BIN is not set: the server's programs are unknown (scripts/postgres-up)")
+        server = cls(programs, tempfile.mkdtemp(prefix="pachisi-pg."), free_port())
+        try:
+            if os.getuid() == 0:  # the server refuses to run as root
+                shutil.chown(server.data, server.user)
+            server._run("initdb", "--no-sync", "-D", server.data, "-U", server.user, "--auth=trust")
+            server._run("pg_ctl", *server._start_args())
+            server._run(
+                "createdb", "-h", "127.0.0.1", "-p", str(server.port), "-U", server.user, "pachisi_test"
+            )
+        except BaseException:
+            server.remove()
+            raise
+        return server
 
-    def _run(self, *args: str) -> None:
-        argv = [f"{self.bin}/pg_ctl", "-D", self.data, *args]
+    def remove(self) -> None:
+        if self.running:
+            self._run("pg_ctl", "-D", self.data, "-m", "fast", "-w", "stop")
+        shutil.rmtree(self.data, ignore_errors=True)
+
+    def _run(self, program: str, *args: str) -> None:
+        argv = [f"{self.bin}/{program}", *args]
         if os.getuid() == 0:
             argv = ["runuser", "-u", "postgres", "--", *argv]
         subprocess.run(argv, check=True, capture_output=True, timeout=TIMEOUT)
 
+    @property
+    def running(self) -> bool:
+        return Path(self.data, "postmaster.pid").exists()
+
     async def stop(self) -> None:
-        await asyncio.to_thread(self._run, "-m", "fast", "-w", "stop")
+        await asyncio.to_thread(self._run, "pg_ctl", "-D", self.data, "-m", "fast", "-w", "stop")
 
     async def start(self) -> None:
+        await asyncio.to_thread(self.restart)
+
+    def restart(self) -> None:
+        self._run("pg_ctl", *self._start_args())
+
+    def _start_args(self) -> list[str]:
         options = f"-h 127.0.0.1 -p {self.port} -k {self.data} -c fsync=off -c max_connections=200"
-        await asyncio.to_thread(self._run, "-l", f"{self.data}/server.log", "-w", "-o", options, "start")
+        return ["-D", self.data, "-l", f"{self.data}/server.log", "-w", "-o", options, "start"]
 
 
 @contextlib.asynccontextmanager

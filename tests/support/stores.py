@@ -8,6 +8,8 @@ import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+from sqlalchemy import make_url, text
+
 from bot.core.store import Store, make_engine, upgrade
 
 POSTGRES_ENV = "PACHISI_TEST_POSTGRES_URL"
@@ -20,6 +22,24 @@ def sqlite_url(folder: Path) -> str:
 def postgres_server_url() -> str | None:
     """The test server's URL, or None when there is none."""
     return os.environ.get(POSTGRES_ENV) or None
+
+
+async def own_database(url: str, owner: str) -> str:
+    """The URL of a database of `owner`'s own on the server at `url` (created when missing): tests
+    that run at once in several processes (pytest-xdist's workers, `owner`) each empty and
+    migrate a database of their own. Raises OSError when the server does not answer."""
+    name = f"{make_url(url).database}_{owner}"
+    engine = make_engine(url, isolation_level="AUTOCOMMIT")
+    try:
+        async with engine.connect() as connection:
+            found = await connection.execute(
+                text("SELECT 1 FROM pg_database WHERE datname = :n"), {"n": name}
+            )
+            if found.first() is None:
+                await connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
+    finally:
+        await engine.dispose()
+    return make_url(url).set(database=name).render_as_string(hide_password=False)
 
 
 async def empty_postgres(url: str) -> None:
