@@ -55,12 +55,18 @@ from bot import eventloop
 from localdiscord.records import Message
 from tests.support import play
 from tests.support.driver import BotProcess, Channel, FakeDiscord, Guild, Member
-from tests.support.processes import bot_env
+from tests.support.processes import PLAY_SETTINGS
+from tests.support.processes import bot_env as test_env
 from tests.support.processes import running_bot as bot_process
 from tests.support.table import Table, wait_for_turn_or_end
 from tests.support.table import player_to_move as player_of
 
 START: dict[str, Any] = {"players": 2, "pieces": 4, "level": "easy"}
+
+
+def bot_env(fake: FakeDiscord, database_url: str, **settings: str) -> dict[str, str]:
+    """The tests' settings for the bot, its worker processes as the bot's default has them."""
+    return test_env(fake, database_url, base=PLAY_SETTINGS, **settings)
 
 
 def percentile(samples: list[float], q: float) -> float:

@@ -32,7 +32,7 @@ T = TypeVar("T")
 
 REPO_ROOT = child.REPO_ROOT
 BOT_READY = child.READY_LINE
-TEST_SETTINGS = {
+PLAY_SETTINGS = {
     "COMPUTER_PACE_SECONDS": "0",
     "DEFAULT_LEVEL": "easy",
     "DEFAULT_THREAD": "false",
@@ -41,6 +41,9 @@ TEST_SETTINGS = {
 }
 """Fast computers, easy level, games in the channel with the members throwing (as
 `table.bot_settings`): the bot as the end-to-end tests and the latency benchmarks run it."""
+TEST_SETTINGS = {**PLAY_SETTINGS, "WORKERS": "1"}
+"""The tests' bot has one worker process, not one per core: the pool is there, at a part of the
+start-up's cost (the benchmarks keep the bot's default)."""
 
 
 def bot_argv() -> list[str]:
@@ -57,9 +60,11 @@ def running_bot(fake: FakeDiscord, env: dict[str, str]) -> AbstractAsyncContextM
     return fake.process(bot_argv(), env=env, cwd=str(REPO_ROOT), ready_line=BOT_READY)
 
 
-def bot_env(fake: FakeDiscord, database_url: str, **extra: str) -> dict[str, str]:
-    """Environment for `python -m bot` on the fake: the test settings, our database, `extra`."""
-    return child.bot_env(fake.server, database_url, **{**TEST_SETTINGS, **extra})
+def bot_env(
+    fake: FakeDiscord, database_url: str, *, base: dict[str, str] = TEST_SETTINGS, **extra: str
+) -> dict[str, str]:
+    """Environment for `python -m bot` on the fake: `base` settings, our database, `extra`."""
+    return child.bot_env(fake.server, database_url, **{**base, **extra})
 
 
 async def stored_games(database_url: str) -> list[StoredGame]:

@@ -52,6 +52,10 @@ def bot_settings(fake: FakeDiscord, database_url: str, **overrides: Any) -> Sett
         # (test_tables.py) run with the bot's own defaults.
         "default_thread": False,
         "default_auto_throw": False,
+        # The bot in the test's own process does its pictures and decisions on threads: no pool of
+        # worker processes to spawn and warm for each test. The pool itself is tested in
+        # tests/bot/test_workers.py, and end to end by every test of the bot as a process.
+        "workers": 0,
         "_env_file": None,
     }
     values.update(overrides)
