@@ -43,8 +43,9 @@ async def browser() -> AsyncIterator[object]:
 @pytest.fixture
 async def table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[LocalTable]:
     """The local table in this process (the bot is its child process), on a free port, with the
-    computers playing without pauses."""
+    computers playing without pauses and one worker process."""
     monkeypatch.setenv("COMPUTER_PACE_SECONDS", "0")
+    monkeypatch.setenv("WORKERS", "1")  # one worker process, as the end-to-end tests' bot has
     monkeypatch.chdir(tmp_path)  # no .env of the developer's reaches the bot
     running = LocalTable(tmp_path / "table.sqlite3", port=0, say=lambda text: None)
     try:
