@@ -34,8 +34,11 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Under pytest-xdist (`--dist loadgroup`), the tests that stop a PostgreSQL server of their
-    own run on one worker, one after another, on one such server (e2e/conftest.py)."""
+    """The long tests (`slow`) go first, so that under pytest-xdist they start at once and the
+    short ones fill the other workers around them, rather than one of them ending the run late.
+    Under `--dist loadgroup`, the tests that stop a PostgreSQL server of their own run on one
+    worker, one after another, on one such server (e2e/conftest.py)."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable: slow ones first
     for item in items:
         if "postgres_server" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.xdist_group("private_postgres"))
