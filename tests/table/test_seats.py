@@ -8,8 +8,8 @@ import pytest
 from bot.core.errors import NotAllowed
 from bot.core.present import REMATCH
 from bot.core.store import Status
-from tests.table.chat import Click
-from tests.table.world import ALICE, BOB, CAROL, NAMES, TWO, World
+from tests.support.chat import Click
+from tests.support.world import ALICE, BOB, CAROL, NAMES, TWO, World
 
 
 async def test_a_member_takes_a_computers_seat_and_the_table_is_told(world: World) -> None:
