@@ -44,71 +44,29 @@ import statistics
 import sys
 import tempfile
 import time
-from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import figures
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/support, as the tests import it
+
 from bot import eventloop
-from localdiscord import BotProcess, FakeDiscord, child, play
-from localdiscord.driver import Channel, Guild, Member
 from localdiscord.records import Message
+from tests.support import play
+from tests.support.driver import BotProcess, Channel, FakeDiscord, Guild, Member
+from tests.support.processes import PLAY_SETTINGS
+from tests.support.processes import bot_env as test_env
+from tests.support.processes import running_bot as bot_process
+from tests.support.table import Table, wait_for_turn_or_end
+from tests.support.table import player_to_move as player_of
 
-SETTINGS = {
-    "COMPUTER_PACE_SECONDS": "0",
-    "DEFAULT_LEVEL": "easy",
-    "DEFAULT_THREAD": "false",
-    "DEFAULT_AUTO_THROW": "false",
-    "LOG_LEVEL": "INFO",
-}
-"""The bot as the latency phases run it: computers without a pace, games in the channel, members
-throwing for themselves."""
-
-
-@dataclass
-class Table:
-    """A channel with a game between two members."""
-
-    fake: FakeDiscord
-    channel: Channel
-    alice: Member
-    bob: Member
-    games: play.StoredGames
+START: dict[str, Any] = {"players": 2, "pieces": 4, "level": "easy"}
 
 
 def bot_env(fake: FakeDiscord, database_url: str, **settings: str) -> dict[str, str]:
-    return child.bot_env(fake.server, database_url, **{**SETTINGS, **settings})
-
-
-def bot_process(fake: FakeDiscord, env: dict[str, str]) -> AbstractAsyncContextManager[BotProcess]:
-    """`python -m bot` on the stand-in, started on entry, killed on exit."""
-    return fake.process(child.bot_argv(), env=env, cwd=str(child.REPO_ROOT))
-
-
-async def wait_for_turn_or_end(table: Table, after: object = None) -> Message:
-    """The next turn message (a different one from `after`), or the result once the stored game
-    is over."""
-    refused: set[int] = set()
-
-    def found() -> Message | None:
-        final = play.result_after(table.channel.messages)
-        if final is not None and final.id not in refused:
-            return final
-        state = play.turn_state(table.channel.messages)
-        return play.turn_message(table.channel.messages) if state is not None and state != after else None
-
-    while True:
-        message: Message = await table.fake.wait_until(
-            found, what="the next turn or the end", channel=table.channel
-        )
-        if not play.is_result(message) or await table.games.over_in(table.channel.id):
-            return message
-        refused.add(message.id)
-
-
-START: dict[str, Any] = {"players": 2, "pieces": 4, "level": "easy"}
+    """The tests' settings for the bot, its worker processes as the bot's default has them."""
+    return test_env(fake, database_url, base=PLAY_SETTINGS, **settings)
 
 
 def percentile(samples: list[float], q: float) -> float:
@@ -120,7 +78,7 @@ async def new_game(fake: FakeDiscord, guild: Guild, name: str, database_url: str
     """A channel with a game between two new members, Black to throw."""
     channel = guild.add_text_channel(name)
     alice, bob = guild.add_member(f"{name}-a"), guild.add_member(f"{name}-b")
-    table = Table(fake, channel, alice, bob, play.StoredGames(database_url))
+    table = Table(fake, None, guild, channel, alice, bob, database_url)  # type: ignore[arg-type]
     await alice.slash(channel, "pachisi start", timeout=30, **START)
     await wait_for_turn_or_end(table)
     await bob.slash(channel, "pachisi join", seat="yellow", timeout=30)
@@ -129,11 +87,7 @@ async def new_game(fake: FakeDiscord, guild: Guild, name: str, database_url: str
 
 async def player_to_move(table: Table, message: Message) -> Member:
     """Who the stored game says is to play the turn `message` shows."""
-    user_id = await table.games.to_move(message)
-    member = next((m for m in (table.alice, table.bob) if m.id == user_id), None)
-    if member is None:
-        raise AssertionError(f"no member of #{table.channel.name} is to move in {message.content!r}")
-    return member
+    return await player_of(table, message, [table.alice, table.bob])
 
 
 async def turn(

@@ -21,7 +21,6 @@ import argparse
 import asyncio
 import os
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -34,26 +33,12 @@ from typing import Any
 import figures
 
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = os.environ.get("PACHISI_CHROMIUM") or "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+sys.path.insert(0, str(ROOT))  # the test support package, tests/support, as the tests import it
 
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.support.processes import free_port  # noqa: E402
 
 BOARD_DRAWN = "() => [...document.querySelectorAll('#messages img.picture')].some((i) => i.naturalWidth > 0)"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 async def page_answers(url: str) -> None:

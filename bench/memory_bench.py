@@ -22,8 +22,7 @@ from pathlib import Path
 import figures
 from bot_bench import bot_env, bot_process, cpu_seconds, many_games, new_game
 
-from localdiscord import FakeDiscord
-from localdiscord.driver import Guild
+from tests.support.driver import FakeDiscord, Guild
 
 
 def process_tree(pid: int) -> set[int]:

@@ -18,20 +18,24 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import random
 import statistics
+import sys
 import tempfile
 import time
+from pathlib import Path
 
 import figures
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/support, as the tests import it
 
 from bot.core.members import MemberSettings
 from bot.core.service import GameService
 from bot.core.snapshot import GameSnapshot
-from bot.core.store import GameRow, SeatRow, Store, make_engine, upgrade, utcnow
+from bot.core.store import GameRow, SeatRow, Store, upgrade, utcnow
 from engine.rules import Rules
 from engine.state import Position
+from tests.support import stores
 
 RULES = Rules.parse("classic")
 
@@ -109,16 +113,11 @@ async def run(url: str, games: int, samples: int, seed: int) -> dict[str, float]
 
 async def _reset_postgres(url: str) -> bool:
     """Empty the test database's public schema; False when no server answers."""
-    engine = make_engine(url)
     try:
-        async with engine.begin() as connection:
-            await connection.exec_driver_sql("DROP SCHEMA IF EXISTS public CASCADE")
-            await connection.exec_driver_sql("CREATE SCHEMA public")
-        return True
+        await stores.empty_postgres(url)
     except OSError:
         return False
-    finally:
-        await engine.dispose()
+    return True
 
 
 async def main() -> None:
@@ -133,7 +132,7 @@ async def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         sqlite = await run(f"sqlite+aiosqlite:///{folder}/bench.sqlite3", args.games, args.samples, args.seed)
     results.update({f"sqlite_{key}": value for key, value in sqlite.items()})
-    postgres_url = os.environ.get("PACHISI_TEST_POSTGRES_URL")
+    postgres_url = stores.postgres_server_url()
     if postgres_url and await _reset_postgres(postgres_url):
         postgres = await run(postgres_url, args.games, args.samples, args.seed)
         results.update({f"postgres_{key}": value for key, value in postgres.items()})

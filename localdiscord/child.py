@@ -1,6 +1,6 @@
 """The bot as a child process on the stand-in: its command line, its environment, and the process
 itself (started, killed, stopped in order, its output in a file). The local table (table.py), the
-end-to-end tests (driver.py, tests/e2e/helpers.py) and the benchmarks all start the bot here.
+end-to-end tests and the benchmarks (tests/support/) all start the bot here.
 
 The bot runs exactly as against Discord: only its settings point it at the stand-in
 (DISCORD_API_BASE, DISCORD_GATEWAY_URL and the stand-in's token).

@@ -7,7 +7,7 @@ option missing): a refused line never reaches the bot. `suggest` lists what may 
 typing (sub-commands, options, choices) and says when the bot's own autocomplete is wanted.
 `localized` gives the commands as a member of a language sees them (Discord's `name_localizations`):
 their names are typed and suggested in that language, and the English names still work; the
-reasons for a refusal are in the member's language too (`language`, the bot's catalogs).
+reasons for a refusal are in the member's language too (`language`: words.py, the bot's catalogs).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.core.texts.language import ENGLISH, Language
+from localdiscord.words import ENGLISH, Language
 
 Json = dict[str, Any]
 

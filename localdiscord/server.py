@@ -5,7 +5,7 @@ keeps it across runs: saved.py), so bot processes can come and go: a new process
 a fresh session, a reconnecting one RESUMEs and gets the events it missed (gateway.py). The REST
 resources are in rest/; tests add faults, holds and a spec check as aiohttp middlewares
 (`middlewares=`, tests/e2e/fakediscord.py); the local table's page (page.py) follows changes
-through `observers`. Tests drive it through driver.py.
+through `observers`. Tests drive it through tests/support/driver.py.
 """
 
 from __future__ import annotations

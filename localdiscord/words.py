@@ -1,5 +1,7 @@
 """The page's own words (its labels, the name dialog, its notices and refusals) in every language
-the bot ships, from the bot's catalogs (bot/locale, `scripts/catalogs` extracts them from here).
+the bot ships, from the bot's catalogs (bot/locale, `scripts/catalogs` extracts them from here and
+from commandline.py), read as files with the standard library's gettext: the stand-in imports
+nothing of the bot.
 
 The page gets them as one table when it connects and again when its member changes language;
 `{name}`-style placeholders are filled on the page. What the bot itself says is the bot's.
@@ -7,12 +9,56 @@ The page gets them as one table when it connects and again when its member chang
 
 from __future__ import annotations
 
-from bot.core.texts.language import Language, choose
+import gettext
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+LOCALE_DIR = Path(__file__).resolve().parents[1] / "bot" / "locale"
+"""The bot's compiled catalogs, `<code>/LC_MESSAGES/pachisi.mo` (installed beside this package)."""
+DOMAIN = "pachisi"
+SOURCE = "en"
+
+
+@dataclass(frozen=True)
+class Language:
+    """Turns one of the page's English sentences into this language's, placeholders filled."""
+
+    code: str = SOURCE
+    catalog: gettext.NullTranslations = field(default_factory=gettext.NullTranslations, compare=False)
+
+    def gettext(self, message: str, /, **params: object) -> str:
+        text = self.catalog.gettext(message)
+        return text.format(**params) if params else text
+
+
+ENGLISH = Language()
+
+
+def catalog_path(code: str) -> Path:
+    return LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.mo"
+
+
+@cache
+def language(code: str) -> Language | None:
+    """The language `code` if the bot ships a catalog for it (English always), read once."""
+    if code == SOURCE:
+        return ENGLISH
+    path = catalog_path(code)
+    if "/" in code or not path.is_file():
+        return None
+    with path.open("rb") as compiled:
+        return Language(code, gettext.GNUTranslations(compiled))
 
 
 def language_of(locale: str | None) -> Language:
-    """The language the page speaks to a member whose Discord locale is `locale` (English else)."""
-    return choose(locale)
+    """The language the page speaks to a member whose Discord locale is `locale` (`hi`, `en-US`):
+    the first of the locale and its language that the bot ships, else English."""
+    for code in (locale, (locale or "").split("-")[0]):
+        found = language(code) if code else None
+        if found is not None:
+            return found
+    return ENGLISH
 
 
 def page_words(language: Language) -> dict[str, str]:

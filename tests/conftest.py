@@ -14,10 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.store import Store, make_engine, upgrade
+from bot.core.store import Store
 from engine import build
-
-POSTGRES_ENV = "PACHISI_TEST_POSTGRES_URL"
+from tests.support import stores
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -34,29 +33,43 @@ def pytest_configure(config: pytest.Config) -> None:
     config.option.ignore = [*(config.option.ignore or []), *sources]
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The long tests (`slow`) go first, so that under pytest-xdist they start at once and the
+    short ones fill the other workers around them, rather than one of them ending the run late.
+    Under `--dist loadgroup`, the tests that stop a PostgreSQL server of their own run on one
+    worker, one after another, on one such server (e2e/conftest.py)."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable: slow ones first
+    for item in items:
+        if "postgres_server" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("private_postgres"))
+
+
 def pytest_report_header() -> str:
     return f"engine: {build.describe()}"
 
 
 @pytest.fixture
-def sqlite_url(tmp_path) -> str:
-    return f"sqlite+aiosqlite:///{tmp_path / 'pachisi.sqlite3'}"
+def sqlite_url(tmp_path: Path) -> str:
+    return stores.sqlite_url(tmp_path)
 
 
 @pytest.fixture
-async def postgres_url() -> str:
-    url = os.environ.get(POSTGRES_ENV)
-    if not url:
-        pytest.skip(f"{POSTGRES_ENV} is not set: no PostgreSQL server (run `source scripts/postgres-up`)")
-    engine = make_engine(url)
+async def postgres_url(request: pytest.FixtureRequest) -> str:
+    """An empty database on the test server: the worker's own under pytest-xdist; on a server of
+    the test's own when the test also takes `postgres_server` (it stops and starts it)."""
+    url = stores.postgres_server_url()
+    if url is None:
+        pytest.skip(
+            f"{stores.POSTGRES_ENV} is not set: no PostgreSQL server (run `source scripts/postgres-up`)"
+        )
     try:
-        async with engine.begin() as connection:
-            await connection.exec_driver_sql("DROP SCHEMA IF EXISTS public CASCADE")
-            await connection.exec_driver_sql("CREATE SCHEMA public")
+        if "postgres_server" in request.fixturenames:
+            url = request.getfixturevalue("postgres_server").url
+        elif worker := os.environ.get("PYTEST_XDIST_WORKER"):
+            url = await stores.own_database(url, worker)
+        await stores.empty_postgres(url)
     except OSError as exc:
         pytest.skip(f"PostgreSQL at {url} is not reachable: {exc}")
-    finally:
-        await engine.dispose()
     return url
 
 
@@ -66,23 +79,15 @@ def db_url(request: pytest.FixtureRequest) -> str:
     return request.getfixturevalue(f"{request.param}_url")
 
 
-async def migrated_store(url: str) -> AsyncIterator[Store]:
-    """A store on the database at `url`, migrated to head by the real migrations."""
-    await upgrade(url)
-    store = Store(url)
-    yield store
-    await store.close()
-
-
 @pytest.fixture
 async def store(db_url: str) -> AsyncIterator[Store]:
     """A store on a database migrated to head by the real migrations."""
-    async for migrated in migrated_store(db_url):
+    async for migrated in stores.migrated_store(db_url):
         yield migrated
 
 
 @pytest.fixture
 async def sqlite_store(sqlite_url: str) -> AsyncIterator[Store]:
     """A store on a SQLite file migrated to head: for what only SQLite needs to show."""
-    async for migrated in migrated_store(sqlite_url):
+    async for migrated in stores.migrated_store(sqlite_url):
         yield migrated

@@ -170,6 +170,21 @@ def test_the_core_knows_nothing_of_discord_or_the_cogs() -> None:
         assert not outside, f"{path} imports {outside}"
 
 
+def test_the_stand_in_imports_nothing_of_the_bot_nor_the_tests() -> None:
+    """localdiscord/ talks to the bot only as Discord does (HTTP and the gateway, the bot a child
+    process); the page's words come from the bot's catalog files, read as files. What drives the
+    stand-in in the tests and the benchmarks is test support (tests/support/)."""
+    for path, names in imported_roots("localdiscord").items():
+        assert not names & {"bot", "tests"}, f"{path} imports {names & {'bot', 'tests'}}"
+
+
+def test_the_bot_imports_nothing_of_the_stand_in() -> None:
+    """`python -m bot play` hands over to `python -m localdiscord` by the module's name (runpy), so
+    the bot ships and runs without the stand-in's code on its import path."""
+    for path, names in imported_roots("bot").items():
+        assert "localdiscord" not in names, f"{path} imports localdiscord"
+
+
 MIGRATION_LIBRARIES = frozenset({"alembic", "sqlalchemy"})
 ENV_IMPORTS = frozenset({"bot.core.store", "bot.core.config"})
 """What `migrations/env.py` takes from the bot: the models' metadata and the database URL."""

@@ -21,7 +21,7 @@ import pytest
 from sqlalchemy import make_url
 
 from bot.core.config import Settings, load_settings
-from tests.e2e.helpers import REPO_ROOT
+from tests.support.processes import REPO_ROOT
 
 FILES = ("compose.yaml", "compose.sharded.yaml")
 SETTINGS = {name.upper() for name in Settings.model_fields}

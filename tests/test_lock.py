@@ -16,7 +16,7 @@ import pytest
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
-from tests.e2e.helpers import REPO_ROOT
+from tests.support.processes import REPO_ROOT
 
 LOCKS = {
     "requirements.txt": ("project", "dependencies"),

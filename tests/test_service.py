@@ -34,7 +34,7 @@ from engine.game import MAX_THROWS, Game, Outcome, Termination
 from engine.rules import Rules
 from engine.state import DRAW, Move, Position, parse_move
 from engine.throws import VALUE_TO_MOUTHS
-from tests.helpers import (
+from tests.support.services import (
     ALICE,
     BOB,
     CAROL,

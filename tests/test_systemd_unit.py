@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from bot.core.config import Settings
-from tests.e2e.helpers import REPO_ROOT
+from tests.support.processes import REPO_ROOT
 
 UNIT = REPO_ROOT / "deploy" / "pachisi-bot.service"
 INSTALL = Path("/opt/pachisi")

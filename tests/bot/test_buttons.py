@@ -11,7 +11,7 @@ from bot.core import present
 from bot.core.texts import ENGLISH
 from bot.table.tournament import TOURNAMENT_JOIN, TOURNAMENT_LEAVE
 from engine import Move, Position
-from tests.bot.helpers import ALICE, FOUR, game
+from tests.support.snapshots import ALICE, FOUR, game
 
 POSTED = {
     "pachisi:throw:17:42": (buttons.ThrowButton, 17, 42),

@@ -12,7 +12,7 @@ from bot.core.texts import ENGLISH, answers, hints, turns
 from engine import Position, parse_move
 from engine import analysis as why
 from engine.analysis import Reason, analyse
-from tests.bot.helpers import ALICE, game
+from tests.support.snapshots import ALICE, game
 
 # Two players: Black (Alice) threw a 4; her piece on 26 can capture Yellow's on its 64 (Black's 30).
 POSITION = Position.parse("black:0,0,26,40 yellow:0,0,0,64 turn:black captured:- rules:classic")

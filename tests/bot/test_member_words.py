@@ -14,7 +14,7 @@ from bot.core.texts.language import language
 from engine import Position, Rules
 from engine.analysis import analyse
 from engine.puzzles import Puzzle
-from tests.bot.helpers import ALICE, game
+from tests.support.snapshots import ALICE, game
 
 HINDI = language("hi")
 BUSY = Position.parse("black:0,0,26,40 yellow:0,0,0,66 turn:black captured:- rules:classic")

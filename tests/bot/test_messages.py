@@ -11,7 +11,7 @@ from bot.core.texts import ENGLISH, board, records, table, turns
 from bot.core.texts.refusals import INPUT_SHOWN, quoted
 from bot.core.turns import Event
 from engine import DRAW, MAX_THROWS, Move, Position, Rules
-from tests.bot.helpers import ALICE, BOB, FOUR, NOW, game
+from tests.support.snapshots import ALICE, BOB, FOUR, NOW, game
 
 EN = ENGLISH
 

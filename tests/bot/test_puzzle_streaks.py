@@ -11,7 +11,7 @@ import pytest
 from bot.core.errors import GameError
 from bot.core.puzzles import EPOCH, Puzzles, Streak, day_of, next_day, number_on, the_set
 from bot.core.store import Store
-from tests.helpers import ALICE, BOB, GUILD, Clock
+from tests.support.services import ALICE, BOB, GUILD, Clock
 
 
 def test_a_year_of_days_shows_a_year_of_different_puzzles() -> None:

@@ -17,7 +17,7 @@ from bot.core.store import RatingRow, Store, upgrade
 from bot.core.store.database import ROOT
 from engine.record import read_record
 from engine.rules import Rules
-from tests.helpers import ALICE, BOB, CAROL, CHANNEL, GUILD, Clock, force_position, play_out, service
+from tests.support.services import ALICE, BOB, CAROL, CHANNEL, GUILD, Clock, force_position, play_out, service
 
 RULES = [
     Rules.parse("classic,players=2,pieces=1"),

@@ -16,7 +16,7 @@ from bot.core.snapshot import GameSnapshot, stored_position
 from bot.core.store import RatingRow, SeasonRatingRow, Store, aware
 from engine.game import Game
 from engine.rules import Rules
-from tests.helpers import ALICE, BOB, CAROL, CHANNEL, GUILD, Clock, play_out, service
+from tests.support.services import ALICE, BOB, CAROL, CHANNEL, GUILD, Clock, play_out, service
 
 RULES = Rules.parse("classic,players=2,pieces=1")
 

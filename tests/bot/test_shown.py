@@ -8,7 +8,7 @@ import asyncio
 from bot.core.shown import ShownBatch
 from bot.core.store import Store
 from engine.rules import Rules
-from tests.helpers import ALICE, CHANNEL, GUILD, count_transactions, service
+from tests.support.services import ALICE, CHANNEL, GUILD, count_transactions, service
 
 TWO = Rules.parse("classic,players=2,pieces=1")
 

@@ -14,7 +14,7 @@ from bot.core.texts.language import ENGLISH, language
 from bot.core.tournaments.picture import standings_picture
 from bot.core.tournaments.service import Options, Tournaments
 from engine.rules import Rules
-from tests.helpers import GUILD, Clock
+from tests.support.services import GUILD, Clock
 
 ORGANIZER = 99
 OPTIONS = Options("Winter cup", "swiss", Rules.parse("classic"), table_size=2, rounds=2, round_seconds=5400)

@@ -22,7 +22,7 @@ from bot.core.workers import Workers
 from engine.game import Game
 from engine.rules import Rules
 from engine.state import Position, parse_move
-from tests.helpers import ALICE, BOB, CHANNEL, GUILD, Clock, play_out
+from tests.support.services import ALICE, BOB, CHANNEL, GUILD, Clock, play_out
 
 FOUR = Rules.parse("classic")
 TWO = Rules.parse("classic,players=2,pieces=2")

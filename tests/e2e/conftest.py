@@ -1,9 +1,9 @@
 """Fixtures that run the real Pachisi bot (store, service, renderer) against the fake Discord; the
-helpers the tests share are in helpers.py."""
+helpers the tests share are in tests/support/."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -13,8 +13,10 @@ import pytest
 from bot.client import PachisiBot
 from bot.core.clock import Clock
 from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.helpers import PostgresServer, Table, bot_settings, check_records
 from tests.e2e.pseudolanguage import pseudo_language  # noqa: F401  (a fixture of the language tests)
+from tests.support import stores
+from tests.support.processes import PostgresServer, check_records
+from tests.support.table import Table, bot_settings
 
 
 @pytest.fixture
@@ -58,13 +60,24 @@ async def table(start_table: Callable[..., AbstractAsyncContextManager[Table]]) 
         yield table_
 
 
-@pytest.fixture
-async def postgres_server(postgres_url: str) -> AsyncIterator[PostgresServer]:
-    server = PostgresServer(postgres_url)
-    if not server.available:
+@pytest.fixture(scope="session")
+def private_postgres() -> Iterator[PostgresServer]:
+    """A PostgreSQL server for the tests that stop it (one per worker; they run in one group)."""
+    if stores.postgres_server_url() is None:
         pytest.skip(
-            "PG_BIN and PACHISI_PG_DATA are not set: the server was not started by scripts/postgres-up"
+            f"{stores.POSTGRES_ENV} is not set: no PostgreSQL server (run `source scripts/postgres-up`)"
         )
+    try:
+        server = PostgresServer.create()
+    except LookupError as exc:
+        pytest.skip(str(exc))
     yield server
-    if not Path(server.data, "postmaster.pid").exists():
-        await server.start()  # leave the server running for the tests after this one
+    server.remove()
+
+
+@pytest.fixture
+def postgres_server(private_postgres: PostgresServer) -> Iterator[PostgresServer]:
+    """A server of the test's own, which it may stop: its `postgres_url` is on this server."""
+    yield private_postgres
+    if not private_postgres.running:
+        private_postgres.restart()  # leave the server running for the tests after this one

@@ -20,13 +20,13 @@ from typing import Self
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
-import localdiscord
 from localdiscord.limits import bucket_headers, too_many
 from localdiscord.multipart import split_body
 from localdiscord.records import ApiError, json_response
 from localdiscord.rest.common import path_of
 from localdiscord.server import FakeDiscordServer
 from tests.e2e import openapi
+from tests.support import driver
 
 
 def matches(method: str, path: str, request: web.Request) -> bool:
@@ -156,7 +156,7 @@ class CheckedServer(FakeDiscordServer):
         self.holds.release()
 
 
-class FakeDiscord(localdiscord.FakeDiscord):
+class FakeDiscord(driver.FakeDiscord):
     """The driver over a `CheckedServer`."""
 
     server: CheckedServer

@@ -15,7 +15,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
 from bot.core.texts import language as languages
-from tests.e2e.helpers import Table
+from tests.support.table import Table
 
 PSEUDO = "en-XA"
 ACCENTED = str.maketrans("AEIOUYaeiouycnsz", "ÀÉÎÕÜÝàéîõüýçñšž")

@@ -10,7 +10,8 @@ from contextlib import AbstractAsyncContextManager
 from PIL import Image
 
 from engine.record import read_record
-from tests.e2e.helpers import Table, final_message, play_out, stored_games
+from tests.support.processes import stored_games
+from tests.support.table import Table, final_message, play_out
 
 
 async def test_after_a_game_members_list_export_replay_and_see_their_rating(table: Table) -> None:

@@ -5,7 +5,6 @@ and finishes. Damaged, mismatched or ill-timed restores are refused and change n
 from __future__ import annotations
 
 import asyncio
-import random
 import sqlite3
 import subprocess
 import sys
@@ -18,24 +17,22 @@ import pytest
 from sqlalchemy import make_url
 
 from bot.backup import head_revision
-from localdiscord.driver import TIMEOUT
 from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.helpers import (
+from tests.support.driver import TIMEOUT
+from tests.support.play import StoredGame
+from tests.support.processes import (
     REPO_ROOT,
     PostgresServer,
-    StoredGame,
-    Table,
     bot_env,
     check_move_log,
-    click_until_acknowledged,
-    is_final,
-    live_buttons,
-    play_out,
     running_bot,
     stored_games,
+)
+from tests.support.table import (
+    Table,
+    play_out,
+    play_turns,
     subprocess_table,
-    turn_state,
-    wait_for_turn_or_end,
 )
 
 T = TypeVar("T")
@@ -51,18 +48,6 @@ def cli(*args: str, database_url: str, path: str = "/usr/bin:/bin") -> subproces
         text=True,
         timeout=TIMEOUT,
     )
-
-
-async def play_turns(table: Table, turns: int) -> None:
-    """Alice plays `turns` of her turns by buttons (the computer plays its own)."""
-    rng = random.Random(turns)
-    for _ in range(turns):
-        message = await wait_for_turn_or_end(table)
-        if is_final(message):
-            return
-        labels = [b.label or "" for b in live_buttons(message)]
-        label = "Throw" if labels == ["Throw"] else rng.choice(labels)
-        await click_until_acknowledged(table, table.alice, message, label, turn_state(table.channel))
 
 
 async def while_playing(table: Table, work: Coroutine[Any, Any, T]) -> T:

@@ -7,9 +7,10 @@ import asyncio
 from bot.core.snapshot import GameSnapshot
 from bot.core.texts import ENGLISH
 from bot.core.texts.refusals import refusal as refusal_text
-from localdiscord.driver import Reply
 from localdiscord.records import Message
-from tests.e2e.helpers import Table, live_buttons, stored_games, turn_state, wait_for_turn_or_end
+from tests.support.driver import Reply
+from tests.support.processes import stored_games
+from tests.support.table import Table, live_buttons, turn_state, wait_for_turn_or_end
 
 
 async def game_now(table: Table) -> tuple[object, ...]:

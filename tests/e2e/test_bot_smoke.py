@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.helpers import Table
+from tests.support.table import Table
 
 
 @pytest.mark.smoke

@@ -10,9 +10,10 @@ from sqlalchemy import update
 from bot.client import PachisiBot
 from bot.core.store import CommandSyncRow, Store
 from bot.sync import GLOBAL_SCOPE, command_payload, payload_hash
-from localdiscord.driver import TIMEOUT
 from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.helpers import REPO_ROOT, bot_argv, bot_env, bot_settings
+from tests.support.driver import TIMEOUT
+from tests.support.processes import REPO_ROOT, bot_argv, bot_env
+from tests.support.table import bot_settings
 
 
 def command_syncs(fake: FakeDiscord) -> int:

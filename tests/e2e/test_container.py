@@ -23,9 +23,10 @@ from packaging.utils import canonicalize_name
 from sqlalchemy import make_url
 
 from bot.core.config import Settings
-from localdiscord.driver import TIMEOUT
 from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.helpers import BOT_READY, REPO_ROOT, live_buttons, subprocess_table
+from tests.support.driver import TIMEOUT
+from tests.support.processes import BOT_READY, REPO_ROOT
+from tests.support.table import live_buttons, subprocess_table
 
 DOCKERFILE = REPO_ROOT / "Dockerfile"
 SETTINGS = {name.upper() for name in Settings.model_fields}

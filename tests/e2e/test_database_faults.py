@@ -3,26 +3,14 @@ goes on once it is back, without restarting the bot."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import sys
 
 import pytest
-from sqlalchemy import make_url
 
 from bot.client import PachisiBot
 from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.helpers import (
-    PostgresServer,
-    Table,
-    bot_settings,
-    check_move_log,
-    live_buttons,
-    play_out,
-    stored_games,
-    turn_state,
-    wait_for_turn_or_end,
-)
+from tests.support.processes import PostgresServer, check_move_log, sqlite_locked, stored_games
+from tests.support.table import Table, bot_settings, live_buttons, play_out, turn_state, wait_for_turn_or_end
 
 SAVED = "The database is not answering right now. The game is saved; try again in a moment."
 
@@ -93,25 +81,9 @@ async def test_sqlite_locked_by_another_process_past_the_busy_timeout(
     await table.alice.slash(table.channel, "pachisi start", players=2, pieces=1, level="easy")
     await play_one_turn(table)
     [before] = await stored_games(table.database_url)
-    path = make_url(table.database_url).database
-    # Another process holds SQLite's write lock until its standard input closes: past the bot's
-    # busy timeout (SQLITE_BUSY_TIMEOUT_MS), which the bot waits out before it answers.
-    locker = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-c",
-        "import sqlite3, sys\n"
-        f"c = sqlite3.connect({path!r}, isolation_level=None)\n"
-        "c.execute('BEGIN EXCLUSIVE'); print('locked', flush=True); sys.stdin.read()\n",
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-    )
-    try:
-        assert locker.stdout is not None and await locker.stdout.readline() == b"locked\n"
+    async with sqlite_locked(table.database_url):  # past the bot's busy timeout
         await refused_while_down(table)
         assert outages_logged(caplog) == 1
-    finally:
-        locker.kill()
-        await locker.wait()
     [after] = await stored_games(table.database_url)
     assert (after.snapshot.turn_number, len(after.moves)) == (before.snapshot.turn_number, len(before.moves))
     await play_one_turn(table)  # the lock is gone: the same click works

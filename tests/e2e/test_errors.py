@@ -9,7 +9,8 @@ import re
 import pytest
 
 from bot.core import records
-from tests.e2e.helpers import Table, seat_button_id, seat_offer, stored_games, wait_for_turn_or_end
+from tests.support.processes import stored_games
+from tests.support.table import Table, seat_button_id, seat_offer, wait_for_turn_or_end
 
 ANSWER = re.compile(r"^Something went wrong \(ref ([0-9a-f]{6})\)\. The game is saved\.$")
 

@@ -24,9 +24,9 @@ from discord import app_commands
 from discord.ext import commands
 from PIL import Image
 
-from localdiscord import Channel, Member
 from localdiscord.state import State
 from tests.e2e.fakediscord import FakeDiscord
+from tests.support.driver import Channel, Member
 
 REPO = Path(__file__).resolve().parents[2]
 MOVES = ["black:0-1", "black:12-16", "red:3-7"]

@@ -7,7 +7,7 @@ import io
 import pytest
 from PIL import Image
 
-from tests.e2e.helpers import (
+from tests.support.table import (
     Table,
     is_final,
     live_buttons,

@@ -4,9 +4,7 @@ metric the dashboard and the alert examples in deploy/ name."""
 
 from __future__ import annotations
 
-import asyncio
 import math
-import socket
 import subprocess
 import sys
 from collections import Counter
@@ -17,38 +15,35 @@ from typing import Any
 import aiohttp
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
-from sqlalchemy import make_url
 
 from bot import health as health_server
 from bot.core.store import StoreUnavailable
 from bot.health import action_of, command_of
-from localdiscord.driver import TIMEOUT
 from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.helpers import (
+from tests.promql import alert_exprs, dashboard_exprs, exposed, metric_names
+from tests.support.driver import TIMEOUT
+from tests.support.processes import (
     REPO_ROOT,
     PostgresServer,
-    Table,
     bot_env,
+    free_port,
+    running_bot,
+    sqlite_locked,
+    wait_for,
+)
+from tests.support.table import (
+    Table,
     live_buttons,
     play_out,
-    running_bot,
     subprocess_table,
     turn_state,
-    wait_for,
     wait_for_turn_or_end,
 )
-from tests.promql import alert_exprs, dashboard_exprs, exposed, metric_names
 
 SAVED = str(StoreUnavailable())
 
 COMMAND, COMPONENT = 2, 3
 """Discord's interaction types of a slash command and a button click."""
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 async def get(port: int, path: str) -> tuple[int, str]:
@@ -196,22 +191,8 @@ async def test_healthz_unhealthy_while_sqlite_is_locked(fake: FakeDiscord, datab
     port = free_port()
     async with running_bot(fake, bot_env(fake, database_url, METRICS_PORT=str(port))):
         assert (await health(port))[0] == 200
-        path = make_url(database_url).database
-        locker = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-c",
-            "import sqlite3, sys\n"
-            f"c = sqlite3.connect({path!r}, isolation_level=None)\n"
-            "c.execute('BEGIN EXCLUSIVE'); print('locked', flush=True); sys.stdin.read()\n",
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-        )
-        try:
-            assert locker.stdout is not None and await locker.stdout.readline() == b"locked\n"
+        async with sqlite_locked(database_url):
             assert await health(port) == (503, {"status": "unhealthy", "gateway": True, "database": False})
-        finally:
-            locker.kill()
-            await locker.wait()
         assert await health_becomes(port, 200) == {"status": "ok", "gateway": True, "database": True}
 
 

@@ -15,16 +15,16 @@ from bot.core.texts.board import move_steps
 from engine import Position, parse_move
 from engine.players import HardPlayer
 from engine.winchance import story
-from localdiscord.driver import Reply
 from render import choice_label
 from render.chart import line_colours, point
-from tests.e2e.helpers import (
+from tests.support.driver import Reply
+from tests.support.processes import stored_games
+from tests.support.table import (
     HINT_BUTTON,
     Table,
     is_final,
     live_buttons,
     play_out,
-    stored_games,
     turn_state,
     wait_for_turn_or_end,
 )

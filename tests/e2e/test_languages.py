@@ -26,10 +26,11 @@ from bot.core.snapshot import GameSnapshot
 from bot.core.store import Status
 from bot.core.texts import language as languages
 from bot.core.texts import turns
-from localdiscord.driver import Channel, Member
 from localdiscord.records import Message
-from tests.e2e.helpers import Table, stored_games, waits_for_the_starter
 from tests.e2e.pseudolanguage import PSEUDO, foreign, seen_texts
+from tests.support.driver import Channel, Member
+from tests.support.processes import stored_games
+from tests.support.table import Table, waits_for_the_starter
 
 QUICK = {"players": 2, "pieces": 2, "level": "easy"}
 

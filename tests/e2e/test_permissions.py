@@ -4,17 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from localdiscord.driver import Reply
 from localdiscord.records import Message
-from tests.e2e.helpers import (
+from tests.support.driver import Reply
+from tests.support.processes import check_move_log, stored_games, wait_for_game
+from tests.support.table import (
     Table,
-    check_move_log,
     live_buttons,
     player_to_move,
-    stored_games,
     turn_message,
     turn_state,
-    wait_for_game,
     wait_for_turn_or_end,
 )
 

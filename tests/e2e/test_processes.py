@@ -4,22 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import random
 
 from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.helpers import (
+from tests.support.processes import bot_env, bot_process, check_move_log, stored_games
+from tests.support.table import (
     WHOLE_GAME,
     Table,
-    bot_env,
-    bot_process,
-    check_move_log,
-    click_until_acknowledged,
     final_message,
     is_final,
     live_buttons,
     play_out,
-    stored_games,
-    turn_state,
+    play_turns,
     wait_for_turn_or_end,
 )
 
@@ -54,18 +49,6 @@ def guild_table(fake: FakeDiscord, shard: int, database_url: str) -> Table:
     channel = guild.add_text_channel("games")
     alice, bob = guild.add_member("Alice"), guild.add_member("Bob")
     return Table(fake, None, guild, channel, alice, bob, database_url)  # type: ignore[arg-type]
-
-
-async def play_turns(table: Table, turns: int) -> None:
-    """Alice plays `turns` of her turns by buttons (the computer plays its own)."""
-    rng = random.Random(table.guild.id)
-    for _ in range(turns):
-        message = await wait_for_turn_or_end(table)
-        if is_final(message):
-            return
-        labels = [b.label or "" for b in live_buttons(message)]
-        label = "Throw" if labels == ["Throw"] else rng.choice(labels)
-        await click_until_acknowledged(table, table.alice, message, label, turn_state(table.channel))
 
 
 async def test_two_shard_processes_one_killed_and_replaced(fake: FakeDiscord, postgres_url: str) -> None:

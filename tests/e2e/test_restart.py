@@ -14,11 +14,17 @@ from bot.core.store import GameRow, GameValues, Store
 from bot.core.texts import ENGLISH
 from localdiscord.records import Message
 from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.helpers import (
-    WHOLE_GAME,
-    Table,
+from tests.support.processes import (
     bot_env,
     check_move_log,
+    running_bot,
+    stored_games,
+    wait_for,
+    wait_for_game,
+)
+from tests.support.table import (
+    WHOLE_GAME,
+    Table,
     choices_shown,
     click_until_acknowledged,
     final_message,
@@ -26,12 +32,8 @@ from tests.e2e.helpers import (
     live_buttons,
     play_out,
     player_to_move,
-    running_bot,
-    stored_games,
     subprocess_table,
     turn_state,
-    wait_for,
-    wait_for_game,
     wait_for_turn_or_end,
 )
 

@@ -11,7 +11,7 @@ from contextlib import AbstractAsyncContextManager
 
 from bot.core import ratings
 from bot.core.store import RatingRow, SeasonRatingRow
-from tests.e2e.helpers import MovableClock, Table
+from tests.support.table import MovableClock, Table
 
 SKILLS = {
     "mu": 30.0,

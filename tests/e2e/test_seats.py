@@ -8,11 +8,10 @@ from bot.backup import replay_all, sqlite_path
 from bot.cogs.pachisi.views import CONFIRM_YES
 from bot.core.texts import ENGLISH, answers
 from engine.game import Outcome, Termination
-from tests.e2e.helpers import (
+from tests.support.processes import check_move_log, check_records, stored_games, wait_for
+from tests.support.table import (
     SEAT_OFFER,
     Table,
-    check_move_log,
-    check_records,
     final_message,
     is_final,
     live_buttons,
@@ -20,11 +19,9 @@ from tests.e2e.helpers import (
     player_to_move,
     seat_button_id,
     seat_offer,
-    stored_games,
     to_move,
     turn_or_end,
     turn_state,
-    wait_for,
     wait_for_turn_or_end,
 )
 

@@ -4,14 +4,8 @@ The bot runs on uvloop (bot/eventloop.py), whose signal handling this exercises.
 from __future__ import annotations
 
 from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.helpers import (
-    bot_env,
-    live_buttons,
-    running_bot,
-    subprocess_table,
-    turn_state,
-    wait_for_turn_or_end,
-)
+from tests.support.processes import bot_env, running_bot
+from tests.support.table import live_buttons, subprocess_table, turn_state, wait_for_turn_or_end
 
 
 async def test_sigterm_after_game_activity_exits_cleanly(fake: FakeDiscord, database_url: str) -> None:

@@ -14,19 +14,21 @@ from typing import Any
 
 import pytest
 
-from localdiscord.driver import TIMEOUT, BotProcess, Member, Reply
 from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.helpers import (
+from tests.support.driver import TIMEOUT, BotProcess, Member, Reply
+from tests.support.processes import (
     BOT_READY,
     POLL_SECONDS,
-    Table,
     bot_env,
     check_move_log,
+    running_bot,
+    stored_games,
+)
+from tests.support.table import (
+    Table,
     is_final,
     live_buttons,
     play_out,
-    running_bot,
-    stored_games,
     to_move,
     turn_or_end,
     turn_state,
@@ -34,6 +36,10 @@ from tests.e2e.helpers import (
 )
 
 KILLS = 50
+TURN_WAIT = 3 * TIMEOUT
+"""How long a channel may wait for its next turn: through several kills in a row, each a restart of
+the bot, which a machine busy with other tests makes slow (what is checked is that no move is lost
+or played twice, not how soon)."""
 AFTER_A_POST = 5
 """Every AFTER_A_POST-th kill waits for a turn's post to reach the fake, which never answers it."""
 
@@ -57,7 +63,7 @@ async def until_answered(fake: FakeDiscord, bot: BotProcess, send: Callable[[], 
         def settled(reply: Reply = reply, starts: int = starts) -> bool:
             return reply.done or fake.expired(reply) or bot.starts > starts
 
-        await fake.wait_until(settled, what="the answer, or the command lost")
+        await fake.wait_until(settled, timeout=TURN_WAIT, what="the answer, or the command lost")
         if reply.done:
             return reply
 
@@ -65,7 +71,7 @@ async def until_answered(fake: FakeDiscord, bot: BotProcess, send: Callable[[], 
 async def play_turns(table: Table, members: list[Member], rng: random.Random, bot: BotProcess) -> None:
     """Play this channel's human turns by buttons until the game ends. A click Discord gave up on, or
     one made to a process killed since, is made again on the turn as it then stands."""
-    while not is_final(message := await wait_for_turn_or_end(table)):
+    while not is_final(message := await wait_for_turn_or_end(table, timeout=TURN_WAIT)):
         before = turn_state(table.channel)
         labels = [b.label or "" for b in live_buttons(message)]
         member = await to_move(table, message, members)
@@ -83,7 +89,7 @@ async def play_turns(table: Table, members: list[Member], rng: random.Random, bo
             moved_on = turn_or_end(table.channel, before) is not None
             return moved_on or table.fake.expired(reply) or bot.starts > starts
 
-        await table.fake.wait_until(settled, what="the next turn, or the click lost")
+        await table.fake.wait_until(settled, timeout=TURN_WAIT, what="the next turn, or the click lost")
 
 
 async def keep_playing(
@@ -97,7 +103,7 @@ async def keep_playing(
         channel = table.channel
         start = functools.partial(first.slash, channel, "pachisi start", wait=False, **seating.start)
         await until_answered(table.fake, bot, start)
-        await wait_for_turn_or_end(table)
+        await wait_for_turn_or_end(table, timeout=TURN_WAIT)
         if seating.second_seat:
             join = functools.partial(
                 others[0].slash, channel, "pachisi join", wait=False, seat=seating.second_seat

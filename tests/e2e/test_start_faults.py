@@ -10,9 +10,9 @@ from contextlib import closing
 from pathlib import Path
 
 from bot.core.store import upgrade
-from localdiscord.driver import TIMEOUT
 from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.helpers import REPO_ROOT, bot_env
+from tests.support.driver import TIMEOUT
+from tests.support.processes import REPO_ROOT, bot_env
 
 
 async def test_a_database_of_a_newer_bot_is_one_line_and_exit_1(fake: FakeDiscord, tmp_path: Path) -> None:

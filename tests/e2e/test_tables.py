@@ -11,16 +11,16 @@ from contextlib import AbstractAsyncContextManager
 import pytest
 
 from bot.core.texts.turns import log_lines
-from localdiscord import play
-from localdiscord.driver import Channel
 from localdiscord.records import Message
-from tests.e2e.helpers import (
+from tests.support import play
+from tests.support.driver import Channel
+from tests.support.processes import stored_games
+from tests.support.table import (
     MovableClock,
     Table,
     final_message,
     is_final,
     live_buttons,
-    stored_games,
     time_passes,
     waits_for_the_starter,
 )

@@ -7,17 +7,16 @@ import re
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 
-from tests.e2e.helpers import (
+from tests.support.processes import check_move_log, stored_games
+from tests.support.table import (
     WHOLE_GAME,
     MovableClock,
     Table,
-    check_move_log,
     click_until_acknowledged,
     final_message,
     is_final,
     live_buttons,
     play_out,
-    stored_games,
     time_passes,
     turn_state,
     wait_for_turn_or_end,

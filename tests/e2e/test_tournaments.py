@@ -22,8 +22,9 @@ from bot.core.texts import ENGLISH
 from bot.core.texts.tournament import standing_line
 from bot.core.tournaments.snapshot import Tournament
 from bot.core.tournaments.standings import Entrant, Game, standings
-from localdiscord.driver import Member
-from tests.e2e.helpers import MovableClock, Table, stored_games, wait_for
+from tests.support.driver import Member
+from tests.support.processes import stored_games, wait_for
+from tests.support.table import MovableClock, Table
 
 MOVE_SECONDS = 30
 ROUND_MINUTES = 10

@@ -32,10 +32,11 @@ import pytest
 
 from bot.client import PachisiBot
 from bot.core.clock import Clock
-from localdiscord.driver import TIMEOUT, Channel, Member, Reply
 from localdiscord.records import Button, Json, Message
 from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.helpers import bot_settings, stored_games
+from tests.support.driver import TIMEOUT, Channel, Member, Reply
+from tests.support.processes import stored_games
+from tests.support.table import bot_settings
 
 GOLDEN = Path(__file__).with_name("transcripts")
 UPDATE = os.environ.get("PACHISI_UPDATE_GOLDEN") == "1"

@@ -9,35 +9,22 @@ skipped, except on CI, where they fail.
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from localdiscord.table import LocalTable
-
-CHROMIUM = os.environ.get("PACHISI_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1200, "height": 860}
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, missing
 
 
 def need_chromium() -> None:
-    if not Path(CHROMIUM).is_file():
-        message = f"no Chromium at {CHROMIUM} (scripts/test installs Debian's chromium as root)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+    message = missing()
+    if message is None:
+        return
+    if os.environ.get("CI"):
+        pytest.fail(message)
+    pytest.skip(message)
 
 
 @pytest.fixture
@@ -56,8 +43,9 @@ async def browser() -> AsyncIterator[object]:
 @pytest.fixture
 async def table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[LocalTable]:
     """The local table in this process (the bot is its child process), on a free port, with the
-    computers playing without pauses."""
+    computers playing without pauses and one worker process."""
     monkeypatch.setenv("COMPUTER_PACE_SECONDS", "0")
+    monkeypatch.setenv("WORKERS", "1")  # one worker process, as the end-to-end tests' bot has
     monkeypatch.chdir(tmp_path)  # no .env of the developer's reaches the bot
     running = LocalTable(tmp_path / "table.sqlite3", port=0, say=lambda text: None)
     try:

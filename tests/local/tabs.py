@@ -1,7 +1,7 @@
 """A member's browser tab on the local table, driven as a person would: typing and clicking.
 
 The turn is found by its buttons' custom ids and the end of the game by the stored game
-(localdiscord/play.py), so the tabs play in any language.
+(tests/support/play.py), so the tabs play in any language.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from localdiscord import play
-from tests.local.conftest import DESKTOP
+from tests.support import play
+from tests.support.browser import DESKTOP
 
 TIMEOUT_MS = 15_000
 LOOK_AGAIN_MS = 1_000

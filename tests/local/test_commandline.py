@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from bot.core.texts.language import language
 from localdiscord.commandline import Refused, autocomplete_data, localized, read, suggest
+from localdiscord.words import language_of
 
 CHOICES_2_4 = [{"name": "4", "value": 4}, {"name": "2", "value": 2}]
 SECTIONS = [{"name": "The board", "value": "board"}, {"name": "Throws", "value": "throws"}]
@@ -181,7 +181,7 @@ def test_a_hindi_member_types_and_is_suggested_the_hindi_names_and_english_still
     with pytest.raises(Refused, match="no command /पच्चीस"):
         read("/पच्चीस शुरू", hindi, {})
     with pytest.raises(Refused, match=r"^खिलाड़ी 2 या 4 होना चाहिए।$"):  # in her language
-        read("/पच्चीसी शुरू खिलाड़ी:3", hindi, {}, language("hi"))
+        read("/पच्चीसी शुरू खिलाड़ी:3", hindi, {}, language_of("hi"))
     english = localized(hindi_commands(), "en-US")
     with pytest.raises(Refused, match="no command /पच्चीसी"):
         read("/पच्चीसी शुरू", english, {})  # Hindi names are for Hindi members, as on Discord

@@ -8,8 +8,8 @@ from typing import Any
 
 from localdiscord.table import LocalTable
 from tests.local import axe
-from tests.local.conftest import DESKTOP
 from tests.local.tabs import WON, Tab
+from tests.support.browser import DESKTOP
 
 START = "/pachisi start players:2 pieces:1 level:easy"
 

@@ -21,16 +21,11 @@ import pytest
 
 from localdiscord.table import DEFAULT_DATABASE, LocalTable, TableRunning, local_paths, lock_path
 from tests.local.tabs import Tab
+from tests.support.processes import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECKOUT = {"PYTHONPATH": str(ROOT)}
 """The command run from another folder still runs this checkout's code (not another installed copy)."""
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class Play:

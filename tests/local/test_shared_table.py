@@ -15,9 +15,9 @@ import pytest
 
 from localdiscord import words
 from localdiscord.table import LocalTable
-from tests.local.conftest import DESKTOP
 from tests.local.languages import LANGUAGES
 from tests.local.tabs import WON, Tab
+from tests.support.browser import DESKTOP
 
 SCREENSHOTS = (
     Path(os.environ["PACHISI_SCREENSHOTS"]).resolve() if os.environ.get("PACHISI_SCREENSHOTS") else None

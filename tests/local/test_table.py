@@ -11,9 +11,9 @@ import pytest
 
 from localdiscord.records import API
 from localdiscord.table import LocalTable
-from tests.local.conftest import PHONE
 from tests.local.languages import LANGUAGES, lang, member
 from tests.local.tabs import WON, Tab
+from tests.support.browser import PHONE
 
 START = "/pachisi start players:2 pieces:1 level:easy"
 

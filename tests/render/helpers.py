@@ -8,6 +8,8 @@ from random import Random
 from PIL import Image
 
 from engine import Game, Move, Position, Rules, play_out
+from engine.record import Record, Throw
+from engine.throws import throw_value
 from render.words import Words
 
 
@@ -38,6 +40,21 @@ def random_game(seed: int, throws: int, rules: Rules | None = None) -> tuple[Pos
         if record and game.position is not position:
             before, move = position, record[-1].move
     return before, game.position, move
+
+
+def random_record(rules_text: str, seed: int, tags: dict[str, str]) -> Record:
+    """A whole game of random moves (the throws from `seed` too), as its record."""
+    rules = Rules.parse(rules_text)
+    rng = Random(seed)
+    position = Position.initial(rules)
+    throws = []
+    while position.result is None:
+        value = throw_value(rng)
+        legal = position.legal_moves(value)
+        move = rng.choice(legal) if legal else None
+        throws.append(Throw(position.turn, value, move))
+        position = position.play(value, move)
+    return Record.play(rules, throws, tags)
 
 
 RGB = tuple[int, int, int]

@@ -5,15 +5,11 @@ from __future__ import annotations
 import io
 import itertools
 from functools import cache
-from random import Random
 
 from PIL import Image, ImageSequence
 
 from engine.board import NUM_SQUARES
-from engine.record import Record, Throw
-from engine.rules import Rules
-from engine.state import Position
-from engine.throws import throw_value
+from engine.record import Record
 from render import layout, sprites
 from render.draw import _palette
 from render.panels import name_lines
@@ -27,23 +23,14 @@ from render.replay import (
     stretches,
 )
 from render.words import ENGLISH
-from tests.render.helpers import hindi
+from tests.render.helpers import hindi, random_record
 
 
 @cache
 def game(rules_text: str = "classic", seed: int = 0) -> Record:
-    rules = Rules.parse(rules_text)
-    rng = Random(seed)
-    position = Position.initial(rules)
-    throws = []
-    while position.result is None:
-        value = throw_value(rng)
-        moves = position.legal_moves(value)
-        move = rng.choice(moves) if moves else None
-        throws.append(Throw(position.turn, value, move))
-        position = position.play(value, move)
-    tags = {"Black": "Asha (user 1)", "Yellow": "Ravi (user 2); computer (normal)"}
-    return Record.play(rules, throws, tags)
+    return random_record(
+        rules_text, seed, {"Black": "Asha (user 1)", "Yellow": "Ravi (user 2); computer (normal)"}
+    )
 
 
 def test_stretches_are_the_rounds_in_order_covering_every_throw() -> None:

@@ -9,7 +9,6 @@ import re
 from collections.abc import Callable, Iterator
 from functools import cache
 from itertools import pairwise
-from random import Random
 
 import pytest
 from PIL import Image, ImageSequence
@@ -17,16 +16,15 @@ from PIL import Image, ImageSequence
 from engine import Move, Position
 from engine.board import HOME, NUM_SQUARES
 from engine.players import LEVELS
-from engine.record import Record, Throw
+from engine.record import Record
 from engine.rules import Rules
-from engine.throws import throw_value
 from render import DrawnMove, board_png, chart, layout, legend, legend_png, panels, sprites
 from render import words as w
 from render.chart import game_png
 from render.draw import _palette
 from render.replay import replay_gif
 from render.words import ENGLISH, Words
-from tests.render.helpers import decode, hindi
+from tests.render.helpers import decode, hindi, random_record
 
 
 class Marked(gettext.NullTranslations):
@@ -267,17 +265,7 @@ def test_the_legend_in_another_language_keeps_its_pictures() -> None:
 
 @cache
 def _record(rules_text: str, seed: int) -> Record:
-    rules = Rules.parse(rules_text)
-    rng = Random(seed)
-    position = Position.initial(rules)
-    throws = []
-    while position.result is None:
-        value = throw_value(rng)
-        legal = position.legal_moves(value)
-        move = rng.choice(legal) if legal else None
-        throws.append(Throw(position.turn, value, move))
-        position = position.play(value, move)
-    return Record.play(rules, throws, {"Yellow": "Ravi (user 2); computer (hard)"})
+    return random_record(rules_text, seed, {"Yellow": "Ravi (user 2); computer (hard)"})
 
 
 def _chart(words: Words) -> Image.Image:

@@ -10,7 +10,7 @@ from sqlalchemy.exc import IntegrityError
 
 from bot.core.members import MemberSettings
 from bot.core.store import SQLITE_BUSY_TIMEOUT_MS, GameRow, SeatRow, Store, aware, utcnow
-from tests.helpers import ALICE, BOB, CAROL
+from tests.support.services import ALICE, BOB, CAROL
 
 
 def _game(channel_id: int = 10, status: str = "active") -> GameRow:

@@ -22,8 +22,8 @@ from bot.core.workers import Workers
 from bot.table import Table
 from bot.table.writes import BUCKET, Pacer
 from engine import Position
-from tests.table.chat import Chat, MovedClock
-from tests.table.world import CHANNEL, World
+from tests.support.chat import Chat, MovedClock
+from tests.support.world import CHANNEL, World
 
 QUICK_BUCKET_SECONDS = 0.05
 """The chat's buckets are as many writes as Discord's, renewed this fast: a test that posts more

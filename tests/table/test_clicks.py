@@ -15,7 +15,7 @@ from bot.core.texts import ENGLISH, table
 from bot.table import flow
 from bot.table.acts import Act
 from bot.table.channel import WriteRefused
-from tests.table.world import ALICE, BOB, CHOICES, TWO, World, pick
+from tests.support.world import ALICE, BOB, CHOICES, TWO, World, pick
 
 
 async def test_the_member_to_move_throws_and_the_click_answers_on_its_own_message(world: World) -> None:

@@ -8,7 +8,7 @@ import pytest
 from bot.core.errors import NotAllowed
 from bot.core.present import HINT
 from bot.table.seats import Opening, Place
-from tests.table.world import ALICE, BOB, CHANNEL, CHOICES, GUILD, NAMES, TWO, World
+from tests.support.world import ALICE, BOB, CHANNEL, CHOICES, GUILD, NAMES, TWO, World
 
 
 async def test_the_hint_answers_the_member_to_move_with_one_of_their_moves(world: World) -> None:

@@ -11,7 +11,7 @@ from bot.core.store import Status
 from bot.core.texts import ENGLISH
 from bot.table.acts import Act
 from bot.table.channel import Gone, NotPermitted
-from tests.table.world import ALICE, GUILD, World, until
+from tests.support.world import ALICE, GUILD, World, until
 
 
 async def test_a_restart_with_the_turn_shown_writes_nothing_and_arms_the_timer(world: World) -> None:

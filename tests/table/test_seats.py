@@ -10,8 +10,8 @@ from bot.core.present import REMATCH, THROW
 from bot.core.store import Status
 from bot.core.texts import ENGLISH, table
 from bot.table.seats import Opening, Place
-from tests.table.chat import Click
-from tests.table.world import ALICE, BOB, CAROL, CHANNEL, GUILD, NAMES, TWO, World
+from tests.support.chat import Click
+from tests.support.world import ALICE, BOB, CAROL, CHANNEL, GUILD, NAMES, TWO, World
 
 
 async def test_a_member_takes_a_computers_seat_and_the_table_is_told(world: World) -> None:

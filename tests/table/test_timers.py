@@ -9,7 +9,7 @@ from datetime import timedelta
 from bot.core.present import THROW
 from bot.core.store import Status
 from bot.core.turns import MAX_MISSED
-from tests.table.world import ALICE, BOB, TWO, World, until
+from tests.support.world import ALICE, BOB, TWO, World, until
 
 
 async def test_half_the_time_moves_the_turn_to_a_new_message_that_pings_the_member(world: World) -> None:

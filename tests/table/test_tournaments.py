@@ -17,8 +17,8 @@ from bot.core.tournaments.service import Options
 from bot.core.tournaments.snapshot import Tournament
 from bot.table.tournament import TOURNAMENT_JOIN, TOURNAMENT_LEAVE
 from engine import Rules
-from tests.table.chat import Click, Posted
-from tests.table.world import CHANNEL, GUILD, World, until
+from tests.support.chat import Click, Posted
+from tests.support.world import CHANNEL, GUILD, World, until
 
 ORGANIZER = 10
 MEMBERS = list(range(21, 29))

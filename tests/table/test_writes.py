@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.core.present import Message
 from bot.table.seats import Opening, Place
 from bot.table.writes import Pacer, posted_at, too_old
-from tests.table.world import ALICE, CHANNEL, GUILD, NAMES, TWO, World
+from tests.support.world import ALICE, CHANNEL, GUILD, NAMES, TWO, World
 
 BUCKET = (5, 0.3)
 """The chat's bucket, shortened: 5 writes of a kind per 0.3 s."""

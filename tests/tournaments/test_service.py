@@ -18,7 +18,7 @@ from bot.core.tournaments.snapshot import Tournament
 from bot.core.tournaments.standings import Entrant, Game, standings
 from engine.rules import Rules
 from engine.state import side_seats
-from tests.helpers import GUILD, Clock, play_out, service
+from tests.support.services import GUILD, Clock, play_out, service
 
 ORGANIZER = 99
 CHANNEL = 500

@@ -14,7 +14,7 @@ from bot.table.acts import Act
 from bot.table.seats import Opening, Place
 from bot.table.writes import Pacer
 from engine import Move, Rules
-from tests.table.chat import Chat, Click, MovedClock, Posted, Room
+from tests.support.chat import Chat, Click, MovedClock, Posted, Room
 
 GUILD, CHANNEL, ALICE, BOB, CAROL = 1, 100, 11, 12, 13
 NAMES = {ALICE: "Alice", BOB: "Bob", CAROL: "Carol"}

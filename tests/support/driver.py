@@ -1,4 +1,5 @@
-"""The driving API of the fake Discord: guilds, channels and members that act like people.
+"""The driving API of the stand-in Discord (localdiscord): guilds, channels and members that act
+like people, for the tests and the benchmarks.
 
     async with FakeDiscord.start() as discord_:
         guild = discord_.add_guild("Test")

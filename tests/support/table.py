@@ -1,41 +1,31 @@
-"""What the end-to-end tests share (their fixtures are in conftest.py): a table of members, driving a
-game as its players would, the bot as a subprocess, and reading what it stored."""
+"""A table of members on the stand-in, driving a game as its players would: the end-to-end tests,
+the benchmarks and the page's tests play here. Which message is the turn comes from the buttons'
+custom ids, who is to act from the stored game (play.py), so the helpers play in any language."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import datetime
-import os
 import random
-import subprocess
-from collections.abc import Awaitable, Callable, Collection
-from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, TypeVar
-
-from sqlalchemy import inspect, make_url, select
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field
+from typing import Any
 
 from bot.client import PachisiBot
 from bot.core.clock import Clock
 from bot.core.config import Settings, load_settings
-from bot.core.records import game_record
-from bot.core.snapshot import stored_position
-from bot.core.store import GameRow, Store
-from engine.record import read_record
-from localdiscord import child, play
-from localdiscord.driver import TIMEOUT, BotProcess, Channel, Guild, Member, Reply
-from localdiscord.play import StoredGame
 from localdiscord.records import Button, Message
-from tests.e2e.fakediscord import FakeDiscord
-
-T = TypeVar("T")
+from tests.support import play
+from tests.support.driver import TIMEOUT, Channel, FakeDiscord, Guild, Member, Reply
+from tests.support.play import StoredGame
+from tests.support.processes import POLL_SECONDS, stored_games, wait_for_game
 
 
 @dataclass
 class Table:
-    """A guild with a games channel and two members, the bot connected."""
+    """A guild with a games channel and two members, the bot connected (`bot`: the bot when it runs
+    in this process)."""
 
     fake: FakeDiscord
     bot: PachisiBot
@@ -44,6 +34,11 @@ class Table:
     alice: Member
     bob: Member
     database_url: str
+    games: play.StoredGames = field(init=False, repr=False)
+    """The bot's database, read as another process would."""
+
+    def __post_init__(self) -> None:
+        self.games = play.StoredGames(self.database_url)
 
 
 def bot_settings(fake: FakeDiscord, database_url: str, **overrides: Any) -> Settings:
@@ -57,13 +52,15 @@ def bot_settings(fake: FakeDiscord, database_url: str, **overrides: Any) -> Sett
         # (test_tables.py) run with the bot's own defaults.
         "default_thread": False,
         "default_auto_throw": False,
+        # The bot in the test's own process does its pictures and decisions on threads: no pool of
+        # worker processes to spawn and warm for each test. The pool itself is tested in
+        # tests/bot/test_workers.py, and end to end by every test of the bot as a process.
+        "workers": 0,
         "_env_file": None,
     }
     values.update(overrides)
     return load_settings(**values)
 
-
-# --- driving a game as its players would (localdiscord/play.py reads it, in any language) ------------
 
 SEAT_BUTTON = "Take a seat"
 HINT_BUTTON = "Hint"
@@ -113,7 +110,7 @@ def seat_offer(channel: Channel) -> Message | None:
 
 
 def seat_button_id(message: Message) -> str:
-    return next(b.custom_id for b in message.buttons if (b.custom_id or "").startswith(SEAT_OFFER))
+    return next(b.custom_id or "" for b in message.buttons if (b.custom_id or "").startswith(SEAT_OFFER))
 
 
 def turn_message(channel: Channel) -> Message | None:
@@ -164,7 +161,7 @@ async def waits_for_the_starter(table: Table) -> None:
 
 async def to_move(table: Table, message: Message, members: list[Member]) -> Member | None:
     """The member of `members` whose turn `message` shows, by the stored game (None: none of them)."""
-    user_id = await play.StoredGames(table.database_url).to_move(message)
+    user_id = await table.games.to_move(message)
     return next((m for m in members if m.id == user_id), None)
 
 
@@ -189,14 +186,14 @@ async def wait_for_turn_or_end(table: Table, after: object = None, *, timeout: f
     """The next actionable turn message (a different one from `after`), or the result, once the
     stored game is over."""
     refused: set[int] = set()
-    games = play.StoredGames(table.database_url)
     while True:
         found: Message = await table.fake.wait_until(
             lambda: turn_or_end(table.channel, after, refused),
             timeout=timeout,
             what="the next turn or the end",
+            channel=table.channel,
         )
-        if not play.is_result(found) or await games.over_in(table.channel.id):
+        if not play.is_result(found) or await table.games.over_in(table.channel.id):
             return found
         refused.add(found.id)
 
@@ -275,26 +272,22 @@ async def click_until_acknowledged(
 
         turn = await table.fake.wait_until(settled, what=f"the turn after {what!r}, or the click failed")
         if isinstance(turn, Message):
-            if play.is_result(turn) and not await play.StoredGames(table.database_url).over_in(
-                table.channel.id
-            ):
+            if play.is_result(turn) and not await table.games.over_in(table.channel.id):
                 return await wait_for_turn_or_end(table, before)
             return turn
     raise AssertionError(f"Discord gave up on {CLICKS} clicks of {what!r}: the bot never acknowledged one")
 
 
-# --- the bot as a subprocess (localdiscord/child.py), and what it stored ------------------------
-
-REPO_ROOT = child.REPO_ROOT
-BOT_READY = child.READY_LINE
-TEST_SETTINGS = {
-    "COMPUTER_PACE_SECONDS": "0",
-    "DEFAULT_LEVEL": "easy",
-    "DEFAULT_THREAD": "false",
-    "DEFAULT_AUTO_THROW": "false",
-    "LOG_LEVEL": "INFO",
-}
-"""Fast computers, easy level, games in the channel with the members throwing (as `bot_settings`)."""
+async def play_turns(table: Table, turns: int, rng: random.Random | None = None) -> None:
+    """Alice plays `turns` of her turns by buttons (the computers play their own), or to the end."""
+    rng = rng or random.Random(turns)
+    for _ in range(turns):
+        message = await wait_for_turn_or_end(table)
+        if is_final(message):
+            return
+        labels = [b.label or "" for b in live_buttons(message)]
+        label = "Throw" if labels == ["Throw"] else rng.choice(labels)
+        await click_until_acknowledged(table, table.alice, message, label, turn_state(table.channel))
 
 
 def subprocess_table(fake: FakeDiscord, database_url: str) -> Table:
@@ -303,77 +296,6 @@ def subprocess_table(fake: FakeDiscord, database_url: str) -> Table:
     channel = guild.add_text_channel("games")
     alice, bob = guild.add_member("Alice"), guild.add_member("Bob")
     return Table(fake, None, guild, channel, alice, bob, database_url)  # type: ignore[arg-type]
-
-
-def bot_argv() -> list[str]:
-    return child.bot_argv()
-
-
-def bot_process(fake: FakeDiscord, env: dict[str, str]) -> BotProcess:
-    """`python -m bot` as a subprocess on the fake (not started), ready once it logs BOT_READY."""
-    return BotProcess(fake, bot_argv(), env=env, cwd=str(REPO_ROOT), ready_line=BOT_READY)
-
-
-def running_bot(fake: FakeDiscord, env: dict[str, str]) -> AbstractAsyncContextManager[BotProcess]:
-    """`async with running_bot(fake, env) as bot:` a bot process, ready on entry, killed on exit."""
-    return fake.process(bot_argv(), env=env, cwd=str(REPO_ROOT), ready_line=BOT_READY)
-
-
-def bot_env(fake: FakeDiscord, database_url: str, **extra: str) -> dict[str, str]:
-    """Environment for `python -m bot` on the fake: the test settings, our database, `extra`."""
-    return child.bot_env(fake.server, database_url, **{**TEST_SETTINGS, **extra})
-
-
-async def stored_games(database_url: str) -> list[StoredGame]:
-    """Every game in the database (read as another process would)."""
-    return await play.StoredGames(database_url).all()
-
-
-async def check_records(database_url: str) -> None:
-    """Each stored game's record (docs/RULES.md, Game records), written and read back, replays to
-    the stored position (a resignation's result included, kept apart from the live position as the
-    bot stores it): run after every end-to-end test, so every game the suite plays is checked."""
-    store = Store(database_url)
-    try:
-        async with store.transaction() as session:
-            if not await session.run_sync(lambda s: inspect(s.connection()).has_table("games")):
-                return
-            for row in (await session.execute(select(GameRow).order_by(GameRow.id))).scalars().all():
-                seats, moves = await store.seats(session, row.id), await store.moves(session, row.id)
-                text = game_record(row, seats, moves).text()
-                again = read_record(text)
-                assert again.final == stored_position(row), f"game {row.id}: the record replays elsewhere"
-                assert len(again.throws) == row.turn_number
-    finally:
-        await store.close()
-
-
-POLL_SECONDS = 0.05
-"""How often a condition that nobody announces (a database row) is checked again."""
-
-
-async def wait_for(check: Callable[[], Awaitable[T | None]], *, what: str, timeout: float = TIMEOUT) -> T:
-    """Wait until `await check()` is truthy and return its value: for the database, which tells
-    nobody of a change, read again every POLL_SECONDS until the deadline."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not (found := await check()):
-        if loop.time() > deadline:
-            raise TimeoutError(f"timed out after {timeout} s waiting for {what}")
-        await asyncio.sleep(POLL_SECONDS)  # the database announces nothing: look again shortly
-    return found
-
-
-async def wait_for_game(
-    database_url: str, condition: Callable[[StoredGame], bool], *, what: str
-) -> StoredGame:
-    """The database's only game, once `condition` holds for it."""
-
-    async def check() -> StoredGame | None:
-        [game] = await stored_games(database_url)
-        return game if condition(game) else None
-
-    return await wait_for(check, what=what)
 
 
 async def time_passes(
@@ -391,35 +313,3 @@ async def time_passes(
     await table.fake.wait_until(armed, what="the turn timer")
     clock.advance(seconds)
     return await wait_for_game(table.database_url, then, what="the game after the time passed")
-
-
-def check_move_log(game: StoredGame) -> None:
-    """The log has one row per throw, numbered 0..n-1, and replaying it gives the stored position."""
-    assert play.replays(game), f"game {game.snapshot.id}: the move log does not replay to the stored position"
-
-
-class PostgresServer:
-    """The test PostgreSQL that scripts/postgres-up started (PG_BIN, PACHISI_PG_DATA), stopped and
-    started again from the test."""
-
-    def __init__(self, url: str) -> None:
-        self.bin = os.environ.get("PG_BIN", "")
-        self.data = os.environ.get("PACHISI_PG_DATA", "")
-        self.port = make_url(url).port
-
-    @property
-    def available(self) -> bool:
-        return bool(self.bin and self.data and Path(self.data, "PG_VERSION").exists())
-
-    def _run(self, *args: str) -> None:
-        argv = [f"{self.bin}/pg_ctl", "-D", self.data, *args]
-        if os.getuid() == 0:
-            argv = ["runuser", "-u", "postgres", "--", *argv]
-        subprocess.run(argv, check=True, capture_output=True, timeout=TIMEOUT)
-
-    async def stop(self) -> None:
-        await asyncio.to_thread(self._run, "-m", "fast", "-w", "stop")
-
-    async def start(self) -> None:
-        options = f"-h 127.0.0.1 -p {self.port} -k {self.data} -c fsync=off -c max_connections=200"
-        await asyncio.to_thread(self._run, "-l", f"{self.data}/server.log", "-w", "-o", options, "start")
