@@ -8,6 +8,7 @@ import pytest
 from bot.core.errors import NotAllowed
 from bot.core.present import REMATCH
 from bot.core.store import Status
+from engine.game import Outcome, Termination
 from tests.support.chat import Click
 from tests.support.world import ALICE, BOB, CAROL, NAMES, TWO, World
 
@@ -42,6 +43,10 @@ async def test_a_member_who_leaves_on_their_turn_hands_it_to_the_computer(world:
     assert after.seat_of(ALICE) is None and after.seats[TWO.seats[0]].user_id is None
     assert after.user_to_move() == BOB, "the computer played Alice's turn"
     assert not message.live() and BOB in world.turn_message().pings
+    await world.play_turn(BOB)
+    rows = await world.move_rows()
+    assert {r.actor_id for r in rows if r.seat == TWO.seats[1]} == {BOB}, "Bob's moves are his"
+    assert {r.actor_id for r in rows if r.seat == TWO.seats[0]} == {None}, "the computer's after she left"
 
 
 async def test_a_two_player_resignation_concedes_and_the_result_carries_the_tables_files(
@@ -52,6 +57,7 @@ async def test_a_two_player_resignation_concedes_and_the_result_carries_the_tabl
     await world.table.seats.give_up(world.member(ALICE), game, resign=True)
     after = await world.game()
     assert after.status == Status.FINISHED
+    assert after.outcome == Outcome(Termination.RESIGNATION, after.position.side_of(TWO.seats[1]))
     [result] = [m for m in world.room.messages if "story.png" in m.files]
     assert "board.png" in result.files and ALICE in result.pings
     assert world.room.find(game.card_message_id or 0).actions() == [REMATCH], "the card offers a rematch"
