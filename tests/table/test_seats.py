@@ -3,13 +3,17 @@ and resigning, ending a game and its rematch, and where the news goes."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from bot.backup import replay_all, sqlite_path
 from bot.core.errors import NotAllowed
 from bot.core.present import REMATCH
 from bot.core.store import Status
 from engine.game import Outcome, Termination
 from tests.support.chat import Click
+from tests.support.processes import check_records
 from tests.support.world import ALICE, BOB, CAROL, NAMES, TWO, World
 
 
@@ -50,7 +54,7 @@ async def test_a_member_who_leaves_on_their_turn_hands_it_to_the_computer(world:
 
 
 async def test_a_two_player_resignation_concedes_and_the_result_carries_the_tables_files(
-    world: World,
+    world: World, tmp_path: Path
 ) -> None:
     world.table.add_result_file(world.table.hints.story)
     game = await world.start()
@@ -63,6 +67,10 @@ async def test_a_two_player_resignation_concedes_and_the_result_carries_the_tabl
     assert world.room.find(game.card_message_id or 0).actions() == [REMATCH], "the card offers a rematch"
     world.table.remove_result_file(world.table.hints.story)
     assert not world.table.flow.writer.result_files
+    # The record written from the rows replays to the game as stored, and a backup takes it.
+    url = f"sqlite+aiosqlite:///{tmp_path / 'pachisi.sqlite3'}"
+    await check_records(url)
+    assert replay_all(sqlite_path(url)) == (1, await world.moves())
 
 
 async def test_only_the_starter_or_a_manager_may_end_a_game_for_everyone(world: World) -> None:
