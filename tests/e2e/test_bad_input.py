@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from bot.core.snapshot import GameSnapshot
 from bot.core.texts import ENGLISH
 from bot.core.texts.refusals import refusal as refusal_text
@@ -51,61 +49,6 @@ async def thrown(table: Table) -> Message:
         await table.alice.click(message, "Throw")
         await wait_for_turn_or_end(table, after=before)
     raise AssertionError("no throw offered a move")
-
-
-async def test_a_member_who_is_not_playing_cannot_throw(table: Table) -> None:
-    message = await started(table)
-    before = await game_now(table)
-    # Nothing to choose from before a throw: autocomplete offers nothing.
-    assert await table.alice.autocomplete(table.channel, "pachisi move", "choice", "") == []
-    text = await refusal(table, await table.bob.click(message, "Throw"))
-    assert text == "You are not playing in this game: take a computer's seat with /pachisi join."
-    assert await game_now(table) == before
-
-
-async def test_a_button_of_an_earlier_turn_is_refused(table: Table) -> None:
-    """Another member's click on a button of a turn gone by hears why (the player's own is silent:
-    tests/table/test_clicks.py)."""
-    message = await thrown(table)
-    old_button = live_buttons(message)[0]
-    before = turn_state(table.channel)
-    await table.alice.click(message, old_button.label)
-    await wait_for_turn_or_end(table, after=before)
-    # The message was updated (or closed); a client still showing the old button clicks it.
-    await table.fake.wait_until(
-        lambda: all(b.custom_id != old_button.custom_id or b.disabled for b in message.buttons),
-        what="the old button gone",
-    )
-    before = await game_now(table)
-    data = {"custom_id": old_button.custom_id, "component_type": 2}
-    channel = table.fake.server.channels[message.channel_id]
-    stale = await table.fake.server.send_interaction(3, table.bob.record, channel, data, message, forged=True)
-    text = await refusal(table, Reply(stale))
-    assert text == "That throw was already played: use the game's newest message."
-    assert await game_now(table) == before
-
-
-async def test_a_double_click_plays_the_move_once(table: Table) -> None:
-    message = await thrown(table)
-    before = await table.bot.service.get_active(table.channel.id)
-    assert before is not None
-    label = live_buttons(message)[0].label
-    state = turn_state(table.channel)
-    first, second = await asyncio.gather(
-        table.alice.click(message, label, wait=False), table.alice.click(message, label, wait=False)
-    )
-    # Both clicks are answered as updates of the turn message (the second one silently: it was the
-    # member's own move); neither hears a refusal.
-    await table.fake.wait_until(
-        lambda: first.callback_type is not None and second.callback_type is not None, what="both answers"
-    )
-    for click in (first, second):
-        assert click.callback_type in (6, 7) and not click.ephemeral
-        assert not any(m.ephemeral for m in click.followups)
-    await wait_for_turn_or_end(table, after=state)
-    games = await stored_games(table.database_url)
-    assert [row.turn_number for row in games[0].moves].count(before.turn_number) == 1
-    assert games[0].snapshot.turn_number >= before.turn_number + 1
 
 
 async def test_a_typed_move_that_is_not_in_the_list_is_refused(table: Table) -> None:

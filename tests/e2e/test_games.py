@@ -12,7 +12,6 @@ from tests.support.table import (
     is_final,
     live_buttons,
     play_out,
-    player_to_move,
     turn_state,
     wait_for_turn_or_end,
 )
@@ -77,31 +76,3 @@ async def test_the_computers_throws_stay_listed_when_the_member_throws(table: Ta
         await wait_for_turn_or_end(table, after=before)
         shown = table.fake.server.messages[message.id].content  # edited in place, or kept as it was
         assert shown.splitlines()[: len(log)] == log, shown
-
-
-async def test_the_turn_handed_to_another_member_is_the_clicks_followup(table: Table) -> None:
-    """The message that asks the next member to play is sent as a followup of the click that ended
-    the turn: an interaction's answer, outside the channel's post bucket, pinging that member."""
-    await table.alice.slash(table.channel, "pachisi start", players=2, pieces=2, level="easy")
-    message = await wait_for_turn_or_end(table)
-    await table.bob.slash(table.channel, "pachisi join", seat="yellow")
-    members = [table.alice, table.bob]
-    channel_posts = sum(
-        r.method == "POST" and r.path.endswith("/messages") for r in table.fake.server.requests
-    )
-    handed = 0
-    while handed < 3 and not is_final(message):
-        member = await player_to_move(table, message, members)
-        before = turn_state(table.channel)
-        reply = await member.click(message, (live_buttons(message)[0].label or ""))
-        turn = await wait_for_turn_or_end(table, after=before)
-        if turn.id != message.id:
-            handed += 1
-            other = await player_to_move(table, turn, members)
-            assert turn in reply.interaction.followups and not turn.ephemeral
-            assert other is not member and other.id in turn.pinged
-        message = turn
-    assert handed == 3
-    assert channel_posts == sum(
-        r.method == "POST" and r.path.endswith("/messages") for r in table.fake.server.requests
-    )

@@ -16,12 +16,10 @@ from tests.support import play
 from tests.support.driver import Channel
 from tests.support.processes import stored_games
 from tests.support.table import (
-    MovableClock,
     Table,
     final_message,
     is_final,
     live_buttons,
-    time_passes,
     waits_for_the_starter,
 )
 
@@ -211,42 +209,6 @@ async def test_rematch_opens_a_new_thread_with_the_same_seats(tables: Table) -> 
     assert new.channel_id == second.id and new.rules == games[0].snapshot.rules
     assert new.seats[2].user_id == tables.alice.id and new.seats[0].level == "hard"
     assert len(tables.channel.messages) == 2  # one card per table
-
-
-async def test_a_member_is_reminded_once_at_half_time_and_the_hand_back_is_announced(
-    start_table: Callable[..., AbstractAsyncContextManager[Table]],
-) -> None:
-    clock = MovableClock()
-    async with start_table(
-        clock=clock, default_thread=True, default_auto_throw=True, turn_timeout_seconds=60
-    ) as table:
-        await table.alice.slash(table.channel, "pachisi auto", mode="off")  # a Throw to miss every turn
-        await table.alice.slash(table.channel, "pachisi start", **QUICK)
-        thread = await the_thread(table)
-        card = table.channel.messages[0]
-
-        reminders: list[Message] = []
-        for missed in (1, 2, 3):
-            shown = await table.fake.wait_until(lambda: asking(thread), what="Alice's turn")
-            game = await time_passes(table, clock, 31, then=lambda g: True)
-            # At half time the turn moves to a new message that pings Alice; the old one closes.
-            reminder = await table.fake.wait_until(
-                lambda shown=shown: (m := asking(thread)) is not None and m.id != shown.id and m,
-                what="the reminder at half time",
-            )
-            assert reminder.pinged == [table.alice.id] and not live_buttons(shown)
-            reminders.append(reminder)
-            game = await time_passes(
-                table, clock, 30, then=lambda g, m=missed: g.snapshot.seats[0].missed == m % 3
-            )
-        assert game.snapshot.seats[0].user_id is None
-        handed = await table.fake.wait_until(
-            lambda: next((m for m in thread.messages if "missed too many turns" in m.content), None),
-            what="the hand-back",
-        )
-        assert "Black missed too many turns: the computer plays it from now on" in handed.content
-        assert len({m.id for m in reminders}) == 3  # one a turn, at half time
-        await table.fake.wait_until(lambda: "Black: Computer" in card.content, what="the card's seats")
 
 
 async def test_refusals_say_what_to_do_and_never_echo_input_whole(tables: Table) -> None:

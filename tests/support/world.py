@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 
 from bot.core.present import MOVE, THROW, Button
 from bot.core.snapshot import GameSnapshot
+from bot.core.store.models import MoveRow
 from bot.table import Table
 from bot.table.acts import Act
 from bot.table.seats import Opening, Place
@@ -109,6 +110,12 @@ class World:
         store = self.table.flow.store
         async with store.transaction() as session:
             return len(await store.moves(session, self.game_id))
+
+    async def move_rows(self) -> list[MoveRow]:
+        """The game's move log as stored: who played each throw, and whether the timer did."""
+        store = self.table.flow.store
+        async with store.transaction() as session:
+            return await store.moves(session, self.game_id)
 
     async def to_move(self) -> int:
         """The member to act now (a test plays members' turns only)."""

@@ -82,6 +82,7 @@ async def test_each_turn_has_one_message_and_a_new_member_gets_a_new_one(world: 
     """Between two members, a turn that passes to the other goes out as a new message (a followup
     of the click, which pings them); the message it leaves keeps its log and loses its buttons."""
     await world.start(members={TWO.seats[1]: BOB})
+    posts = sum(kind == "post" for kind, _ in world.room.writes)
     followups = 0
     for _ in range(10):
         game = await world.game()
@@ -94,6 +95,7 @@ async def test_each_turn_has_one_message_and_a_new_member_gets_a_new_one(world: 
         followups += len(click.followups)
         assert len([m for m in world.room.live() if {THROW, MOVE} & set(m.actions())]) <= 1
     assert followups, "the turn never passed to the other member"
+    assert sum(kind == "post" for kind, _ in world.room.writes) == posts, "no post through the channel"
     await world.stored()
     game = await world.game()
     assert game.status != Status.ACTIVE or game.message_id == world.turn_message().id
@@ -249,9 +251,11 @@ async def test_throw_clicked_again_after_the_throw_was_stored_shows_its_choices(
             break
         await world.table.flow.changed(played)  # no choice: show the throw, and try the next turn
     assert thrown.pending_throw is not None and len(thrown.legal_moves()) > 1
+    logged = await world.moves()
     click = await world.click(ALICE, THROW, message=message)
     assert click.answers and message.actions().count(MOVE) == len(thrown.legal_moves())
     assert (await world.game()).pending_throw == thrown.pending_throw
+    assert await world.moves() == logged, "nothing thrown twice"
 
 
 async def test_a_second_copy_of_the_turn_message_plays_and_the_first_is_closed(world: World) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.errors import NotAllowed
+from bot.core.errors import GameError, NotAllowed
 from bot.core.present import HINT
 from bot.table.seats import Opening, Place
 from tests.support.world import ALICE, BOB, CHANNEL, CHOICES, GUILD, NAMES, TWO, World
@@ -22,11 +22,17 @@ async def test_the_hint_answers_the_member_to_move_with_one_of_their_moves(world
     with pytest.raises(NotAllowed) as other:
         await hints.ask(game.id, BOB, game.turn_number)
     assert other.value.key == "hint_not_yours"
+    writes = len(world.room.writes)
     asked = await hints.ask(game.id, ALICE, game.turn_number)
     analysis = await hints.analysis(asked)
     assert analysis.best is not None and analysis.best.move in game.legal_moves()
     assert {c.move for c in analysis.choices} == set(game.legal_moves())
     assert asked.seats[asked.seat_of(ALICE) or 0].hints_used == 1
+    assert asked.seats[CHOICES.seats[1]].hints_used == 0, "Bob's refused ask is not counted"
+    assert len(world.room.writes) == writes, "nothing posted for the channel to see"
+    await world.play_turn(ALICE)
+    with pytest.raises(GameError):  # a Hint left on a turn gone by
+        await hints.ask(game.id, ALICE, game.turn_number)
 
 
 async def test_a_game_without_hints_offers_no_hint(world: World) -> None:

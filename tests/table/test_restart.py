@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 
 from bot.core.errors import GameError
-from bot.core.present import THROW, turn_message
+from bot.core.present import MOVE, THROW, turn_message
 from bot.core.store import Status
 from bot.core.texts import ENGLISH
 from bot.table.acts import Act
-from bot.table.channel import Gone, NotPermitted
-from tests.support.world import ALICE, GUILD, World, until
+from bot.table.channel import Gone, NotPermitted, WriteRefused
+from tests.support.world import ALICE, BOB, GUILD, TWO, World, pick, until
 
 
 async def test_a_restart_with_the_turn_shown_writes_nothing_and_arms_the_timer(world: World) -> None:
@@ -101,3 +101,27 @@ async def test_a_result_stored_but_never_posted_is_posted_once_after_a_restart(w
     again = world.restart()
     await again.resumer.resume([GUILD])
     assert len(world.room.writes) == writes
+
+
+async def test_a_click_whose_turn_the_bot_may_not_post_keeps_the_move_and_says_why(world: World) -> None:
+    """Mid-game, the chat refuses the click's followup and the channel refuses the post too (Send
+    Messages taken away): the move stays stored and the member is told why."""
+    await world.start(members={TWO.seats[1]: BOB})
+    for _ in range(12):  # until a click hands the turn to the other member, in a new message
+        game = await world.game()
+        user = await world.to_move()
+        message = world.turn_message()
+        click = world.member(user, message)
+        click.refuse_followups = WriteRefused(404, 10015)
+        world.room.refusing = NotPermitted(403, 50013)
+        button = pick(message.live(), THROW if game.pending_throw is None else MOVE)
+        try:
+            await world.table.flow.click(click, Act(button.game_id, user, button.turn, button.move))
+        except GameError as refused:
+            assert refused.key == "cannot_post"
+            break
+        world.room.refusing = None
+    else:
+        raise AssertionError("the turn never passed to the other member")
+    after = await world.game()
+    assert after.status == Status.ACTIVE and after.user_to_move() != user, "the move was kept"

@@ -3,14 +3,19 @@ and resigning, ending a game and its rematch, and where the news goes."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from bot.backup import replay_all, sqlite_path
 from bot.core.errors import NotAllowed, NotPlaying
 from bot.core.present import REMATCH, THROW
 from bot.core.store import Status
 from bot.core.texts import ENGLISH, table
 from bot.table.seats import Opening, Place
+from engine.game import Outcome, Termination
 from tests.support.chat import Click
+from tests.support.processes import check_records
 from tests.support.world import ALICE, BOB, CAROL, CHANNEL, GUILD, NAMES, TWO, World
 
 
@@ -44,21 +49,30 @@ async def test_a_member_who_leaves_on_their_turn_hands_it_to_the_computer(world:
     assert after.seat_of(ALICE) is None and after.seats[TWO.seats[0]].user_id is None
     assert after.user_to_move() == BOB, "the computer played Alice's turn"
     assert not message.live() and BOB in world.turn_message().pings
+    await world.play_turn(BOB)
+    rows = await world.move_rows()
+    assert {r.actor_id for r in rows if r.seat == TWO.seats[1]} == {BOB}, "Bob's moves are his"
+    assert {r.actor_id for r in rows if r.seat == TWO.seats[0]} == {None}, "the computer's after she left"
 
 
 async def test_a_two_player_resignation_concedes_and_the_result_carries_the_tables_files(
-    world: World,
+    world: World, tmp_path: Path
 ) -> None:
     world.table.add_result_file(world.table.hints.story)
     game = await world.start()
     await world.table.seats.give_up(world.member(ALICE), game, resign=True)
     after = await world.game()
     assert after.status == Status.FINISHED
+    assert after.outcome == Outcome(Termination.RESIGNATION, after.position.side_of(TWO.seats[1]))
     [result] = [m for m in world.room.messages if "story.png" in m.files]
     assert "board.png" in result.files and ALICE in result.pings
     assert world.room.find(game.card_message_id or 0).actions() == [REMATCH], "the card offers a rematch"
     world.table.remove_result_file(world.table.hints.story)
     assert not world.table.flow.writer.result_files
+    # The record written from the rows replays to the game as stored, and a backup takes it.
+    url = f"sqlite+aiosqlite:///{tmp_path / 'pachisi.sqlite3'}"
+    await check_records(url)
+    assert replay_all(sqlite_path(url)) == (1, await world.moves())
 
 
 async def test_only_the_starter_or_a_manager_may_end_a_game_for_everyone(world: World) -> None:

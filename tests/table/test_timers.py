@@ -93,3 +93,8 @@ async def test_after_three_missed_turns_the_seat_goes_back_to_the_computer_and_t
         return f"<@{ALICE}>" not in card.content and f"<@{BOB}>" in card.content
 
     await until(carded, "the card showing the seat handed back")
+    handed = "Black missed too many turns: the computer plays it from now on."
+    assert any(handed in m.content for m in world.room.messages), "the hand-back is announced"
+    hers = [r for r in await world.move_rows() if r.seat == TWO.seats[0]]
+    assert [r.by_timer for r in hers[:MAX_MISSED]] == [True] * MAX_MISSED
+    assert all(r.actor_id is None for r in hers) and not any(r.by_timer for r in hers[MAX_MISSED:])
