@@ -279,8 +279,9 @@ class GameService:
         self, session: AsyncSession, game: GameSnapshot, change: Change, *, shown_on: int | None = None
     ) -> Played:
         """Apply `change`, play on, and write it all back (with the move log) in `session`."""
-        state = Game(game.position, throws=game.turn_number, pending=game.state.pending)
-        turns = Turns(state, dict(game.seats))
+        turns = Turns(
+            Game(game.position, throws=game.turn_number, pending=game.game.pending), dict(game.seats)
+        )
         change(turns)
         if not turns.over:
             seated = [info.user_id for info in turns.seats.values() if info.user_id is not None]
@@ -290,7 +291,7 @@ class GameService:
         new = replace(
             game,
             status=Status.FINISHED if turns.over else Status.ACTIVE,
-            state=turns.game,
+            game=turns.game,
             seats=turns.seats,
             message_id=shown_on if shown_on is not None else game.message_id,
             last_move=last.move if last else game.last_move,
