@@ -221,7 +221,7 @@ def after_click(
     tallies: Mapping[int, SeatTally] | None = None,
 ) -> Plan:
     """The answer to a click by the member playing `seat` on a turn message whose log was `earlier`."""
-    game, events = played.game, list(played.events)
+    game, events = played.snapshot, list(played.events)
     own = _own(events, seat)
     rest = events[own:]
     again = game.status == Status.ACTIVE and game.user_to_move() == game.seats[seat].user_id
@@ -254,7 +254,7 @@ def after_change(
     """A change nobody clicked for (a timer, a seat handed over, a restart, a typed command): the
     message that showed the turn is closed (`earlier`: its log; None when no message shows the
     game), saying why with `note` (a seat's news), and the game as it stands is posted."""
-    game = played.game
+    game = played.snapshot
     done = (
         None
         if earlier is None

@@ -100,7 +100,7 @@ class GameSnapshot:
 class Played:
     """What a service call did: the game as it stored it, and the throws it played (oldest first)."""
 
-    game: GameSnapshot
+    snapshot: GameSnapshot
     events: tuple[Event, ...] = ()
     replaced: int | None = None
     """The message that showed the turn until the member acted on another copy of it (a restart
@@ -109,7 +109,7 @@ class Played:
     @property
     def more(self) -> bool:
         """Only computers are left to play and the call stopped at its limit: play on again."""
-        game = self.game
+        game = self.snapshot
         return game.status == Status.ACTIVE and not game.is_human_turn()
 
 

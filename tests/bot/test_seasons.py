@@ -28,9 +28,9 @@ async def _play(
     midnight after her first throw, so the game starts in one month and ends in the next."""
     guest = [None, BOB, CAROL][index % 3]
     members = {} if guest is None else {2: guest}
-    snapshot = (await games.start(GUILD, CHANNEL + index, ALICE, RULES, "easy", 0, members=members)).game
+    snapshot = (await games.start(GUILD, CHANNEL + index, ALICE, RULES, "easy", 0, members=members)).snapshot
     if cross:
-        snapshot = (await games.act(snapshot.id, ALICE, snapshot.turn_number)).game
+        snapshot = (await games.act(snapshot.id, ALICE, snapshot.turn_number)).snapshot
         clock.advance(2 * 3600)
     return await play_out(games, clock, snapshot, rng)
 
