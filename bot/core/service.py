@@ -48,7 +48,8 @@ Change = Callable[[Turns], None]
 
 
 class GameService:
-    """Game flow for every channel; safe to run in several processes sharing one database."""
+    """A game's changes, each one transaction (start, act, seats, timers, resignation), safe to run
+    in several processes sharing one database; the table layer's `GameFlow` shows them."""
 
     def __init__(
         self,
