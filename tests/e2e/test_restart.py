@@ -12,7 +12,7 @@ from bot.core import present
 from bot.core.shown import ShownBatch
 from bot.core.store import GameRow, GameValues, Store
 from bot.core.texts import ENGLISH
-from localdiscord.records import Message
+from localdiscord.objects import Message
 from tests.e2e.fakediscord import FakeDiscord
 from tests.support.processes import (
     bot_env,

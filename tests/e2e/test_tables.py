@@ -10,7 +10,7 @@ from contextlib import AbstractAsyncContextManager
 
 import pytest
 
-from localdiscord.records import Message
+from localdiscord.objects import Message
 from tests.support import play
 from tests.support.driver import Channel
 from tests.support.processes import stored_games
