@@ -25,9 +25,10 @@ from bot.core.errors import (
     SeatTaken,
     StaleTurn,
 )
-from bot.core.records import game_record, rebuild_ratings, stored_game
+from bot.core.records import game_record, stored_game
 from bot.core.service import GameService
 from bot.core.snapshot import GameSnapshot, Played
+from bot.core.stats import member_stats, rebuild_ratings
 from bot.core.store import RatingRow, Store
 from bot.core.turns import MAX_MISSED, MAX_THROWS_AT_ONCE
 from engine.game import MAX_THROWS, Game, Outcome, Termination
@@ -425,7 +426,7 @@ async def test_the_throw_cap_ends_the_game_in_a_draw(store: Store) -> None:
     assert snapshot.outcome == Outcome(Termination.THROW_LIMIT, None)
     with pytest.raises(GameEnded):
         await games.act(snapshot.id, ALICE, MAX_THROWS)
-    stats = await records.member_stats(store, GUILD, ALICE)
+    stats = await member_stats(store, GUILD, ALICE)
     assert (stats.games, stats.wins) == (1, 0)
 
 
@@ -510,7 +511,7 @@ async def check_replays_and_stats(store: Store, games_per_rules: int, seed: int)
             expected[user, "captures"] += sum(r.captures for r in rows if r.actor_id == user)
             expected[user, "pieces_home"] += snapshot.position.home_count(seat)
     for user in (ALICE, BOB):
-        stats = await records.member_stats(store, GUILD, user)
+        stats = await member_stats(store, GUILD, user)
         got = (stats.games, stats.wins, stats.captures, stats.pieces_home)
         assert got == tuple(expected[user, key] for key in ("games", "wins", "captures", "pieces_home"))
 
@@ -531,9 +532,9 @@ async def test_end_needs_the_starter_or_a_manager_and_counts_the_game(store: Sto
     with pytest.raises(GameEnded):
         await games.act(snapshot.id, ALICE, 0)
     for user in (ALICE, BOB):
-        stats = await records.member_stats(store, GUILD, user)
+        stats = await member_stats(store, GUILD, user)
         assert (stats.games, stats.wins) == (1, 0)
-    assert (await records.member_stats(store, GUILD, CAROL)).games == 0
+    assert (await member_stats(store, GUILD, CAROL)).games == 0
 
 
 async def test_end_refused_tells_a_seated_member_to_leave_and_a_seatless_one_why(store: Store) -> None:
@@ -567,7 +568,7 @@ async def test_the_message_shown_and_listing(store: Store) -> None:
     await games.abandon(b.id)  # twice is harmless
     assert (await games.get(b.id)).status == "abandoned"
     assert [g.id for g in await games.active_games()] == [a.id]
-    assert (await records.member_stats(store, GUILD + 1, BOB)).games == 1
+    assert (await member_stats(store, GUILD + 1, BOB)).games == 1
 
 
 async def test_a_finished_game_is_listed_for_resuming_until_its_result_is_posted(store: Store) -> None:
@@ -633,8 +634,8 @@ async def test_resigning_a_two_player_game_concedes_it(store: Store) -> None:
     again = await games.get(snapshot.id)
     assert (again.outcome, again.position) == (conceded, over.position)
     assert again.turn_number == snapshot.turn_number
-    assert (await records.member_stats(store, GUILD, BOB)).wins == 1
-    alice = await records.member_stats(store, GUILD, ALICE)
+    assert (await member_stats(store, GUILD, BOB)).wins == 1
+    alice = await member_stats(store, GUILD, ALICE)
     assert (alice.games, alice.wins) == (1, 0)
     stored = await stored_game(store, GUILD, CHANNEL, snapshot.id)
     assert stored is not None
@@ -662,7 +663,7 @@ async def test_a_member_who_left_still_gets_the_game_counted(store: Store) -> No
     await games.end(snapshot.id, CAROL, can_manage=True)
     assert await records.game_players(store, snapshot.id) == {ALICE: 0, BOB: 1, CAROL: 2}
     for user in (ALICE, BOB):
-        assert (await records.member_stats(store, GUILD, user)).games == 1
+        assert (await member_stats(store, GUILD, user)).games == 1
 
 
 async def test_a_member_who_changed_sides_counts_where_they_played_in_stats_and_rating(store: Store) -> None:
@@ -685,9 +686,9 @@ async def test_a_member_who_changed_sides_counts_where_they_played_in_stats_and_
     assert over.outcome == Outcome(Termination.RESIGNATION, over.position.side_of(2))
     rated = await _ratings(store, [ALICE, BOB])
     for user, won in ((ALICE, 0), (BOB, 1)):
-        stats = await records.member_stats(store, GUILD, user)
+        stats = await member_stats(store, GUILD, user)
         rating = rated[user]
         assert (stats.games, stats.wins) == (1, won)
         assert (rating.games_people, rating.wins_people) == (1, won)
-    bob = await records.member_stats(store, GUILD, BOB)
+    bob = await member_stats(store, GUILD, BOB)
     assert bob.pieces_home == over.position.home_count(2)

@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.core import metrics, records
+from bot.core import metrics, stats
 from bot.core.errors import (
     Conflict,
     GameEnded,
@@ -205,7 +205,7 @@ class GameService:
 
     async def concede(self, game_id: int, side: int) -> Played:
         """`side` loses where the pieces stand (a tournament game decided at its round's limit): the
-        game finishes as a resignation would, and counts for records and ratings."""
+        game finishes as a resignation would, and counts for stats and ratings."""
         async with self.store.transaction() as session:
             game = await self._load(session, game_id)
             _check_active(game)
@@ -229,7 +229,7 @@ class GameService:
     async def _close(self, session: AsyncSession, game: GameSnapshot) -> GameSnapshot:
         new = replace(game, status=Status.ABANDONED, deadline=None)
         await self._write(session, game, new)
-        await records.game_ended(self.store, session, new, self.clock())
+        await stats.game_ended(self.store, session, new, self.clock())
         return replace(new, version=game.version + 1)
 
     # --- playing ------------------------------------------------------------------------
@@ -307,7 +307,7 @@ class GameService:
             except IntegrityError:
                 raise Conflict() from None
         if new.status == Status.FINISHED:
-            await records.game_ended(self.store, session, new, self.clock())
+            await stats.game_ended(self.store, session, new, self.clock())
         replaced = (
             game.message_id if shown_on is not None and game.message_id not in (None, shown_on) else None
         )

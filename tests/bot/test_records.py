@@ -10,9 +10,10 @@ import sys
 from pathlib import Path
 
 from bot.core import ratings
-from bot.core.records import game_record, history, rebuild_ratings, seat_players
+from bot.core.records import game_record, history, seat_players
 from bot.core.service import GameService
 from bot.core.snapshot import GameSnapshot
+from bot.core.stats import rebuild_ratings
 from bot.core.store import RatingRow, Store, upgrade
 from bot.core.store.database import ROOT
 from engine.record import read_record

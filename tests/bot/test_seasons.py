@@ -10,9 +10,9 @@ from datetime import UTC, datetime
 from sqlalchemy import select
 
 from bot.core import ratings
-from bot.core.records import leaderboard, rated_game, rebuild_ratings, seasons
 from bot.core.service import GameService
 from bot.core.snapshot import GameSnapshot, stored_position
+from bot.core.stats import leaderboard, rated_game, rebuild_ratings, seasons
 from bot.core.store import RatingRow, SeasonRatingRow, Store, aware
 from engine.game import Game
 from engine.rules import Rules
