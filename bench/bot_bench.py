@@ -52,7 +52,7 @@ import figures
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/support, as the tests import it
 
 from bot import eventloop
-from localdiscord.records import Message
+from localdiscord.objects import Message
 from tests.support import play
 from tests.support.driver import BotProcess, Channel, FakeDiscord, Guild, Member
 from tests.support.processes import PLAY_SETTINGS

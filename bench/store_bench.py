@@ -92,7 +92,7 @@ async def run(url: str, games: int, samples: int, seed: int) -> dict[str, float]
             thrown = await service.act(game_id, user, snapshot.turn_number)
             if thrown.events:  # the throw offered one move or none and was played at once
                 continue
-            snapshot = thrown.game
+            snapshot = thrown.snapshot
             move = rng.choice(snapshot.legal_moves())
             start, start_cpu = time.perf_counter(), time.process_time()
             await service.act(game_id, user, snapshot.turn_number, move)

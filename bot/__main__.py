@@ -93,7 +93,7 @@ async def sync(settings: Settings) -> None:
 async def rebuild_ratings(settings: Settings) -> None:
     """Migrate the database, then recompute every rating, all time and per season, from the finished
     games in the order they ended."""
-    from bot.core.records import rebuild_ratings as rebuild
+    from bot.core.stats import rebuild_ratings as rebuild
     from bot.core.store import Store, upgrade
 
     await upgrade(settings.database_url)

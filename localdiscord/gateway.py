@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from aiohttp import WSMsgType, web
 
-from localdiscord.records import EVENTS_KEPT, HEARTBEAT_MS, GuildRecord, Json, Session, User
+from localdiscord.objects import EVENTS_KEPT, HEARTBEAT_MS, GuildRecord, Json, Session, User
 
 ACK_AFTER = 0.1
 """Seconds before a heartbeat is acknowledged: a network's round trip. discord.py's keep-alive

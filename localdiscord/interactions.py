@@ -9,7 +9,7 @@ import secrets
 from localdiscord import messages
 from localdiscord.commandline import leaf
 from localdiscord.limits import check_choices, check_message
-from localdiscord.records import (
+from localdiscord.objects import (
     EVERYONE_PERMISSIONS,
     INTERACTION_TOKEN_LIFETIME,
     LOADING,

@@ -8,7 +8,7 @@ import time
 
 from aiohttp import web
 
-from localdiscord.records import COMPONENTS_V2, ApiError, Attachment, Json, buttons_in, json_response
+from localdiscord.objects import COMPONENTS_V2, ApiError, Attachment, Json, buttons_in, json_response
 
 
 def check_message(body: Json, files: dict[int, Attachment], *, new: bool) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 import icu
 
 from localdiscord import words
-from localdiscord.records import GuildRecord, MemberRecord
+from localdiscord.objects import GuildRecord, MemberRecord
 from localdiscord.state import State
 
 LOCALES = ("en-US", "en-GB", "hi")

@@ -4,7 +4,7 @@ the threads started from them; each change is stored, told to the gateway and no
 from __future__ import annotations
 
 from localdiscord.limits import check_message, pinged_users
-from localdiscord.records import (
+from localdiscord.objects import (
     EPHEMERAL,
     GUILD_MESSAGES_INTENT,
     LOADING,

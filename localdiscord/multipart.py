@@ -10,7 +10,7 @@ from typing import Any
 
 from aiohttp import web
 
-from localdiscord.records import ApiError, Attachment, Json, snowflake
+from localdiscord.objects import ApiError, Attachment, Json, snowflake
 
 
 def parse_multipart(body: bytes, content_type: str) -> list[tuple[dict[str, str], bytes]]:

@@ -24,7 +24,7 @@ from aiohttp import WSMsgType, web
 
 from localdiscord import commandline, pagefiles, views, words
 from localdiscord.members import LOCALES, Members, Refused
-from localdiscord.records import ChannelRecord, GuildRecord, Interaction, InteractionType, MemberRecord
+from localdiscord.objects import ChannelRecord, GuildRecord, Interaction, InteractionType, MemberRecord
 from localdiscord.server import FakeDiscordServer
 
 Json = dict[str, Any]

@@ -14,7 +14,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from localdiscord.records import (
+from localdiscord.objects import (
     PUBLIC_THREAD,
     Attachment,
     ChannelRecord,

@@ -1,6 +1,6 @@
 """A small stand-in for Discord: REST under /api/v10 and a WebSocket gateway, on 127.0.0.1.
 
-It holds the state a bot sees (state.py; the records in records.py) in memory (the local table
+It holds the state a bot sees (state.py; the objects in objects.py) in memory (the local table
 keeps it across runs: saved.py), so bot processes can come and go: a new process IDENTIFYs and gets
 a fresh session, a reconnecting one RESUMEs and gets the events it missed (gateway.py). The REST
 resources are in rest/; tests add faults, holds and a spec check as aiohttp middlewares
@@ -16,7 +16,7 @@ from aiohttp import web
 from aiohttp.typedefs import Middleware
 
 from localdiscord import interactions, messages
-from localdiscord.records import API, ChannelRecord, InteractionType, Json, MemberRecord, Message
+from localdiscord.objects import API, ChannelRecord, InteractionType, Json, MemberRecord, Message
 from localdiscord.rest.api import api
 from localdiscord.state import State
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from localdiscord.gateway import Gateway
 from localdiscord.limits import MessageBuckets
-from localdiscord.records import (
+from localdiscord.objects import (
     DISCORD_EPOCH_MS,
     PERMISSIONS,
     ApiError,
@@ -34,7 +34,7 @@ from localdiscord.records import (
 
 
 class State:
-    """The records (by id), the gateway they are told through, and `changed`, notified on every
+    """The objects (by id), the gateway they are told through, and `changed`, notified on every
     change a test may wait for."""
 
     def __init__(self, *, token: str | None = None, interaction_timeout: float | None = 3.0) -> None:
@@ -135,7 +135,7 @@ class State:
         posted_ms = (message.id >> 22) + DISCORD_EPOCH_MS
         return time.time() + self.clock_offset - posted_ms / 1000
 
-    # --- finding records, as REST paths name them ----------------------------------------------
+    # --- finding objects, as REST paths name them ----------------------------------------------
 
     def guild(self, gid: str | int) -> GuildRecord:
         guild = self.guilds.get(int(gid))

@@ -28,8 +28,8 @@ except ImportError:  # Windows: no advisory locks; the table runs without the gu
 
 from localdiscord import child
 from localdiscord.child import Child
+from localdiscord.objects import PUBLIC_THREAD, GuildRecord
 from localdiscord.page import Page
-from localdiscord.records import PUBLIC_THREAD, GuildRecord
 from localdiscord.saved import Saved, forget_unused
 from localdiscord.server import FakeDiscordServer
 

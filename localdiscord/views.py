@@ -1,4 +1,4 @@
-"""What the page shows of the stand-in's records, as JSON, and who may see it.
+"""What the page shows of the stand-in's objects, as JSON, and who may see it.
 
 The page renders these views (markdown, mentions, embeds, buttons) itself; here only the data is
 chosen: a message's attachments become page addresses, an embed's `attachment://` pictures point
@@ -10,7 +10,7 @@ from __future__ import annotations
 import urllib.parse
 from typing import Any
 
-from localdiscord.records import (
+from localdiscord.objects import (
     LOADING,
     PUBLIC_THREAD,
     Attachment,

@@ -25,9 +25,10 @@ from bot.core.errors import (
     SeatTaken,
     StaleTurn,
 )
-from bot.core.records import game_record, rebuild_ratings, stored_game
+from bot.core.records import game_record, stored_game
 from bot.core.service import GameService
 from bot.core.snapshot import GameSnapshot, Played
+from bot.core.stats import member_stats, rebuild_ratings
 from bot.core.store import RatingRow, Store
 from bot.core.turns import MAX_MISSED, MAX_THROWS_AT_ONCE
 from engine.game import MAX_THROWS, Game, Outcome, Termination
@@ -77,7 +78,7 @@ async def replayed(store: Store, snapshot: GameSnapshot) -> tuple[Position, int]
 
 def decided(played: Played, user: int) -> None:
     """The call stopped where `user` must decide: throw (auto-throw off) or choose a move."""
-    snapshot = played.game
+    snapshot = played.snapshot
     assert snapshot.status == "active" and snapshot.user_to_move() == user
     assert snapshot.pending_throw is None or len(snapshot.legal_moves()) > 1
 
@@ -89,7 +90,7 @@ async def test_start_seats_the_starter_and_computers_fill_the_rest(store: Store)
     clock = Clock()
     games = service(store, clock=clock)
     played = await games.start(GUILD, CHANNEL, ALICE, FOUR, "easy", None)
-    snapshot = played.game
+    snapshot = played.snapshot
     assert played.events == () and snapshot.status == "active" and snapshot.turn_number == 0
     assert snapshot.pending_throw is None and snapshot.version == 1
     assert {s: (i.user_id, i.level) for s, i in snapshot.seats.items()} == {
@@ -107,7 +108,7 @@ async def test_start_seats_the_starter_and_computers_fill_the_rest(store: Store)
 async def test_start_plays_the_computers_before_the_starter(store: Store) -> None:
     games = service(store)
     played = await games.start(GUILD, CHANNEL, BOB, FOUR, "hard", 1)
-    snapshot = played.game
+    snapshot = played.snapshot
     assert snapshot.seats[1].user_id == BOB and snapshot.seats[0].user_id is None
     assert played.events and all(e.seat == 0 and e.actor_id is None for e in played.events)
     decided(played, BOB)
@@ -116,7 +117,7 @@ async def test_start_plays_the_computers_before_the_starter(store: Store) -> Non
 
 async def test_one_game_per_channel_and_the_refusal_names_it(store: Store) -> None:
     games = service(store)
-    first = (await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)).game
+    first = (await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)).snapshot
     with pytest.raises(GameExists, match=f"game {first.id}") as caught:
         await games.start(GUILD, CHANNEL, BOB, TWO, "normal", None)
     assert caught.value.game_id == first.id
@@ -126,7 +127,7 @@ async def test_one_game_per_channel_and_the_refusal_names_it(store: Store) -> No
     assert (await games.get_active(CHANNEL)) == first
     await games.end(first.id, ALICE, can_manage=False)
     assert await games.get_active(CHANNEL) is None
-    second = (await games.start(GUILD, CHANNEL, BOB, TWO, "normal", None)).game
+    second = (await games.start(GUILD, CHANNEL, BOB, TWO, "normal", None)).snapshot
     assert second.id != first.id
 
 
@@ -140,7 +141,7 @@ async def test_concurrent_starts_in_one_channel_make_one_game(db_url: str, store
         )
     finally:
         await other.close()
-    started = [r.game for r in results if isinstance(r, Played)]
+    started = [r.snapshot for r in results if isinstance(r, Played)]
     assert len(started) == 1
     assert all(
         isinstance(r, GameExists) and r.game_id == started[0].id for r in results if not isinstance(r, Played)
@@ -167,14 +168,14 @@ async def test_start_refuses_unknown_levels_and_seats_out_of_play(store: Store) 
 
 async def test_a_click_is_one_transaction_that_plays_to_the_members_next_choice(store: Store) -> None:
     games = service(store, seed=11, auto_throw=True)
-    snapshot = (await games.start(GUILD, CHANNEL, ALICE, FOUR, "normal", None)).game
+    snapshot = (await games.start(GUILD, CHANNEL, ALICE, FOUR, "normal", None)).snapshot
     decided(Played(snapshot), ALICE)
     assert snapshot.pending_throw is not None  # the bot threw for her: she has a real choice
     counted = count_transactions(store)
     for clicks in range(1, 7):
         played = await games.act(snapshot.id, ALICE, snapshot.turn_number, snapshot.legal_moves()[0])
         assert counted[0] == clicks
-        snapshot = played.game
+        snapshot = played.snapshot
         if snapshot.status != "active":
             break
         decided(played, ALICE)
@@ -187,13 +188,13 @@ async def test_a_click_is_one_transaction_that_plays_to_the_members_next_choice(
 
 async def test_a_throw_is_stored_before_it_is_seen_and_survives_a_restart(db_url: str, store: Store) -> None:
     games = service(store, seed=5)
-    snapshot = (await games.start(GUILD, CHANNEL, ALICE, FOUR, "normal", None)).game
+    snapshot = (await games.start(GUILD, CHANNEL, ALICE, FOUR, "normal", None)).snapshot
     while True:  # until a throw offers a choice (one with one move or none is played at once)
         played = await games.act(snapshot.id, ALICE, snapshot.turn_number)
-        snapshot = played.game
+        snapshot = played.snapshot
         if snapshot.pending_throw is not None:
             break
-        snapshot = (await games.play_on(snapshot.id)).game
+        snapshot = (await games.play_on(snapshot.id)).snapshot
     assert snapshot.pending_cowries is not None and snapshot.legal_moves() == snapshot.position.legal_moves(
         snapshot.pending_throw
     )
@@ -222,7 +223,7 @@ async def test_a_throw_is_stored_before_it_is_seen_and_survives_a_restart(db_url
 
 async def test_a_throw_that_offers_no_move_is_passed_at_once(store: Store) -> None:
     games = service(store, rng=ScriptedCowries(3))
-    snapshot = (await games.start(GUILD, CHANNEL, ALICE, FOUR, "normal", None)).game
+    snapshot = (await games.start(GUILD, CHANNEL, ALICE, FOUR, "normal", None)).snapshot
     stuck = "black:0,0,0,82 red:0,0,0,0 yellow:0,0,0,0 green:0,0,0,0 turn:black captured:- rules:classic"
     assert Position.parse(stuck).legal_moves(3) == []
     await force_position(store, snapshot, stuck)
@@ -237,7 +238,7 @@ async def test_a_throw_that_offers_no_move_is_passed_at_once(store: Store) -> No
 async def test_moves_are_checked_against_turn_seat_and_throw(store: Store) -> None:
     games = service(store, rng=ScriptedCowries(10, 10))
     two = Rules.parse("classic,players=2,pieces=2")
-    snapshot = (await games.start(GUILD, CHANNEL, ALICE, two, "normal", None)).game
+    snapshot = (await games.start(GUILD, CHANNEL, ALICE, two, "normal", None)).snapshot
     with pytest.raises(NotThrown):
         await games.act(snapshot.id, ALICE, 0, Move(0, 0, 1))
     with pytest.raises(NotYourTurn, match="not playing"):
@@ -245,10 +246,10 @@ async def test_moves_are_checked_against_turn_seat_and_throw(store: Store) -> No
     with pytest.raises(StaleTurn, match="already played"):
         await games.act(snapshot.id, ALICE, 1)
     played = await games.act(snapshot.id, ALICE, 0)  # 10: one piece enters, the grace throws again
-    snapshot = played.game
+    snapshot = played.snapshot
     assert [(e.throw, e.move, e.forced) for e in played.events] == [(10, Move(0, 0, 1), True)]
     assert snapshot.pending_throw is None  # her grace: she throws again (auto-throw off)
-    snapshot = (await games.act(snapshot.id, ALICE, snapshot.turn_number)).game  # 10 again: enter or move
+    snapshot = (await games.act(snapshot.id, ALICE, snapshot.turn_number)).snapshot  # 10 again: enter or move
     assert len(snapshot.legal_moves()) == 2
     with pytest.raises(IllegalMove):
         await games.act(snapshot.id, ALICE, snapshot.turn_number, Move(0, 0, 7))
@@ -257,20 +258,20 @@ async def test_moves_are_checked_against_turn_seat_and_throw(store: Store) -> No
     assert (after.events[0].move, after.events[0].before) == (move, snapshot.position)
     with pytest.raises(StaleTurn):
         await games.act(snapshot.id, ALICE, snapshot.turn_number, move)
-    assert (await replayed(store, after.game))[0] == after.game.position
+    assert (await replayed(store, after.snapshot))[0] == after.snapshot.position
 
 
 async def test_a_game_with_no_member_left_plays_on_in_steps(store: Store) -> None:
     games = service(store, seed=9)
-    snapshot = (await games.start(GUILD, CHANNEL, ALICE, Rules(players=2, pieces=4), "easy", None)).game
+    snapshot = (await games.start(GUILD, CHANNEL, ALICE, Rules(players=2, pieces=4), "easy", None)).snapshot
     played = await games.leave(snapshot.id, ALICE)
     steps = 1
     while played.more:
         assert len(played.events) == MAX_THROWS_AT_ONCE
         played = await games.play_on(snapshot.id)
         steps += 1
-    assert played.game.status == "finished" and steps > 1
-    assert (await replayed(store, played.game)) == (played.game.position, played.game.turn_number)
+    assert played.snapshot.status == "finished" and steps > 1
+    assert (await replayed(store, played.snapshot)) == (played.snapshot.position, played.snapshot.turn_number)
 
 
 # --- seats ------------------------------------------------------------------------------------
@@ -279,21 +280,21 @@ async def test_a_game_with_no_member_left_plays_on_in_steps(store: Store) -> Non
 async def test_join_leave_and_resign(store: Store) -> None:
     clock = Clock()
     games = service(store, clock=clock)
-    snapshot = (await games.start(GUILD, CHANNEL, ALICE, FOUR, "normal", None)).game
+    snapshot = (await games.start(GUILD, CHANNEL, ALICE, FOUR, "normal", None)).snapshot
     with pytest.raises(SeatTaken):
         await games.join(snapshot.id, BOB, 0)
     with pytest.raises(NotAllowed, match="already play Black"):
         await games.join(snapshot.id, ALICE, 2)
-    snapshot = (await games.join(snapshot.id, BOB, None)).game
+    snapshot = (await games.join(snapshot.id, BOB, None)).snapshot
     assert snapshot.seats[1].user_id == BOB
-    snapshot = (await games.join(snapshot.id, CAROL, 3)).game
+    snapshot = (await games.join(snapshot.id, CAROL, 3)).snapshot
     assert snapshot.seat_of(CAROL) == 3
     with pytest.raises(NotPlaying):
         await games.leave(snapshot.id, 999)
-    snapshot = (await games.leave(snapshot.id, BOB)).game
+    snapshot = (await games.leave(snapshot.id, BOB)).snapshot
     assert snapshot.seats[1].user_id is None
-    snapshot = (await games.join(snapshot.id, BOB, 1)).game
-    snapshot = (await games.resign(snapshot.id, BOB)).game
+    snapshot = (await games.join(snapshot.id, BOB, 1)).snapshot
+    snapshot = (await games.resign(snapshot.id, BOB)).snapshot
     assert snapshot.seats[1].user_id is None
     with pytest.raises(NotAllowed, match="resigned"):
         await games.join(snapshot.id, BOB, 1)
@@ -303,30 +304,32 @@ async def test_join_leave_and_resign(store: Store) -> None:
     played = await games.leave(snapshot.id, ALICE)
     assert played.events and played.events[0].seat == 0
     decided(played, CAROL)
-    assert played.game.deadline == clock.now + timedelta(seconds=60)
+    assert played.snapshot.deadline == clock.now + timedelta(seconds=60)
 
 
 async def test_a_member_takes_a_seat_with_its_throw_pending(store: Store) -> None:
     games = service(store, rng=ScriptedCowries(10, 10))
     two = Rules.parse("classic,players=2,pieces=2")
-    snapshot = (await games.start(GUILD, CHANNEL, ALICE, two, "normal", None)).game
-    snapshot = (await games.act(snapshot.id, ALICE, 0)).game
-    snapshot = (await games.act(snapshot.id, ALICE, snapshot.turn_number)).game
+    snapshot = (await games.start(GUILD, CHANNEL, ALICE, two, "normal", None)).snapshot
+    snapshot = (await games.act(snapshot.id, ALICE, 0)).snapshot
+    snapshot = (await games.act(snapshot.id, ALICE, snapshot.turn_number)).snapshot
     assert len(snapshot.legal_moves()) == 2  # her second 10, pending
     async with store.transaction() as session:  # as after a crash between her leaving and the
         await store.update_seat(session, snapshot.id, 0, user_id=None)  # computer's move
     joined = await games.join(snapshot.id, BOB, 0)
-    assert joined.events == () and joined.game.pending_throw == 10 and joined.game.user_to_move() == BOB
-    after = await games.act(snapshot.id, BOB, snapshot.turn_number, joined.game.legal_moves()[0])
+    assert (
+        joined.events == () and joined.snapshot.pending_throw == 10 and joined.snapshot.user_to_move() == BOB
+    )
+    after = await games.act(snapshot.id, BOB, snapshot.turn_number, joined.snapshot.legal_moves()[0])
     assert after.events[0].actor_id == BOB and after.events[0].throw == 10
 
 
 async def test_play_on_plays_a_stored_throw_instead_of_throwing_again(db_url: str, store: Store) -> None:
     games = service(store, rng=ScriptedCowries(10, 10))
     two = Rules.parse("classic,players=2,pieces=2")
-    snapshot = (await games.start(GUILD, CHANNEL, ALICE, two, "normal", None)).game
-    snapshot = (await games.act(snapshot.id, ALICE, 0)).game
-    thrown = (await games.act(snapshot.id, ALICE, snapshot.turn_number)).game
+    snapshot = (await games.start(GUILD, CHANNEL, ALICE, two, "normal", None)).snapshot
+    snapshot = (await games.act(snapshot.id, ALICE, 0)).snapshot
+    thrown = (await games.act(snapshot.id, ALICE, snapshot.turn_number)).snapshot
     async with store.transaction() as session:  # the seat handed over, the process dead before the move
         await store.update_seat(session, thrown.id, 0, user_id=None)
     restarted = Store(db_url)
@@ -343,8 +346,8 @@ async def test_play_on_plays_a_stored_throw_instead_of_throwing_again(db_url: st
 
 async def test_the_bot_throws_for_members_who_want_it_and_stops_at_a_real_choice(store: Store) -> None:
     games = service(store, seed=21, auto_throw=True)
-    snapshot = (await games.start(GUILD, CHANNEL, ALICE, Rules(players=2), "normal", None)).game
-    snapshot = (await games.join(snapshot.id, BOB, 2)).game
+    snapshot = (await games.start(GUILD, CHANNEL, ALICE, Rules(players=2), "normal", None)).snapshot
+    snapshot = (await games.join(snapshot.id, BOB, 2)).snapshot
     await games.members.set_auto_throw(BOB, False)
     for _ in range(20):
         if snapshot.status != "active":
@@ -360,7 +363,7 @@ async def test_the_bot_throws_for_members_who_want_it_and_stops_at_a_real_choice
         assert all(e.actor_id in (ALICE, BOB) for e in played.events)
         forced = [e for e in played.events if e.forced]
         assert all(e.actor_id == ALICE or e is played.events[0] for e in forced)
-        snapshot = played.game
+        snapshot = played.snapshot
 
 
 async def test_auto_throw_is_on_until_the_member_turns_it_off_everywhere(store: Store) -> None:
@@ -379,7 +382,7 @@ async def test_auto_throw_is_on_until_the_member_turns_it_off_everywhere(store: 
 async def test_timeout_plays_for_the_member_and_gives_the_seat_back_after_three(store: Store) -> None:
     clock = Clock()
     games = service(store, seed=8, clock=clock)
-    snapshot = (await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)).game
+    snapshot = (await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)).snapshot
     with pytest.raises(NotAllowed, match="not timed out"):
         await games.timeout(snapshot.id, 0)
     missed = []
@@ -388,7 +391,7 @@ async def test_timeout_plays_for_the_member_and_gives_the_seat_back_after_three(
         played = await games.timeout(snapshot.id, snapshot.turn_number)
         first = played.events[0]
         assert (first.seat, first.actor_id, first.by_timer) == (0, None, True)
-        snapshot = played.game
+        snapshot = played.snapshot
         missed.append(snapshot.seats[0].missed)
     assert missed == [*range(1, MAX_MISSED), 0]
     assert played.events[0].handed_back and snapshot.seats[0].user_id is None
@@ -398,30 +401,32 @@ async def test_timeout_plays_for_the_member_and_gives_the_seat_back_after_three(
 async def test_a_members_move_resets_missed_turns(store: Store) -> None:
     clock = Clock()
     games = service(store, seed=4, clock=clock)
-    snapshot = (await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)).game
+    snapshot = (await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)).snapshot
     clock.advance(61)
-    snapshot = (await games.timeout(snapshot.id, 0)).game
+    snapshot = (await games.timeout(snapshot.id, 0)).snapshot
     assert snapshot.seats[0].missed == 1
     with pytest.raises(StaleTurn):
         await games.timeout(snapshot.id, snapshot.turn_number - 1)
     while snapshot.seats[0].missed:
         played = await games.act(snapshot.id, ALICE, snapshot.turn_number)
-        if played.game.pending_throw is not None:
-            played = await games.act(snapshot.id, ALICE, snapshot.turn_number, played.game.legal_moves()[0])
-        snapshot = played.game
+        if played.snapshot.pending_throw is not None:
+            played = await games.act(
+                snapshot.id, ALICE, snapshot.turn_number, played.snapshot.legal_moves()[0]
+            )
+        snapshot = played.snapshot
     assert snapshot.seats[0].missed == 0
 
 
 async def test_the_throw_cap_ends_the_game_in_a_draw(store: Store) -> None:
     games = service(store)
-    snapshot = (await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)).game
+    snapshot = (await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)).snapshot
     await force_position(store, snapshot, snapshot.position.notation(), turn_number=MAX_THROWS - 1)
-    snapshot = (await games.act(snapshot.id, ALICE, MAX_THROWS - 1)).game
+    snapshot = (await games.act(snapshot.id, ALICE, MAX_THROWS - 1)).snapshot
     assert snapshot.status == "finished" and snapshot.position.result == DRAW
     assert snapshot.outcome == Outcome(Termination.THROW_LIMIT, None)
     with pytest.raises(GameEnded):
         await games.act(snapshot.id, ALICE, MAX_THROWS)
-    stats = await records.member_stats(store, GUILD, ALICE)
+    stats = await member_stats(store, GUILD, ALICE)
     assert (stats.games, stats.wins) == (1, 0)
 
 
@@ -432,16 +437,16 @@ async def test_many_writers_on_one_turn_apply_exactly_once(db_url: str, store: S
     other = Store(db_url)  # a second process on the same database
     try:
         games = [service(store, seed=i) if i % 2 else service(other, seed=i) for i in range(12)]
-        snapshot = (await games[0].start(GUILD, CHANNEL, ALICE, FOUR, "normal", None)).game
+        snapshot = (await games[0].start(GUILD, CHANNEL, ALICE, FOUR, "normal", None)).snapshot
         throws = await asyncio.gather(*(g.act(snapshot.id, ALICE, 0) for g in games), return_exceptions=True)
         won = [r for r in throws if isinstance(r, Played)]
         assert len(won) == 1
         assert all(
             isinstance(r, StaleTurn | AlreadyThrown | Conflict) for r in throws if not isinstance(r, Played)
         )
-        snapshot = won[0].game
+        snapshot = won[0].snapshot
         while snapshot.pending_throw is None:  # the first throw entered a piece: throw until a choice
-            snapshot = (await games[0].act(snapshot.id, ALICE, snapshot.turn_number)).game
+            snapshot = (await games[0].act(snapshot.id, ALICE, snapshot.turn_number)).snapshot
         move = snapshot.legal_moves()[0]
         moves = await asyncio.gather(
             *(g.act(snapshot.id, ALICE, snapshot.turn_number, move) for g in games), return_exceptions=True
@@ -485,10 +490,10 @@ async def check_replays_and_stats(store: Store, games_per_rules: int, seed: int)
         rules = GAME_RULES[index % len(GAME_RULES)]
         snapshot = (
             await games.start(GUILD, CHANNEL + index, ALICE, rules, "random", rng.choice(rules.seats))
-        ).game
+        ).snapshot
         free = [s for s in rules.seats if snapshot.seats[s].user_id is None]
         if snapshot.status == "active":
-            snapshot = (await games.join(snapshot.id, BOB, rng.choice(free))).game
+            snapshot = (await games.join(snapshot.id, BOB, rng.choice(free))).snapshot
         snapshot = await play_out(games, clock, snapshot, rng)
 
         position, count = await replayed(store, snapshot)
@@ -506,7 +511,7 @@ async def check_replays_and_stats(store: Store, games_per_rules: int, seed: int)
             expected[user, "captures"] += sum(r.captures for r in rows if r.actor_id == user)
             expected[user, "pieces_home"] += snapshot.position.home_count(seat)
     for user in (ALICE, BOB):
-        stats = await records.member_stats(store, GUILD, user)
+        stats = await member_stats(store, GUILD, user)
         got = (stats.games, stats.wins, stats.captures, stats.pieces_home)
         assert got == tuple(expected[user, key] for key in ("games", "wins", "captures", "pieces_home"))
 
@@ -516,8 +521,8 @@ async def check_replays_and_stats(store: Store, games_per_rules: int, seed: int)
 
 async def test_end_needs_the_starter_or_a_manager_and_counts_the_game(store: Store) -> None:
     games = service(store)
-    snapshot = (await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)).game
-    snapshot = (await games.join(snapshot.id, BOB, 2)).game
+    snapshot = (await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)).snapshot
+    snapshot = (await games.join(snapshot.id, BOB, 2)).snapshot
     with pytest.raises(NotAllowed, match="Manage Channels"):
         await games.end(snapshot.id, BOB, can_manage=False)
     ended = await games.end(snapshot.id, BOB, can_manage=True)
@@ -527,17 +532,17 @@ async def test_end_needs_the_starter_or_a_manager_and_counts_the_game(store: Sto
     with pytest.raises(GameEnded):
         await games.act(snapshot.id, ALICE, 0)
     for user in (ALICE, BOB):
-        stats = await records.member_stats(store, GUILD, user)
+        stats = await member_stats(store, GUILD, user)
         assert (stats.games, stats.wins) == (1, 0)
-    assert (await records.member_stats(store, GUILD, CAROL)).games == 0
+    assert (await member_stats(store, GUILD, CAROL)).games == 0
 
 
 async def test_end_refused_tells_a_seated_member_to_leave_and_a_seatless_one_why(store: Store) -> None:
     """Ending a game without the right is refused; `/pachisi leave` is offered only to a member
     who has a seat to leave (issue 58)."""
     games = service(store)
-    snapshot = (await games.start(GUILD, CHANNEL, ALICE, FOUR, "normal", None)).game
-    snapshot = (await games.join(snapshot.id, BOB, 1)).game
+    snapshot = (await games.start(GUILD, CHANNEL, ALICE, FOUR, "normal", None)).snapshot
+    snapshot = (await games.join(snapshot.id, BOB, 1)).snapshot
     with pytest.raises(NotAllowed) as seated:
         await games.end(snapshot.id, BOB, can_manage=False)
     assert str(seated.value).endswith("To stop playing Red, give your seat back with `/pachisi leave`.")
@@ -550,30 +555,30 @@ async def test_end_refused_tells_a_seated_member_to_leave_and_a_seatless_one_why
 
 async def test_the_message_shown_and_listing(store: Store) -> None:
     games = service(store)
-    a = (await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)).game
-    b = (await games.start(GUILD + 1, CHANNEL + 1, BOB, TWO, "normal", None)).game
+    a = (await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)).snapshot
+    b = (await games.start(GUILD + 1, CHANNEL + 1, BOB, TWO, "normal", None)).snapshot
     await games.shown(a.id, 555)
     a_now = await games.get(a.id)
     assert a_now.message_id == 555 and a_now.version == a.version
     played = await games.act(a.id, ALICE, 0, shown_on=777)  # the message clicked shows the result
-    assert played.game.message_id == 777 == (await games.get(a.id)).message_id
+    assert played.snapshot.message_id == 777 == (await games.get(a.id)).message_id
     assert [g.id for g in await games.active_games()] == [a.id, b.id]
     assert [g.id for g in await games.active_games([GUILD + 1])] == [b.id]
     await games.abandon(b.id)
     await games.abandon(b.id)  # twice is harmless
     assert (await games.get(b.id)).status == "abandoned"
     assert [g.id for g in await games.active_games()] == [a.id]
-    assert (await records.member_stats(store, GUILD + 1, BOB)).games == 1
+    assert (await member_stats(store, GUILD + 1, BOB)).games == 1
 
 
 async def test_a_finished_game_is_listed_for_resuming_until_its_result_is_posted(store: Store) -> None:
     games = service(store)
-    done = (await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)).game
-    ended = (await games.start(GUILD, CHANNEL + 1, BOB, TWO, "normal", None)).game
+    done = (await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)).snapshot
+    ended = (await games.start(GUILD, CHANNEL + 1, BOB, TWO, "normal", None)).snapshot
     await games.shown(ended.id, 555)
     await games.end(ended.id, BOB, can_manage=False)
     await force_position(store, done, done.position.notation(), turn_number=MAX_THROWS - 1)
-    snapshot = (await games.act(done.id, ALICE, MAX_THROWS - 1, shown_on=555)).game
+    snapshot = (await games.act(done.id, ALICE, MAX_THROWS - 1, shown_on=555)).snapshot
     assert snapshot.status == "finished" and snapshot.message_id == 555
     assert await games.active_games() == []
     assert [g.id for g in await games.active_games(unannounced=True)] == [done.id]
@@ -584,11 +589,11 @@ async def test_a_finished_game_is_listed_for_resuming_until_its_result_is_posted
 
 async def test_tallies_count_throws_turns_and_captures_from_the_log(store: Store) -> None:
     games = service(store, seed=9)
-    snapshot = (await games.start(1, 77, 500, Rules(players=2, pieces=2), "easy", None)).game
+    snapshot = (await games.start(1, 77, 500, Rules(players=2, pieces=2), "easy", None)).snapshot
     played = await games.leave(snapshot.id, 500)  # computers only: play the whole game
     while played.more:
         played = await games.play_on(snapshot.id)
-    snapshot = played.game
+    snapshot = played.snapshot
     tallies = await records.tallies(store, snapshot.id)
     async with store.transaction() as session:
         rows = await store.moves(session, snapshot.id)
@@ -615,20 +620,22 @@ async def test_resigning_a_two_player_game_concedes_it(store: Store) -> None:
     games = service(store, auto_throw=True)
     snapshot = (
         await games.start(GUILD, CHANNEL, ALICE, Rules(players=2), "normal", None, members={2: BOB})
-    ).game
+    ).snapshot
     while snapshot.turn_number < 4:  # both sides throw, so the game is rated
         user = snapshot.user_to_move()
         assert user is not None
-        snapshot = (await games.act(snapshot.id, user, snapshot.turn_number, snapshot.legal_moves()[0])).game
-    over = (await games.resign(snapshot.id, ALICE)).game
+        snapshot = (
+            await games.act(snapshot.id, user, snapshot.turn_number, snapshot.legal_moves()[0])
+        ).snapshot
+    over = (await games.resign(snapshot.id, ALICE)).snapshot
     conceded = Outcome(Termination.RESIGNATION, over.position.side_of(2))
     assert over.status == "finished" and over.outcome == conceded
     # Stored and read back (the notation refuses `result:` on a live position: it is kept apart).
     again = await games.get(snapshot.id)
     assert (again.outcome, again.position) == (conceded, over.position)
     assert again.turn_number == snapshot.turn_number
-    assert (await records.member_stats(store, GUILD, BOB)).wins == 1
-    alice = await records.member_stats(store, GUILD, ALICE)
+    assert (await member_stats(store, GUILD, BOB)).wins == 1
+    alice = await member_stats(store, GUILD, ALICE)
     assert (alice.games, alice.wins) == (1, 0)
     stored = await stored_game(store, GUILD, CHANNEL, snapshot.id)
     assert stored is not None
@@ -647,7 +654,7 @@ async def _ratings(store: Store, users: list[int]) -> dict[int, RatingRow]:
 
 async def test_a_member_who_left_still_gets_the_game_counted(store: Store) -> None:
     games = service(store)
-    snapshot = (await games.start(GUILD, CHANNEL, ALICE, FOUR, "normal", None)).game
+    snapshot = (await games.start(GUILD, CHANNEL, ALICE, FOUR, "normal", None)).snapshot
     await games.join(snapshot.id, BOB, 1)
     await games.leave(snapshot.id, BOB)
     await games.join(snapshot.id, CAROL, 2)
@@ -656,7 +663,7 @@ async def test_a_member_who_left_still_gets_the_game_counted(store: Store) -> No
     await games.end(snapshot.id, CAROL, can_manage=True)
     assert await records.game_players(store, snapshot.id) == {ALICE: 0, BOB: 1, CAROL: 2}
     for user in (ALICE, BOB):
-        assert (await records.member_stats(store, GUILD, user)).games == 1
+        assert (await member_stats(store, GUILD, user)).games == 1
 
 
 async def test_a_member_who_changed_sides_counts_where_they_played_in_stats_and_rating(store: Store) -> None:
@@ -664,22 +671,24 @@ async def test_a_member_who_changed_sides_counts_where_they_played_in_stats_and_
     count him on Yellow's side, which wins (the stats once counted the seat he held last)."""
     games = service(store, 7, auto_throw=True)  # a seed whose computers leave the game on for Bob
     rules = Rules(players=2)
-    snapshot = (await games.start(GUILD, CHANNEL, ALICE, rules, "easy", None, members={2: BOB})).game
+    snapshot = (await games.start(GUILD, CHANNEL, ALICE, rules, "easy", None, members={2: BOB})).snapshot
     while snapshot.turn_number < 6:  # both sides throw, so the game is rated
         user = snapshot.user_to_move()
         assert user is not None
-        snapshot = (await games.act(snapshot.id, user, snapshot.turn_number, snapshot.legal_moves()[0])).game
+        snapshot = (
+            await games.act(snapshot.id, user, snapshot.turn_number, snapshot.legal_moves()[0])
+        ).snapshot
     await games.leave(snapshot.id, ALICE)
-    snapshot = (await games.leave(snapshot.id, BOB)).game
+    snapshot = (await games.leave(snapshot.id, BOB)).snapshot
     assert snapshot.status == "active"  # the computers stopped after MAX_THROWS_AT_ONCE throws
     await games.join(snapshot.id, BOB, 0)
-    over = (await games.resign(snapshot.id, BOB)).game
+    over = (await games.resign(snapshot.id, BOB)).snapshot
     assert over.outcome == Outcome(Termination.RESIGNATION, over.position.side_of(2))
     rated = await _ratings(store, [ALICE, BOB])
     for user, won in ((ALICE, 0), (BOB, 1)):
-        stats = await records.member_stats(store, GUILD, user)
+        stats = await member_stats(store, GUILD, user)
         rating = rated[user]
         assert (stats.games, stats.wins) == (1, won)
         assert (rating.games_people, rating.wins_people) == (1, won)
-    bob = await records.member_stats(store, GUILD, BOB)
+    bob = await member_stats(store, GUILD, BOB)
     assert bob.pieces_home == over.position.home_count(2)

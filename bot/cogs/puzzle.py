@@ -29,7 +29,7 @@ from bot.cogs.answers import NO_MENTIONS, language_of, tell
 from bot.cogs.group import PachisiCommands
 from bot.cogs.pachisi.buttons import PuzzleButton, face
 from bot.cogs.puzzle_answer import analysis
-from bot.core import ratings, records
+from bot.core import ratings, stats
 from bot.core.errors import GameError
 from bot.core.puzzles import Daily, Post, Puzzles, next_day
 from bot.core.texts import Language, board, puzzles, seasons
@@ -162,7 +162,7 @@ class PuzzleCog(PachisiCommands, name="Puzzle"):
         text = puzzles.daily_post(lang, post.number, post.day, post.pings)
         if post.new_month:  # a season has ended: its top three
             ended = ratings.previous_season(f"{post.day.year:04d}-{post.day.month:02d}")
-            podium = await records.leaderboard(self.bot.store, post.guild_id, limit=PODIUM, season=ended)
+            podium = await stats.leaderboard(self.bot.store, post.guild_id, limit=PODIUM, season=ended)
             if podium:
                 text += "\n" + seasons.top_three(lang, ended, podium)
         mentions = discord.AllowedMentions(users=[discord.Object(user) for user in post.pings])

@@ -1,4 +1,4 @@
-"""`/pachisi stats` and `/pachisi leaderboard`: members' records and ratings in a server.
+"""`/pachisi stats` and `/pachisi leaderboard`: members' stats and ratings in a server.
 
 Ratings are OpenSkill's (bot/core/ratings.py), shown on the scale chess players know (a newcomer
 shows 1500, with a `?` until their third rated game); the leaderboard ranks by the conservative
@@ -16,7 +16,7 @@ from discord import app_commands
 
 from bot.cogs.answers import language_of
 from bot.cogs.group import PachisiCommands
-from bot.core import ratings, records
+from bot.core import ratings, stats
 from bot.core.errors import GameError
 from bot.core.puzzles import Puzzles
 from bot.core.texts import puzzles, seasons
@@ -47,9 +47,9 @@ class StatsCog(PachisiCommands, name="Stats"):
         who = member or interaction.user
         assert interaction.guild_id is not None
         store, guild, season = self.bot.store, interaction.guild_id, self.season()
-        record = await records.member_stats(store, guild, who.id)
-        rating = await records.member_rating(store, guild, who.id)
-        season_row = await records.member_season_rating(store, guild, season, who.id)
+        record = await stats.member_stats(store, guild, who.id)
+        rating = await stats.member_rating(store, guild, who.id)
+        season_row = await stats.member_season_rating(store, guild, season, who.id)
         streak = await self.puzzles.streak(who.id)
         lang = language_of(interaction)
         lines = [
@@ -66,11 +66,11 @@ class StatsCog(PachisiCommands, name="Stats"):
         store, guild, lang = self.bot.store, interaction.guild_id, language_of(interaction)
         wanted = (season or self.season()).strip()
         if wanted == ALL_TIME:
-            text = words.leaderboard(lang, await records.leaderboard(store, guild, limit=10))
+            text = words.leaderboard(lang, await stats.leaderboard(store, guild, limit=10))
         elif ratings.is_season(wanted):
-            rows = await records.leaderboard(store, guild, limit=10, season=wanted)
+            rows = await stats.leaderboard(store, guild, limit=10, season=wanted)
             last = ratings.previous_season(wanted)
-            podium = await records.leaderboard(store, guild, limit=PODIUM, season=last)
+            podium = await stats.leaderboard(store, guild, limit=PODIUM, season=last)
             text = seasons.leaderboard(lang, wanted, rows, last, podium)
         else:
             raise GameError("unknown_season", typed=wanted)
@@ -86,7 +86,7 @@ class StatsCog(PachisiCommands, name="Stats"):
         assert interaction.guild_id is not None
         lang = language_of(interaction)
         found = [(seasons.all_time(lang), ALL_TIME)]
-        found += [(name, name) for name in await records.seasons(self.bot.store, interaction.guild_id)]
+        found += [(name, name) for name in await stats.seasons(self.bot.store, interaction.guild_id)]
         typed = current.strip().lower()
         return [app_commands.Choice(name=n, value=v) for n, v in found if typed in n.lower()][:25]
 

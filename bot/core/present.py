@@ -221,7 +221,7 @@ def after_click(
     tallies: Mapping[int, SeatTally] | None = None,
 ) -> Plan:
     """The answer to a click by the member playing `seat` on a turn message whose log was `earlier`."""
-    game, events = played.game, list(played.events)
+    game, events = played.snapshot, list(played.events)
     own = _own(events, seat)
     rest = events[own:]
     again = game.status == Status.ACTIVE and game.user_to_move() == game.seats[seat].user_id
@@ -256,7 +256,7 @@ def after_change(
     message that showed the turn is closed (`earlier`: its log; None when no message shows the
     game), saying why with `note` (a seat's news), and the game as it stands is posted, with
     `intro` last (a new game's word on what the bot plays by itself; the next update drops it)."""
-    game = played.game
+    game = played.snapshot
     done = (
         None
         if earlier is None

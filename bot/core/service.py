@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.core import metrics, records
+from bot.core import metrics, stats
 from bot.core.errors import (
     Conflict,
     GameEnded,
@@ -48,7 +48,8 @@ Change = Callable[[Turns], None]
 
 
 class GameService:
-    """Game flow for every channel; safe to run in several processes sharing one database."""
+    """A game's changes, each one transaction (start, act, seats, timers, resignation), safe to run
+    in several processes sharing one database; the table layer's `GameFlow` shows them."""
 
     def __init__(
         self,
@@ -211,7 +212,7 @@ class GameService:
 
     async def concede(self, game_id: int, side: int) -> Played:
         """`side` loses where the pieces stand (a tournament game decided at its round's limit): the
-        game finishes as a resignation would, and counts for records and ratings."""
+        game finishes as a resignation would, and counts for stats and ratings."""
         async with self.store.transaction() as session:
             game = await self._load(session, game_id)
             _check_active(game)
@@ -235,7 +236,7 @@ class GameService:
     async def _close(self, session: AsyncSession, game: GameSnapshot) -> GameSnapshot:
         new = replace(game, status=Status.ABANDONED, deadline=None)
         await self._write(session, game, new)
-        await records.game_ended(self.store, session, new, self.clock())
+        await stats.game_ended(self.store, session, new, self.clock())
         return replace(new, version=game.version + 1)
 
     # --- playing ------------------------------------------------------------------------
@@ -286,8 +287,9 @@ class GameService:
         self, session: AsyncSession, game: GameSnapshot, change: Change, *, shown_on: int | None = None
     ) -> Played:
         """Apply `change`, play on, and write it all back (with the move log) in `session`."""
-        state = Game(game.position, throws=game.turn_number, pending=game.state.pending)
-        turns = Turns(state, dict(game.seats))
+        turns = Turns(
+            Game(game.position, throws=game.turn_number, pending=game.game.pending), dict(game.seats)
+        )
         change(turns)
         if not turns.over:
             seated = [info.user_id for info in turns.seats.values() if info.user_id is not None]
@@ -297,7 +299,7 @@ class GameService:
         new = replace(
             game,
             status=Status.FINISHED if turns.over else Status.ACTIVE,
-            state=turns.game,
+            game=turns.game,
             seats=turns.seats,
             message_id=shown_on if shown_on is not None else game.message_id,
             last_move=last.move if last else game.last_move,
@@ -312,7 +314,7 @@ class GameService:
             except IntegrityError:
                 raise Conflict() from None
         if new.status == Status.FINISHED:
-            await records.game_ended(self.store, session, new, self.clock())
+            await stats.game_ended(self.store, session, new, self.clock())
         replaced = (
             game.message_id if shown_on is not None and game.message_id not in (None, shown_on) else None
         )

@@ -58,8 +58,8 @@ class ShownBatch:
         noted one (the stored one was replaced already), none when they are the same."""
         if noted is None:
             return played
-        if played.game.message_id != shown_on:  # nothing was stored (a throw shown again)
-            self.put_back(played.game.id, noted)
+        if played.snapshot.message_id != shown_on:  # nothing was stored (a throw shown again)
+            self.put_back(played.snapshot.id, noted)
             return played
         return replace(played, replaced=None if noted[1] in (None, shown_on) else noted[1])
 

@@ -15,7 +15,7 @@ from engine.state import Move, Position, parse_move
 
 @dataclass(frozen=True)
 class GameSnapshot:
-    """A game as stored after the call that returned it. `state` is the engine's `Game` (position,
+    """A game as stored after the call that returned it. `game` is the engine's `Game` (position,
     throws played, pending throw, outcome): nobody changes it once it is in a snapshot."""
 
     id: int
@@ -23,7 +23,7 @@ class GameSnapshot:
     channel_id: int
     started_by: int
     status: Status
-    state: Game = field(compare=False)
+    game: Game = field(compare=False)
     version: int
     seats: dict[int, SeatInfo]
     deadline: datetime | None
@@ -49,35 +49,35 @@ class GameSnapshot:
 
     @property
     def position(self) -> Position:
-        return self.state.position
+        return self.game.position
 
     @property
     def rules(self) -> Rules:
-        return self.state.position.rules
+        return self.game.position.rules
 
     @property
     def turn_number(self) -> int:
         """Throws played so far: each button names the turn it was made for."""
-        return self.state.throws
+        return self.game.throws
 
     @property
     def pending_throw(self) -> int | None:
-        return None if self.state.pending is None else self.state.pending.value
+        return None if self.game.pending is None else self.game.pending.value
 
     @property
     def pending_cowries(self) -> tuple[bool, ...] | None:
-        return None if self.state.pending is None else self.state.pending.cowries
+        return None if self.game.pending is None else self.game.pending.cowries
 
     @property
     def outcome(self) -> Outcome | None:
         """How a finished game ended (win, frozen, throw limit, resignation); else None."""
-        return self.state.outcome() if self.status == Status.FINISHED else None
+        return self.game.outcome() if self.status == Status.FINISHED else None
 
     def legal_moves(self) -> list[Move]:
         """The moves of the pending throw; [] when nothing is thrown or the game is over."""
-        if self.state.pending is None or self.status != Status.ACTIVE:
+        if self.game.pending is None or self.status != Status.ACTIVE:
             return []
-        return self.state.legal_moves()
+        return self.game.legal_moves()
 
     def seat_to_move(self) -> int:
         return self.position.turn
@@ -100,7 +100,7 @@ class GameSnapshot:
 class Played:
     """What a service call did: the game as it stored it, and the throws it played (oldest first)."""
 
-    game: GameSnapshot
+    snapshot: GameSnapshot
     events: tuple[Event, ...] = ()
     replaced: int | None = None
     """The message that showed the turn until the member acted on another copy of it (a restart
@@ -109,7 +109,7 @@ class Played:
     @property
     def more(self) -> bool:
         """Only computers are left to play and the call stopped at its limit: play on again."""
-        game = self.game
+        game = self.snapshot
         return game.status == Status.ACTIVE and not game.is_human_turn()
 
 
@@ -148,7 +148,7 @@ def game_snapshot(
         channel_id=row.channel_id,
         started_by=row.started_by,
         status=Status(row.status),
-        state=Game(stored_position(row), throws=row.turn_number, pending=pending),
+        game=Game(stored_position(row), throws=row.turn_number, pending=pending),
         version=row.version,
         seats={s.seat: SeatInfo(s.seat, s.user_id, s.level, s.missed, s.hints_used, s.name) for s in seats},
         deadline=aware(row.deadline),
@@ -170,7 +170,7 @@ def stored_columns(game: GameSnapshot) -> GameValues:
     """The game-row columns a service call may change (everything but identity and version)."""
     outcome = game.outcome
     conceded = outcome is not None and outcome.termination is Termination.RESIGNATION
-    pending = game.state.pending
+    pending = game.game.pending
     return {
         "status": str(game.status),
         "position": (game.position.with_result(None) if conceded else game.position).notation(),

@@ -126,7 +126,7 @@ class GameFlow:
                 except PlayedAlready:
                     await defer(reply, act.game_id)  # the member's own click again: the first answers
                     return
-                game = played.game
+                game = played.snapshot
                 await self._answer(reply, plan.now or Message(clicked.content), game, files)
             metrics.answered(reply.id)
             if played.replaced is not None:
@@ -150,7 +150,7 @@ class GameFlow:
 
     async def _planned(self, clicked: Shown, act: Act) -> tuple[Played, Plan, list[Attachment]]:
         played = await self._clicked(act, clicked.id)
-        game = played.game
+        game = played.snapshot
         lang = self.language(game)
         seat = game.seat_of(act.user_id)
         earlier = log_lines(clicked.content)
@@ -190,7 +190,7 @@ class GameFlow:
     async def _after_pace(self, played: Played, plan: Plan, reply: Reply | None) -> None:
         """What follows the first answer: the computers' turns after their pace, the next message;
         through the click's `reply`, or through the channel when nobody clicked."""
-        game = played.game
+        game = played.snapshot
         if plan.paced:
             await asyncio.sleep(self.settings.computer_pace_seconds)  # the computers' pace
         if plan.later is not None:
@@ -274,7 +274,7 @@ class GameFlow:
         self, played: Played, note: str | None = None, intro: str | None = None
     ) -> Plan | None:
         """Plan the change's messages and close the one that showed the turn; None: no channel."""
-        game = played.game
+        game = played.snapshot
         channel = self.channel(game)
         if channel is None:
             return None
@@ -331,7 +331,7 @@ class GameFlow:
 
     async def changed(self, played: Played, *, intro: str | None = None) -> None:
         """Show a change already made outside a click (locked here)."""
-        async with self.locked(played.game.id):
+        async with self.locked(played.snapshot.id):
             await self.show(played, intro=intro)
 
     async def play(self, act: Act) -> Played:

@@ -143,7 +143,7 @@ class Rounds:
             names=names,
             turn_seconds=tournament.move_seconds,
         )
-        if not await self.tournaments.set_game(table.id, played.game.id):
+        if not await self.tournaments.set_game(table.id, played.snapshot.id):
             return  # another process opened it first
         channel = self.flow.channels.get(thread, tournament.guild_id, new_thread=True)
         if channel is not None:

@@ -82,7 +82,7 @@ class Seats:
             language=opening.language,
             names={**opening.names, reply.user_id: reply.user_name},
         )
-        game = played.game
+        game = played.snapshot
         await self.post_card(game)
         await reply.tell(table.your_game(reply.language, game, reply.user_id, note))
         await self.flow.changed(played, intro=table.plays_by_itself(self.flow.language(game)))
@@ -140,7 +140,7 @@ class Seats:
         async with self.flow.locked(game.id):
             user = reply.user_id
             played = await self.service.join(game.id, user, seat, reply.user_name)
-            joined = played.game
+            joined = played.snapshot
             taken = joined.seat_of(user)
             assert taken is not None
             shown = bool(played.events) or joined.user_to_move() == user
@@ -159,7 +159,7 @@ class Seats:
             user = reply.user_id
             seat = game.seat_of(user)
             played = await (self.service.resign if resign else self.service.leave)(game.id, user)
-            after = played.game
+            after = played.snapshot
             outcome = after.outcome
             last = all(info.user_id is None for info in after.seats.values())
 

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from aiohttp import web
 from aiohttp.typedefs import Handler, Middleware
 
-from localdiscord.records import ApiError, Request, json_response
+from localdiscord.objects import ApiError, Request, json_response
 from localdiscord.rest import application, channels, guilds, webhooks
 from localdiscord.rest.common import STATE, path_of, state_of
 from localdiscord.state import State

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from localdiscord.records import ApiError, Json, json_response, snowflake
+from localdiscord.objects import ApiError, Json, json_response, snowflake
 from localdiscord.rest.common import state_of
 from localdiscord.state import State
 

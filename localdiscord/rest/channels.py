@@ -7,7 +7,7 @@ from aiohttp import web
 
 from localdiscord import messages
 from localdiscord.multipart import read_body
-from localdiscord.records import PERMISSIONS, PUBLIC_THREAD, ApiError, json_response
+from localdiscord.objects import PERMISSIONS, PUBLIC_THREAD, ApiError, json_response
 from localdiscord.rest.common import state_of
 
 routes = web.RouteTableDef()

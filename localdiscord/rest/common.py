@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from localdiscord.records import API
+from localdiscord.objects import API
 from localdiscord.state import State
 
 STATE = web.AppKey("state", State)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from localdiscord.records import ApiError, json_response
+from localdiscord.objects import ApiError, json_response
 from localdiscord.rest.common import state_of
 
 routes = web.RouteTableDef()

@@ -7,7 +7,7 @@ from aiohttp import web
 
 from localdiscord import interactions, messages
 from localdiscord.multipart import read_body
-from localdiscord.records import CallbackType, json_response
+from localdiscord.objects import CallbackType, json_response
 from localdiscord.rest.common import state_of
 
 routes = web.RouteTableDef()

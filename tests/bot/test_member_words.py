@@ -7,7 +7,8 @@ import re
 from datetime import date
 
 from bot.core.puzzles import Answer, Daily, Streak
-from bot.core.records import MemberStats, SeatTally
+from bot.core.records import SeatTally
+from bot.core.stats import MemberStats
 from bot.core.store import RatingRow
 from bot.core.texts import ENGLISH, board, hints, puzzles, records, refusals, table, turns
 from bot.core.texts.language import language

@@ -10,9 +10,10 @@ import sys
 from pathlib import Path
 
 from bot.core import ratings
-from bot.core.records import game_record, history, rebuild_ratings, seat_players
+from bot.core.records import game_record, history, seat_players
 from bot.core.service import GameService
 from bot.core.snapshot import GameSnapshot
+from bot.core.stats import rebuild_ratings
 from bot.core.store import RatingRow, Store, upgrade
 from bot.core.store.database import ROOT
 from engine.record import read_record
@@ -41,7 +42,7 @@ async def play_games(store: Store, count: int, seed: int) -> tuple[GameService, 
         members = {} if guest is None else {rng.choice([s for s in rules.seats if s != seat]): guest}
         snapshot = (
             await games.start(GUILD, CHANNEL + index, ALICE, rules, level, seat, members=members)
-        ).game
+        ).snapshot
         played.append(await play_out(games, clock, snapshot, rng))
     return games, played
 
@@ -98,8 +99,8 @@ async def test_stored_games_give_records_that_replay_and_ratings_a_rebuild_repea
 
 async def test_an_abandoned_game_is_recorded_as_abandoned(store: Store) -> None:
     games = service(store)
-    snapshot = (await games.start(GUILD, CHANNEL, ALICE, RULES[0], "normal", None)).game
-    snapshot = (await games.act(snapshot.id, ALICE, 0)).game
+    snapshot = (await games.start(GUILD, CHANNEL, ALICE, RULES[0], "normal", None)).snapshot
+    snapshot = (await games.act(snapshot.id, ALICE, 0)).snapshot
     assert snapshot.turn_number > 0
     await games.end(snapshot.id, ALICE, can_manage=False)
     async with store.transaction() as session:
@@ -142,7 +143,7 @@ async def test_the_board_ranks_by_ordinal_among_members_with_enough_games(store:
 async def test_history_lists_the_newest_games_with_players_and_results(store: Store) -> None:
     _, played = await play_games(store, 2, seed=4)
     games = service(store)
-    active = (await games.start(GUILD, CHANNEL + 99, BOB, RULES[1], "easy", None)).game
+    active = (await games.start(GUILD, CHANNEL + 99, BOB, RULES[1], "easy", None)).snapshot
     listed = await history(store, GUILD, limit=3)
     assert [g.id for g in listed] == [active.id, played[-1].id, played[-2].id]
     assert listed[0].result == "active" and listed[0].throws == 0
@@ -192,11 +193,11 @@ async def test_two_games_ending_at_once_both_count_for_their_member(db_url: str,
         rules = Rules.parse("standard,players=2,pieces=1")
         views = []
         for index, games_ in enumerate(games):
-            snapshot = (await games_.start(GUILD, CHANNEL + index, ALICE, rules, "easy", None)).game
+            snapshot = (await games_.start(GUILD, CHANNEL + index, ALICE, rules, "easy", None)).snapshot
             computer_threw = False
             while not computer_threw:  # Alice throws (her graces again) until the computer has too
                 played = await games_.act(snapshot.id, ALICE, snapshot.turn_number)
-                snapshot, computer_threw = played.game, any(e.seat == 2 for e in played.events)
+                snapshot, computer_threw = played.snapshot, any(e.seat == 2 for e in played.events)
             # One step from home (the last square: home on any throw), the computer's piece behind.
             await force_position(store, snapshot, "black:83 yellow:1 turn:black captured:- rules:standard")
             views.append(await games_.get(snapshot.id))
@@ -205,7 +206,7 @@ async def test_two_games_ending_at_once_both_count_for_their_member(db_url: str,
         )
     finally:
         await other.close()
-    assert all(end.game.status == "finished" for end in ends)
+    assert all(end.snapshot.status == "finished" for end in ends)
     rows = await rating_rows(store)
     assert (rows[ALICE][4], rows[ALICE][5]) == (2, 2)  # two games against computers, two wins
     once = ratings.rate({}, ratings.RatedGame(({ALICE: 1.0}, {"easy": 1.0}), winner=0))[ALICE]

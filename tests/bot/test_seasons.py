@@ -10,9 +10,9 @@ from datetime import UTC, datetime
 from sqlalchemy import select
 
 from bot.core import ratings
-from bot.core.records import leaderboard, rated_game, rebuild_ratings, seasons
 from bot.core.service import GameService
 from bot.core.snapshot import GameSnapshot, stored_position
+from bot.core.stats import leaderboard, rated_game, rebuild_ratings, seasons
 from bot.core.store import RatingRow, SeasonRatingRow, Store, aware
 from engine.game import Game
 from engine.rules import Rules
@@ -28,9 +28,9 @@ async def _play(
     midnight after her first throw, so the game starts in one month and ends in the next."""
     guest = [None, BOB, CAROL][index % 3]
     members = {} if guest is None else {2: guest}
-    snapshot = (await games.start(GUILD, CHANNEL + index, ALICE, RULES, "easy", 0, members=members)).game
+    snapshot = (await games.start(GUILD, CHANNEL + index, ALICE, RULES, "easy", 0, members=members)).snapshot
     if cross:
-        snapshot = (await games.act(snapshot.id, ALICE, snapshot.turn_number)).game
+        snapshot = (await games.act(snapshot.id, ALICE, snapshot.turn_number)).snapshot
         clock.advance(2 * 3600)
     return await play_out(games, clock, snapshot, rng)
 

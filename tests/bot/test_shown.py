@@ -15,7 +15,7 @@ TWO = Rules.parse("classic,players=2,pieces=1")
 
 async def test_ids_noted_together_are_written_in_one_transaction(sqlite_store: Store) -> None:
     games = service(sqlite_store)
-    started = [(await games.start(GUILD, CHANNEL + n, ALICE, TWO, "easy", 0)).game for n in range(5)]
+    started = [(await games.start(GUILD, CHANNEL + n, ALICE, TWO, "easy", 0)).snapshot for n in range(5)]
     counted = count_transactions(sqlite_store)
     batch = ShownBatch(sqlite_store)
     for n, game in enumerate(started):
@@ -27,14 +27,14 @@ async def test_ids_noted_together_are_written_in_one_transaction(sqlite_store: S
 
 async def test_an_id_noted_before_the_game_moved_on_is_not_written(sqlite_store: Store) -> None:
     games = service(sqlite_store)
-    game = (await games.start(GUILD, CHANNEL, ALICE, TWO, "easy", 0)).game
+    game = (await games.start(GUILD, CHANNEL, ALICE, TWO, "easy", 0)).snapshot
     batch = ShownBatch(sqlite_store)
     stale = game.version
     moved = await games.act(game.id, ALICE, game.turn_number, shown_on=777)  # stores its own message
     batch.note(game.id, stale, 555)
     await batch.flush()
     assert (await games.get(game.id)).message_id == 777
-    batch.note(game.id, moved.game.version, 888)
+    batch.note(game.id, moved.snapshot.version, 888)
     await asyncio.wait_for(batch.flush(), 5)
     assert (await games.get(game.id)).message_id == 888
 
@@ -52,7 +52,9 @@ async def test_a_change_nobody_clicked_for_writes_its_games_note_first(sqlite_st
     """`write_now` (a timer, a typed command, a seat's change, under the game's lock) stores the
     game's note still pending, and waits for a batch in flight that holds it."""
     games = service(sqlite_store)
-    waiting, flying = [(await games.start(GUILD, CHANNEL + n, ALICE, TWO, "easy", 0)).game for n in range(2)]
+    waiting, flying = [
+        (await games.start(GUILD, CHANNEL + n, ALICE, TWO, "easy", 0)).snapshot for n in range(2)
+    ]
     batch = ShownBatch(sqlite_store)
     batch.note(waiting.id, waiting.version, 901)  # the writing task is made, not yet run
     await batch.write_now(waiting.id)

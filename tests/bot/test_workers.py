@@ -70,8 +70,8 @@ async def played_game(
     clock = Clock()
     games = games_service(store, workers, seed=11, clock=clock)
     started = await games.start(GUILD, channel, ALICE, FOUR, "normal", 0)
-    joined = await games.join(started.game.id, BOB, 2)
-    final = await play_out(games, clock, joined.game, random.Random(3))
+    joined = await games.join(started.snapshot.id, BOB, 2)
+    final = await play_out(games, clock, joined.snapshot, random.Random(3))
     assert final.status == "finished"
     position, logged = await replayed(store, final)
     assert position == final.position and logged == final.turn_number
@@ -93,16 +93,16 @@ async def computers_play(store: Store, workers: Workers, channel: int, kill: boo
     as the job is handed to the pool, so it dies with the decision in hand, however fast it is."""
     games = games_service(store, workers, seed=5)
     started = await games.start(GUILD, channel, ALICE, TWO, "hard", 0)
-    leaving = asyncio.create_task(games.leave(started.game.id, ALICE))
+    leaving = asyncio.create_task(games.leave(started.snapshot.id, ALICE))
     if kill:
         while workers.jobs == 0 or not workers.pids():
             await asyncio.sleep(0)  # a poll: the job has not reached the pool yet
         os.kill(workers.pids()[0], signal.SIGKILL)
     played = await leaving
-    assert played.game.status == "finished"
-    position, logged = await replayed(store, played.game)
-    assert position == played.game.position and logged == played.game.turn_number
-    return await move_log(store, played.game.id), workers
+    assert played.snapshot.status == "finished"
+    position, logged = await replayed(store, played.snapshot)
+    assert position == played.snapshot.position and logged == played.snapshot.turn_number
+    return await move_log(store, played.snapshot.id), workers
 
 
 async def test_a_worker_killed_mid_decision_costs_nothing(sqlite_store: Store) -> None:

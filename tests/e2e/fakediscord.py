@@ -22,7 +22,7 @@ from aiohttp.typedefs import Handler
 
 from localdiscord.limits import bucket_headers, too_many
 from localdiscord.multipart import split_body
-from localdiscord.records import ApiError, json_response
+from localdiscord.objects import ApiError, json_response
 from localdiscord.rest.common import path_of
 from localdiscord.server import FakeDiscordServer
 from tests.e2e import openapi

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.core.snapshot import GameSnapshot
 from bot.core.texts import ENGLISH
 from bot.core.texts.refusals import refusal as refusal_text
-from localdiscord.records import Message
+from localdiscord.objects import Message
 from tests.support.driver import Reply
 from tests.support.processes import stored_games
 from tests.support.table import Table, live_buttons, turn_state, wait_for_turn_or_end

@@ -7,7 +7,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from localdiscord.records import API
+from localdiscord.objects import API
 from tests.e2e import openapi
 from tests.e2e.fakediscord import FakeDiscord
 

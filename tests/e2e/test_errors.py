@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from bot.core import records
+from bot.core import stats
 from tests.support.processes import stored_games
 from tests.support.table import Table, seat_button_id, seat_offer, wait_for_turn_or_end
 
@@ -22,7 +22,7 @@ def broken(*_: object, **__: object) -> None:
 async def test_a_failing_command_answers_with_a_reference_that_is_in_the_log(
     table: Table, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(records, "member_stats", broken)
+    monkeypatch.setattr(stats, "member_stats", broken)
     with caplog.at_level(logging.ERROR):
         reply = await table.alice.slash(table.channel, "pachisi stats")
     found = ANSWER.match(reply.content)

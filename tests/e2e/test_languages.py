@@ -26,7 +26,7 @@ from bot.core.snapshot import GameSnapshot
 from bot.core.store import Status
 from bot.core.texts import language as languages
 from bot.core.texts import turns
-from localdiscord.records import Message
+from localdiscord.objects import Message
 from tests.e2e.pseudolanguage import PSEUDO, foreign, seen_texts
 from tests.support.driver import Channel, Member
 from tests.support.processes import stored_games

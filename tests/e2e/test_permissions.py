@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from localdiscord.records import Message
+from localdiscord.objects import Message
 from tests.support.driver import Reply
 from tests.support.processes import check_move_log, stored_games, wait_for_game
 from tests.support.table import (

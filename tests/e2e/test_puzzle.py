@@ -13,7 +13,7 @@ from bot.core.puzzles import day_of, number_on, the_set
 from bot.core.texts import ENGLISH
 from bot.core.texts.board import choice_button
 from engine.puzzles import Puzzle
-from localdiscord.records import Message
+from localdiscord.objects import Message
 from tests.e2e.pseudolanguage import PSEUDO, foreign, seen_texts
 from tests.support.driver import Member, Reply
 from tests.support.table import MovableClock, Table

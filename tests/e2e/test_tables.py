@@ -11,7 +11,7 @@ from contextlib import AbstractAsyncContextManager
 import pytest
 
 from bot.core.texts.turns import log_lines
-from localdiscord.records import Message
+from localdiscord.objects import Message
 from tests.support import play
 from tests.support.driver import Channel
 from tests.support.processes import stored_games

@@ -15,8 +15,8 @@ from contextlib import AbstractAsyncContextManager
 
 from sqlalchemy import select
 
-from bot.core import records
 from bot.core.snapshot import GameSnapshot
+from bot.core.stats import rebuild_ratings
 from bot.core.store import RatingRow, Status, Store, TournamentStatus
 from bot.core.texts import ENGLISH
 from bot.core.texts.tournament import standing_line
@@ -161,7 +161,7 @@ async def check_stored(table: Table, event: Tournament, posted: str) -> None:
     store = Store(table.database_url)
     try:
         before = await rating_rows(store)
-        await records.rebuild_ratings(store)
+        await rebuild_ratings(store)
         assert await rating_rows(store) == before, "a game rated twice, or not at all"
     finally:
         await store.close()

@@ -32,7 +32,7 @@ import pytest
 
 from bot.client import PachisiBot
 from bot.core.clock import Clock
-from localdiscord.records import Button, Json, Message
+from localdiscord.objects import Button, Json, Message
 from tests.e2e.fakediscord import FakeDiscord
 from tests.support.driver import TIMEOUT, Channel, Member, Reply
 from tests.support.processes import stored_games

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from localdiscord.records import MANAGE_CHANNELS, InteractionType
+from localdiscord.objects import MANAGE_CHANNELS, InteractionType
 from localdiscord.table import LocalTable
 from tests.local import axe
 from tests.local.conftest import DESKTOP, PHONE

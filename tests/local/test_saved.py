@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from localdiscord.messages import edit, new_message
-from localdiscord.records import EPHEMERAL, PUBLIC_THREAD, Attachment, ChannelRecord
+from localdiscord.objects import EPHEMERAL, PUBLIC_THREAD, Attachment, ChannelRecord
 from localdiscord.saved import Saved, forget_unused
 from localdiscord.server import FakeDiscordServer
 

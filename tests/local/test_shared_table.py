@@ -180,7 +180,7 @@ async def test_the_newest_message_stays_in_view_unless_scrolled_up_and_a_rematch
 
 async def say(table: LocalTable, channel: int, text: str) -> None:
     """A message in `channel` from the bot's side (someone else's words arriving)."""
-    from localdiscord.records import API
+    from localdiscord.objects import API
 
     headers = {"Authorization": f"Bot {table.server.token}"}
     async with aiohttp.ClientSession() as http:

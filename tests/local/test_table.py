@@ -9,7 +9,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from localdiscord.records import API
+from localdiscord.objects import API
 from localdiscord.table import LocalTable
 from tests.local.languages import LANGUAGES, lang, member
 from tests.local.tabs import WON, Tab

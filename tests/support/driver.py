@@ -33,7 +33,7 @@ import discord.http
 from bot.client import point_discord_at
 from localdiscord.child import Child, stand_in_env
 from localdiscord.commandline import USER
-from localdiscord.records import (
+from localdiscord.objects import (
     Attachment,
     Button,
     CallbackType,

@@ -21,7 +21,7 @@ from bot.core.snapshot import GameSnapshot, game_snapshot
 from bot.core.store import GameRow, MoveRow, SeatRow, Status
 from engine import Position, parse_move
 from engine.game import Game, Termination
-from localdiscord.records import Button, Message
+from localdiscord.objects import Button, Message
 
 PREFIX = "pachisi:"
 THROW, MOVE, JOIN, REMATCH, HINT = "throw", "move", "join", "rematch", "hint"

@@ -66,24 +66,24 @@ async def play_out(
     """Play a game to its end: members click at random (sometimes time out, leave, or come back)."""
     while snapshot.status == "active":
         if not snapshot.is_human_turn():
-            snapshot = (await games.play_on(snapshot.id)).game
+            snapshot = (await games.play_on(snapshot.id)).snapshot
             continue
         user = snapshot.user_to_move()
         assert user is not None
         roll = rng.random()
         if roll < 0.05:
             clock.advance(61)
-            snapshot = (await games.timeout(snapshot.id, snapshot.turn_number)).game
+            snapshot = (await games.timeout(snapshot.id, snapshot.turn_number)).snapshot
         elif roll < 0.08:
             seat = snapshot.seat_to_move()
-            snapshot = (await games.leave(snapshot.id, user)).game
+            snapshot = (await games.leave(snapshot.id, user)).snapshot
             if snapshot.status == "active" and snapshot.seats[seat].user_id is None:
-                snapshot = (await games.join(snapshot.id, user, seat)).game
+                snapshot = (await games.join(snapshot.id, user, seat)).snapshot
         elif snapshot.pending_throw is None:
-            snapshot = (await games.act(snapshot.id, user, snapshot.turn_number)).game
+            snapshot = (await games.act(snapshot.id, user, snapshot.turn_number)).snapshot
         else:
             move = rng.choice(snapshot.legal_moves())
-            snapshot = (await games.act(snapshot.id, user, snapshot.turn_number, move)).game
+            snapshot = (await games.act(snapshot.id, user, snapshot.turn_number, move)).snapshot
     return snapshot
 
 

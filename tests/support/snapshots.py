@@ -38,7 +38,7 @@ def game(
         channel_id=3,
         started_by=ALICE,
         status=Status(status),
-        state=played,
+        game=played,
         version=0,
         seats=infos,
         deadline=NOW,

@@ -15,7 +15,7 @@ from typing import Any
 from bot.client import PachisiBot
 from bot.core.clock import Clock
 from bot.core.config import Settings, load_settings
-from localdiscord.records import Button, Message
+from localdiscord.objects import Button, Message
 from tests.support import play
 from tests.support.driver import TIMEOUT, Channel, FakeDiscord, Guild, Member, Reply
 from tests.support.play import StoredGame

@@ -246,7 +246,7 @@ async def test_throw_clicked_again_after_the_throw_was_stored_shows_its_choices(
         game = await world.game()
         message = world.turn_message()
         played = await world.table.flow.service.act(game.id, ALICE, game.turn_number)
-        thrown = played.game
+        thrown = played.snapshot
         if thrown.pending_throw is not None and len(thrown.legal_moves()) > 1:
             break
         await world.table.flow.changed(played)  # no choice: show the throw, and try the next turn

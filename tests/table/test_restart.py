@@ -91,7 +91,7 @@ async def test_a_result_stored_but_never_posted_is_posted_once_after_a_restart(w
     the result, once; a second restart finds nothing to do."""
     game = await world.start()
     message = world.turn_message()
-    ended = (await world.table.flow.service.resign(game.id, ALICE)).game  # stored, never shown
+    ended = (await world.table.flow.service.resign(game.id, ALICE)).snapshot  # stored, never shown
     assert ended.status == Status.FINISHED
     table = world.restart()
     await table.resumer.resume([GUILD])

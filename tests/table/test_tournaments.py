@@ -346,6 +346,6 @@ async def test_a_game_opened_but_not_noted_before_a_kill_is_adopted_not_doubled(
     await world.table.tournaments.resume([GUILD])
     found = await current(world, tournament.id)
     [noted] = [t for t in found.round_tables() if t.id == first.id]
-    assert noted.game_id == played.game.id
+    assert noted.game_id == played.snapshot.id
     assert next(t for t in found.round_tables() if t.id == second.id).game_id is not None
     assert len(world.chat.threads) == 2  # the killed process's, and the second table's

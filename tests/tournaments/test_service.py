@@ -67,8 +67,8 @@ async def open_games(games: GameService, events: Tournaments, paired: Paired) ->
         played = await games.start(
             GUILD, 10_000 + table.id, seats[first_seat], rules, "normal", first_seat, members=seats
         )
-        assert await events.set_game(table.id, played.game.id)
-        opened[table.id] = played.game.id
+        assert await events.set_game(table.id, played.snapshot.id)
+        opened[table.id] = played.snapshot.id
     return opened
 
 

@@ -273,7 +273,7 @@ class PlayCommands(PachisiCommands):
         self.flow.remember(reply(interaction))
         played = await self.flow.play(Act(game.id, interaction.user.id, game.turn_number, move))
         lang = language_of(interaction)
-        after = played.game
+        after = played.snapshot
         if move is None and after.pending_throw is not None and not played.events:
             text = answers.thrown(lang, after.pending_throw)
         elif played.events:

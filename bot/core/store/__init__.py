@@ -1,5 +1,5 @@
 """The store: the tables (`models`), the database and its transactions (`database`), and the
-queries the bot needs (`games`, `standings`). The game flow itself lives in `bot.core.service`;
+queries the bot needs (`games`, `standings`). A game's changes live in `bot.core.service`;
 the store only reads and writes rows."""
 
 from bot.core.store.database import (

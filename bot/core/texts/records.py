@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from bot.core import ratings
-from bot.core.records import GameSummary, Member, MemberStats
+from bot.core.records import GameSummary, Member
+from bot.core.stats import MemberStats
 from bot.core.store import RatingColumns, RatingRow
 from bot.core.texts.board import level_name, side
 from bot.core.texts.language import Language

@@ -1,6 +1,6 @@
-"""The stand-in's records: what Discord stores (users, guilds, channels, messages, interactions,
-gateway sessions), each with the payload discord.py 2.7's parsers require (a missing field kills the
-client silently), plus Discord's constants and its error answer.
+"""The stand-in's Discord objects: what Discord stores (users, guilds, channels, messages,
+interactions, gateway sessions), each with the payload discord.py 2.7's parsers require (a missing
+field kills the client silently), plus Discord's constants and its error answer.
 """
 
 from __future__ import annotations
