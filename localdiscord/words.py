@@ -31,6 +31,11 @@ class Language:
         text = self.catalog.gettext(message)
         return text.format(**params) if params else text
 
+    def pgettext(self, context: str, message: str, /, **params: object) -> str:
+        """A word whose English is shared by several meanings, told apart by `context`."""
+        text = self.catalog.pgettext(context, message)
+        return text.format(**params) if params else text
+
 
 ENGLISH = Language()
 
