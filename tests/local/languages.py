@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from bot.core.texts.language import Language, choose
-from tests.local.conftest import DESKTOP
 from tests.local.tabs import Tab
+from tests.support.browser import DESKTOP
 
 LANGUAGES = ["en-US", "hi"]
 """Discord's locale codes of the languages the bot speaks."""

@@ -15,9 +15,9 @@ import pytest
 from localdiscord.objects import MANAGE_CHANNELS, InteractionType
 from localdiscord.table import LocalTable
 from tests.local import axe
-from tests.local.conftest import DESKTOP, PHONE
 from tests.local.languages import LANGUAGES, lang, member
 from tests.local.tabs import Tab
+from tests.support.browser import DESKTOP, PHONE
 
 START = "/pachisi start players:2 pieces:1 level:easy"
 
