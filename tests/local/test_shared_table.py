@@ -169,9 +169,9 @@ async def test_the_newest_message_stays_in_view_unless_scrolled_up_and_a_rematch
     name = await asha.page.inner_text("#channel-name")
     await asha.open_channel("# pachisi")
     await asha.page.locator("#messages button:has-text('Rematch'):not([disabled])").last.click()
-    await asha.page.wait_for_function(  # the new table's thread, of the same name, opens
+    await asha.page.wait_for_function(  # the new table's thread, her second, numbered, opens
         "([old, name]) => location.href !== old && document.querySelector('#channel-name').textContent === name",
-        arg=[thread, name],
+        arg=[thread, f"{name} 2"],
     )
     assert "/t/" in asha.page.url
     await asha.page.wait_for_selector("#messages img.picture")
@@ -256,7 +256,7 @@ async def test_a_rematch_opens_for_every_member_of_the_game(browser: Any, table:
     for tab in (asha, bala):  # Bala, still at the old table, is taken to the new one too
         await tab.page.wait_for_function(
             "([old, name]) => location.href !== old && document.querySelector('#channel-name').textContent === name",
-            arg=[thread, name],
+            arg=[thread, f"{name} 2"],  # Asha's second table off the channel: numbered
         )
     assert asha.page.url == bala.page.url
 
