@@ -77,23 +77,7 @@ def card(
         lang.gettext("{colour}: {player}", colour=colour(lang, s), player=player(lang, game, s))
         for s in game.rules.seats
     )
-    rules = rules_words(lang, game.rules)
-    if number > 1:
-        head = lang.gettext(
-            "**Pachisi: {name}'s table {number}** ({rules}) · in {language}",
-            name=starter,
-            number=number,
-            rules=rules,
-            language=lang.name,
-        )
-    else:
-        head = lang.gettext(
-            "**Pachisi: {name}'s table** ({rules}) · in {language}",
-            name=starter,
-            rules=rules,
-            language=lang.name,
-        )
-    lines = [head, seats]
+    lines = [card_head(lang, game, starter, number), seats]
     if game.status == Status.ACTIVE:
         if game.card_channel_id is not None:
             where = lang.gettext("Playing in <#{thread}>.", thread=game.channel_id)
@@ -101,29 +85,7 @@ def card(
             where = lang.gettext("Playing in this channel.")
         lines.append(where + " " + lang.gettext("Anyone can take a computer's seat with **Take a seat**."))
     elif game.status == Status.FINISHED:
-        lines.append(result_head(lang, game))
-        tallies = tallies or {}
-        captures = lang.join(
-            [
-                lang.gettext(
-                    "{colour} {count}",
-                    colour=colour(lang, s),
-                    count=tallies[s].captures if s in tallies else 0,
-                )
-                for s in game.rules.seats
-            ]
-        )
-        lines.append(
-            lang.gettext(
-                "Throws: {throws}. Captures: {captures}.", throws=game.turn_number, captures=captures
-            )
-        )
-        if ended_at is not None:
-            minutes = max(1, round((ended_at - game.created_at).total_seconds() / 60))
-            lines.append(lang.ngettext("Duration: {count} minute.", "Duration: {count} minutes.", minutes))
-        if players:
-            played = lang.join([f"<@{u}> ({colour(lang, s)})" for u, s in players.items()])
-            lines.append(lang.gettext("Played: {players}.", players=played))
+        lines += finished_lines(lang, game, tallies or {}, players, ended_at)
     else:
         lines.append(
             lang.ngettext(
@@ -133,6 +95,56 @@ def card(
             )
         )
     return "\n".join(lines)
+
+
+def card_head(lang: Language, game: GameSnapshot, starter: str, number: int) -> str:
+    """The card's first line: whose table (numbered from the starter's second), its rules, its language."""
+    rules = rules_words(lang, game.rules)
+    if number > 1:
+        return lang.gettext(
+            "**Pachisi: {name}'s table {number}** ({rules}) · in {language}",
+            name=starter,
+            number=number,
+            rules=rules,
+            language=lang.name,
+        )
+    return lang.gettext(
+        "**Pachisi: {name}'s table** ({rules}) · in {language}",
+        name=starter,
+        rules=rules,
+        language=lang.name,
+    )
+
+
+def finished_lines(
+    lang: Language,
+    game: GameSnapshot,
+    tallies: Mapping[int, SeatTally],
+    players: Mapping[int, int] | None,
+    ended_at: datetime | None,
+) -> list[str]:
+    """A finished game's card lines: the result, throws and captures, how long, who played."""
+    captures = lang.join(
+        [
+            lang.gettext(
+                "{colour} {count}",
+                colour=colour(lang, s),
+                count=tallies[s].captures if s in tallies else 0,
+            )
+            for s in game.rules.seats
+        ]
+    )
+    lines = [
+        result_head(lang, game),
+        lang.gettext("Throws: {throws}. Captures: {captures}.", throws=game.turn_number, captures=captures),
+    ]
+    if ended_at is not None:
+        minutes = max(1, round((ended_at - game.created_at).total_seconds() / 60))
+        lines.append(lang.ngettext("Duration: {count} minute.", "Duration: {count} minutes.", minutes))
+    if players:
+        played = lang.join([f"<@{u}> ({colour(lang, s)})" for u, s in players.items()])
+        lines.append(lang.gettext("Played: {players}.", players=played))
+    return lines
 
 
 def your_game(lang: Language, game: GameSnapshot, user_id: int, missing: list[str]) -> str:
