@@ -47,27 +47,10 @@ Change = Callable[[Turns], None]
 """What a call does to the game before it plays on; raises a GameError to refuse (nothing is kept)."""
 
 
-class GameService:
-    """A game's changes, each one transaction (start, act, seats, timers, resignation), safe to run
-    in several processes sharing one database; the table layer's `GameFlow` shows them."""
+class GameReads:
+    """A game as stored, read in a transaction of its own: what every caller may look at."""
 
-    def __init__(
-        self,
-        store: Store,
-        *,
-        rng: random.Random | None = None,
-        turn_timeout: float = 300,
-        clock: Callable[[], datetime] = utcnow,
-        members: MemberSettings | None = None,
-        workers: Workers | None = None,
-    ) -> None:
-        self.store, self.workers = store, workers  # workers: where the computers play; None: here
-        self.members = members or MemberSettings(store)
-        self.rng = rng or random.SystemRandom()
-        self.turn_timeout = timedelta(seconds=turn_timeout)
-        self.clock = clock
-
-    # --- reading ------------------------------------------------------------------------
+    store: Store
 
     async def _load(self, session: AsyncSession, game_id: int) -> GameSnapshot:
         if (found := await self.store.game_and_seats(session, game_id)) is None:
@@ -98,6 +81,27 @@ class GameService:
             rows = await self.store.active_games(session, guild_ids, unannounced=unannounced)
             seats = await self.store.seats_of(session, [row.id for row in rows])
             return [game_snapshot(row, seats[row.id]) for row in rows]
+
+
+class GameService(GameReads):
+    """A game's changes, each one transaction (start, act, seats, timers, resignation), safe to run
+    in several processes sharing one database; the table layer's `GameFlow` shows them."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        rng: random.Random | None = None,
+        turn_timeout: float = 300,
+        clock: Callable[[], datetime] = utcnow,
+        members: MemberSettings | None = None,
+        workers: Workers | None = None,
+    ) -> None:
+        self.store, self.workers = store, workers  # workers: where the computers play; None: here
+        self.members = members or MemberSettings(store)
+        self.rng = rng or random.SystemRandom()
+        self.turn_timeout = timedelta(seconds=turn_timeout)
+        self.clock = clock
 
     # --- a game's life --------------------------------------------------------------------
 

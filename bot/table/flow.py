@@ -54,7 +54,73 @@ GameEnd = Callable[[GameSnapshot], Awaitable[None]]
 it may be told again after a restart, so it acts once per game (`Table.add_game_end`)."""
 
 
-class GameFlow:
+class GameShown:
+    """Where a game is shown, and in which words: its channel, the message that shows it, the table
+    card in the channel and the language the table speaks."""
+
+    store: Store
+    clock: Clock
+    channels: Channels
+    writer: Writer
+    names: dict[int, str]
+
+    def language(self, game: GameSnapshot) -> Language:
+        """The language of what the table shares (turn messages, the card, the result): the one it
+        was started in."""
+        return choose(game.language)
+
+    def starter(self, game: GameSnapshot) -> str:
+        return table.member_name(self.language(game), game.started_by, self.names, game.starter_name)
+
+    async def table_number(self, game: GameSnapshot) -> int:
+        """Which of its starter's tables off its channel the game is (its thread's number)."""
+        if game.card_channel_id is None:
+            return 1
+        async with self.store.transaction() as session:
+            return await self.store.tables_started(session, game.started_by, game.card_channel_id, game.id)
+
+    def channel(self, game: GameSnapshot) -> Channel | None:
+        """Where the game plays. A thread just created may not be known yet (its gateway event
+        comes later): it is written to all the same."""
+        threaded = game.card_channel_id is not None
+        return self.channels.get(game.channel_id, game.guild_id, new_thread=threaded)
+
+    async def stored_message(self, game: GameSnapshot, channel: Channel) -> Shown | None:
+        with contextlib.suppress(Gone, NotPermitted):
+            return None if game.message_id is None else await channel.fetch(game.message_id)
+        return None
+
+    def card_channel(self, game: GameSnapshot) -> Channel | None:
+        """Where the table card is: the channel of the game's thread, else the game's own channel."""
+        if game.card_channel_id is None:
+            return self.channel(game)
+        return self.channels.get(game.card_channel_id, game.guild_id)
+
+    async def update_card(self, game: GameSnapshot) -> None:
+        """Show the seats as they are now, or the result at the end (an edit, never a new message)."""
+        channel = self.card_channel(game)
+        if game.card_message_id is None or channel is None:
+            return
+        finished = game.status == Status.FINISHED
+        card = present.card(
+            self.language(game),
+            game,
+            self.starter(game),
+            tallies=await self._tallies(game),
+            players=await records.game_players(self.store, game.id) if finished else None,
+            ended_at=self.clock.now(),
+            number=await self.table_number(game),
+        )
+        try:
+            await self.writer.edit(channel, game.card_message_id, card, game)
+        except WriteRefused as exc:
+            log.warning("game=%s table card not updated (%s %s)", game.id, exc.status, exc.code)
+
+    async def _tallies(self, game: GameSnapshot) -> dict[int, SeatTally] | None:
+        return await records.tallies(self.store, game.id) if game.status == Status.FINISHED else None
+
+
+class GameFlow(GameShown):
     """Every game of this process: locks, the names it has seen, turn timers and the writes."""
 
     def __init__(
@@ -87,23 +153,8 @@ class GameFlow:
         self.names: dict[int, str] = {}
         """Display names of the members this process has seen, for the board's panels."""
 
-    def language(self, game: GameSnapshot) -> Language:
-        """The language of what the table shares (turn messages, the card, the result): the one it
-        was started in."""
-        return choose(game.language)
-
     def remember(self, reply: Reply) -> None:
         self.names[reply.user_id] = reply.user_name
-
-    def starter(self, game: GameSnapshot) -> str:
-        return table.member_name(self.language(game), game.started_by, self.names, game.starter_name)
-
-    async def table_number(self, game: GameSnapshot) -> int:
-        """Which of its starter's tables off its channel the game is (its thread's number)."""
-        if game.card_channel_id is None:
-            return 1
-        async with self.store.transaction() as session:
-            return await self.store.tables_started(session, game.started_by, game.card_channel_id, game.id)
 
     # --- a click on a turn message ----------------------------------------------------------
 
@@ -247,9 +298,6 @@ class GameFlow:
             raise GameError("cannot_post") from exc
         await self.service.shown(game.id, posted.id if game.status == Status.ACTIVE else None)
 
-    async def _tallies(self, game: GameSnapshot) -> dict[int, SeatTally] | None:
-        return await records.tallies(self.store, game.id) if game.status == Status.FINISHED else None
-
     # --- a change nobody clicked for --------------------------------------------------------
 
     @asynccontextmanager
@@ -365,45 +413,6 @@ class GameFlow:
     async def abandon(self, game_id: int) -> None:
         self.timers.cancel(game_id)
         await self.service.abandon(game_id)
-
-    # --- where a game is shown ----------------------------------------------------------------
-
-    def channel(self, game: GameSnapshot) -> Channel | None:
-        """Where the game plays. A thread just created may not be known yet (its gateway event
-        comes later): it is written to all the same."""
-        threaded = game.card_channel_id is not None
-        return self.channels.get(game.channel_id, game.guild_id, new_thread=threaded)
-
-    async def stored_message(self, game: GameSnapshot, channel: Channel) -> Shown | None:
-        with contextlib.suppress(Gone, NotPermitted):
-            return None if game.message_id is None else await channel.fetch(game.message_id)
-        return None
-
-    def card_channel(self, game: GameSnapshot) -> Channel | None:
-        """Where the table card is: the channel of the game's thread, else the game's own channel."""
-        if game.card_channel_id is None:
-            return self.channel(game)
-        return self.channels.get(game.card_channel_id, game.guild_id)
-
-    async def update_card(self, game: GameSnapshot) -> None:
-        """Show the seats as they are now, or the result at the end (an edit, never a new message)."""
-        channel = self.card_channel(game)
-        if game.card_message_id is None or channel is None:
-            return
-        finished = game.status == Status.FINISHED
-        card = present.card(
-            self.language(game),
-            game,
-            self.starter(game),
-            tallies=await self._tallies(game),
-            players=await records.game_players(self.store, game.id) if finished else None,
-            ended_at=self.clock.now(),
-            number=await self.table_number(game),
-        )
-        try:
-            await self.writer.edit(channel, game.card_message_id, card, game)
-        except WriteRefused as exc:
-            log.warning("game=%s table card not updated (%s %s)", game.id, exc.status, exc.code)
 
 
 async def defer(reply: Reply, game_id: int) -> None:
