@@ -317,9 +317,112 @@ def test_the_catalog_says_the_glossarys_words(code: str) -> None:
         ("Castle: a safe square, any colours may share it", "कोई भी रंग", "सभी रंग"),
         ("View Channel", "देखना", "देखने"),
         ("{side} won", "", "जीतीं"),
+        ("stands in the open for a round", "चक्कर", "सबकी एक-एक बारी"),
+        ("the only way to bring out a further piece", "दूसरी गोटी", "बिसात पर गोटी हो तो नई गोटी"),
+        ("(both on in either preset)", "", "(`escape_hatch` और `last_square` दोनों सेट में चालू)"),
+        ("rated game in", "{count} रेटिंग", "रेटिंग वाला {count} खेल भी"),
+        ("Resign this game?", "यह खेल हार", "इस खेल में हार"),
+        ("Only the player to move can ask", "जिसकी चाल", "जिसकी बारी"),
+        ("(edited)", "बदला", "(संपादित)"),
+        ("Waiting", "", "इंतज़ार में"),
+        ("Rank", "क्रम", "स्थान"),
+        ("Only whoever runs this table moderates it", "मॉडरेटर (", "उसी के पास"),
     ],
 )
 def test_the_hindi_says_what_the_english_means(english: str, wrong: str, right: str) -> None:
     said = hindi_of(english)
     assert not wrong or not any(wrong in text for text in said)
     assert any(right in text for text in said)
+
+
+# --- Hindi: the second reader's classes of mistakes ---------------------------------------------
+
+
+def hindi_texts() -> Iterator[tuple[Message, str]]:
+    """Every Hindi text with its entry."""
+    for message in translations("hi"):
+        if message.id:
+            for text in strings(message):
+                yield message, text
+
+
+DANGLING_OWNER = re.compile(r"\((?:उसका|उसकी|उसके|इसका|इसकी|इसके) [^)]*\)")
+"""An aside that opens with a possessive: "(उसका आयोजक)" says "its organizer" with nothing it
+belongs to; who may use a command is "(सिर्फ़ आयोजक)"."""
+
+
+def test_an_aside_does_not_open_with_a_dangling_owner() -> None:
+    assert DANGLING_OWNER.search("इस चैनल का टूर्नामेंट रद्द करें (उसका आयोजक)")
+    assert not DANGLING_OWNER.search("इस चैनल का टूर्नामेंट रद्द करें (सिर्फ़ आयोजक)")
+    assert not [text for _, text in hindi_texts() if DANGLING_OWNER.search(text)]
+    assert all("(सिर्फ़ आयोजक)" in text for text in hindi_of("(its organizer)"))
+
+
+OUT_OF = re.compile(r"\b(?:round|throws?) \{\w+\}(?:-\{\w+\})? of \{(\w+)\}", re.IGNORECASE)
+"""English "round {round} of {rounds}", "throws {first}-{last} of {total}" (not a share: "{count}
+of {colour}'s pieces", "{solved} of {count}", which Hindi says "में से")."""
+
+
+def test_x_of_y_is_x_with_the_total_in_parentheses() -> None:
+    """ "3 में से दौर 2" copies the English order; Hindi says "दौर 2 (कुल 3)"."""
+    wrong = [text for _, text in hindi_texts() if re.search(r"में से (?:दौर|दाँव)(?![\u0900-\u097f])", text)]
+    assert not wrong
+    counted = 0
+    for message in translations("hi"):
+        for total in OUT_OF.findall(" ".join(forms(message)) if message.id else ""):
+            assert all(f"(कुल {{{total}}})" in text for text in strings(message)), message.id
+            counted += 1
+    assert counted >= 7
+
+
+MASCULINE_VERB = r"(?:दिखाता|बताता|देता|करता|चलता|दिखाते|बताते|देते|करते|चलते)(?![\u0900-\u097f])"
+COMMAND_DOES = re.compile(
+    rf"`/[^`]+`(?: और `/[^`]+`)?(?! (?:से|में|पर|के|की|का|को)(?![\u0900-\u097f]))(?: [^\s`।:;,()]+){{0,4}} {MASCULINE_VERB}"
+)
+"""A command in backticks as the subject of a masculine verb: कमांड is feminine, and a command
+that "shows" reads better turned round: "सर्वर के खेल `/पच्चीसी इतिहास` से देखें"."""
+
+
+def test_a_command_is_not_the_subject_of_a_masculine_verb() -> None:
+    assert COMMAND_DOES.search("इस चैनल में कोई खेल नहीं खेला गया। `/पच्चीसी इतिहास` सर्वर के खेल दिखाता है।")
+    assert COMMAND_DOES.search("खेल सहेजा हुआ है: `/पच्चीसी फेंकें` और `/पच्चीसी चलें` अब भी काम करते हैं।")
+    assert not COMMAND_DOES.search("इस चैनल में कोई खेल नहीं खेला गया। सर्वर के खेल `/पच्चीसी इतिहास` से देखें।")
+    assert not COMMAND_DOES.search("`/पच्चीसी बिसात`: बिसात फिर से देखें")
+    assert not [text for _, text in hindi_texts() if COMMAND_DOES.search(text)]
+
+
+def test_a_thread_mention_before_a_postposition_is_called_a_thread() -> None:
+    """A game's thread is named "पच्चीसी: Asha का खेल": "<#thread> में" reads "Asha का खेल में"."""
+    bare = re.compile(r"<#\{thread\}> (?:में|से|पर|का|की|के)(?![\u0900-\u097f])")
+    assert bare.search("<#{thread}> में खेल चल रहा है।")
+    assert not bare.search("खेल <#{thread}> थ्रेड में चल रहा है।")
+    assert not [text for _, text in hindi_texts() if bare.search(text)]
+    assert all("“{table}” में" in text for text in hindi_of("A seat is free at {table}."))
+
+
+def test_an_option_name_is_not_the_subject_of_must_be() -> None:
+    """ "{name} पूरी संख्या होनी चाहिए": an option's name cannot agree with the verb; "{name} के
+    लिए पूरी संख्या दें"."""
+    for text in hindi_of("{name} must be"):
+        assert re.match(r"\{name\} (?:के लिए|में) ", text) and "चाहिए" not in text, text
+
+
+NAMED_BUTTON = re.compile(r"\bclick (Throw|Join)\b|\b(?:a|the) (Throw|Join) button\b|\*\*(Throw|Join)\*\*")
+"""An English sentence that names a button."""
+
+
+def test_a_sentence_names_a_button_in_bold() -> None:
+    """ "खेलने के लिए जुड़ें दबाएँ" reads the label as part of the sentence: **जुड़ें**. A command's
+    description shows no markdown: there the label stands in quotes."""
+    catalog = translations("hi")
+    wrong = []
+    for message in catalog:
+        english = " ".join(forms(message)) if message.id else ""
+        for label in {name for names in NAMED_BUTTON.findall(english) for name in names if name}:
+            button = catalog.get(label)
+            assert button is not None, label
+            hindi = button.string
+            marked = f"“{hindi}”" if message.context == "command description" else f"**{hindi}**"
+            wrong += [text for text in strings(message) if marked not in text]
+    assert not wrong
+    assert len([m for m in catalog if m.id and NAMED_BUTTON.search(" ".join(forms(m)))]) >= 6
