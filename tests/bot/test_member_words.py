@@ -50,10 +50,10 @@ def test_the_final_summary_counts_turns_in_their_own_plural() -> None:
     tallies = {0: SeatTally(0, 3, 1, 0)}
     snapshot = game(TWO, status="finished", turn_number=3)
     assert "Throws: 3 in 1 turn. " in turns.final_summary(ENGLISH, snapshot, tallies)
-    assert "दाँव: 1 बारी में 3।" in turns.final_summary(HINDI, snapshot, tallies)
+    assert "दाँव: 3, 1 बारी में।" in turns.final_summary(HINDI, snapshot, tallies)
     tallies = {0: SeatTally(0, 2, 2, 0), 2: SeatTally(2, 1, 2, 0)}
     assert "Throws: 3 in 4 turns. " in turns.final_summary(ENGLISH, snapshot, tallies)
-    assert "दाँव: 4 बारियों में 3।" in turns.final_summary(HINDI, snapshot, tallies)
+    assert "दाँव: 3, 4 बारियों में।" in turns.final_summary(HINDI, snapshot, tallies)
 
 
 def test_the_puzzle_record_says_one_answer_in_the_singular() -> None:

@@ -22,7 +22,7 @@ def test_a_numbers_choices_are_said_in_order_as_a_sentence() -> None:
     assert one_of(ENGLISH, "players", ["4", "2"]) == "players must be 2 or 4."
     assert one_of(ENGLISH, "mode", ["on", "off"]) == "mode must be on or off."
     assert one_of(ENGLISH, "pieces", ["3", "1", "4", "2"]) == "pieces must be 1, 2, 3 or 4."
-    assert one_of(HINDI, "players", ["4", "2"]) == "players 2 या 4 होना चाहिए।"
+    assert one_of(HINDI, "players", ["4", "2"]) == "players के लिए 2 या 4 चुनें।"
 
 
 def test_a_wrong_choice_is_told_the_throws_choices_as_its_buttons_name_them() -> None:

@@ -180,7 +180,7 @@ def test_a_hindi_member_types_and_is_suggested_the_hindi_names_and_english_still
     assert [s.label for s in suggest("/पच्चीसी शुरू खि", hindi).items] == ["खिलाड़ी:"]
     with pytest.raises(Refused, match="no command /पच्चीस"):
         read("/पच्चीस शुरू", hindi, {})
-    with pytest.raises(Refused, match=r"^खिलाड़ी 2 या 4 होना चाहिए।$"):  # in her language
+    with pytest.raises(Refused, match=r"^खिलाड़ी के लिए 2 या 4 चुनें।$"):  # in her language
         read("/पच्चीसी शुरू खिलाड़ी:3", hindi, {}, language_of("hi"))
     english = localized(hindi_commands(), "en-US")
     with pytest.raises(Refused, match="no command /पच्चीसी"):
