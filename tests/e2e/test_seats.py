@@ -52,15 +52,16 @@ async def test_the_last_member_who_leaves_is_said_to_leave_and_the_computers_fin
     await table.alice.slash(table.channel, "pachisi start", players=4, pieces=1, level="easy")
     turn = await wait_for_turn_or_end(table)
     reply = await table.alice.slash(table.channel, "pachisi leave")
-    assert not reply.ephemeral
+    assert reply.ephemeral, "her own word, only to her: the table reads the news"
+    assert reply.content == "You left: the computer plays Black now. Take a seat again with /pachisi join."
     news = (
         f"<@{table.alice.id}> leaves; the computer plays Black. "
         "No member is left at the table: the computers play the game to its end."
     )
-    assert reply.content == news
     await table.fake.wait_until(lambda: final_message(table.channel), what="the game's result")
-    # The message that offered Alice her turn is closed, and says why.
+    # The message that offered Alice her turn is closed, and says why: the news, said once.
     assert not turn.buttons and turn.content.splitlines()[-1] == news
+    assert [m for m in table.channel.messages if news in m.content] == [turn]
     [game] = await stored_games(table.database_url)
     assert (
         game.snapshot.outcome is not None and game.snapshot.outcome.termination is not Termination.RESIGNATION

@@ -229,7 +229,7 @@ class PlayCommands(PachisiCommands):
         question, yes, no, kept = answers.confirm_resign(lang, game.rules.players)
 
         async def resign(clicked: discord.Interaction[Any]) -> None:
-            await self.seats.give_up(reply(clicked), game, resign=True)  # the news says what happened
+            await self.seats.give_up(reply(clicked), game, resign=True)  # they are told what happened
 
         confirm = Confirm(resign, yes=yes, no=no, kept=kept, working=answers.working(lang))
         await interaction.response.send_message(question, view=confirm, ephemeral=True)
