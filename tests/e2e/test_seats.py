@@ -30,7 +30,8 @@ async def test_join_by_command_names_the_seat_and_refuses_a_taken_one(table: Tab
 
 
 async def test_ending_a_game_says_what_happened_where_it_was_confirmed(table: Table) -> None:
-    """The confirmation's answer was left at "Working on it...": it becomes what happened."""
+    """The confirmation's answer was left at "Working on it...": it becomes what happened, in the
+    member's own words; the table reads the news once."""
     await table.alice.slash(table.channel, "pachisi start", players=2, pieces=4, level="easy")
     await wait_for_turn_or_end(table)
     question = await table.alice.slash(table.channel, "pachisi end")
@@ -44,7 +45,9 @@ async def test_ending_a_game_says_what_happened_where_it_was_confirmed(table: Ta
     )
     [game] = await stored_games(table.database_url)
     assert game.snapshot.status == "abandoned"
-    assert confirm.content == f"<@{table.alice.id}> ended the game after {game.snapshot.turn_number} throws."
+    assert confirm.content == f"You ended the game after {game.snapshot.turn_number} throws."
+    news = f"<@{table.alice.id}> ended the game after {game.snapshot.turn_number} throws."
+    assert len([m for m in table.channel.messages if news in m.content]) == 1, "the table reads it once"
     assert confirm.buttons == [] and confirm.ephemeral
 
 

@@ -224,6 +224,15 @@ def ended(lang: Language, user_id: int, game: GameSnapshot) -> str:
     )
 
 
+def you_ended(lang: Language, game: GameSnapshot) -> str:
+    """The member's own word that they ended the game (the table reads `ended`)."""
+    return lang.ngettext(
+        "You ended the game after {count} throw.",
+        "You ended the game after {count} throws.",
+        game.turn_number,
+    )
+
+
 def plays_in(lang: Language, text: str, game: GameSnapshot) -> str:
     """News told to a member who is not in the game's thread, with a link to it."""
     return lang.gettext("{news} The game plays in <#{thread}>.", news=text, thread=game.channel_id)
