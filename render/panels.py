@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from functools import lru_cache
+from typing import NamedTuple
 
 from engine.state import DRAW, Move, Position
 from engine.throws import GRACES, VALUE_TO_MOUTHS
@@ -181,21 +182,103 @@ THROW_CORNER = 1
 
 def _draw_story_box(canvas: Canvas, words: Words, story: Sequence[DrawnMove]) -> None:
     labels = w.panel_labels(words)
-    left, top, right, _ = layout.panel_inner_box(STORY_CORNER)
+    left, top, right, bottom = layout.panel_inner_box(STORY_CORNER)
     x = left + 16
     canvas.write_within((x, top + 30), labels.last_moves, (24, 20), right - x - 16, theme.TEXT)
     if not story:
         canvas.write_within((x, top + 76), labels.none_yet, (21, 18), right - x - 16, theme.TEXT_DIM)
-    for index, drawn in enumerate(story):
-        seat = drawn.move.seat
-        y = top + 76 + index * 36
+    texts = [_move_entry(words, d.move, d.victims(), d.before) for d in story]
+    width = right - x - 52
+    first, entries, size = _latest_entries(texts, width, bottom - top - 76 - BOX_MARGIN)
+    y = top + 76
+    for index, shown in enumerate(entries, start=first):  # the latest moves, if not all fit
+        seat = story[index].move.seat
         disc = sprites.disc(
             str(index + 1), 28, theme.SEAT_COLOURS[seat], theme.SEAT_EDGE[seat], theme.SEAT_INK[seat]
         )
         canvas.paste(disc, (x + 14, y))
         colour = theme.TEXT if index == len(story) - 1 else theme.TEXT_DIM
-        move = w.move_words(words, drawn.move, drawn.victims())
-        canvas.write_within((x + 36, y), move, (22, 18), right - x - 52, colour)
+        y = _write_entry(canvas, (x + 36, y), shown, size, width, colour)
+
+
+class Entry(NamedTuple):
+    """A side box's entry: its text and the phrases a line must not break (a move's places)."""
+
+    text: str
+    keep: tuple[str, ...] = ()
+
+
+def _move_entry(words: Words, move: Move, victims: Sequence[int], position: Position | None) -> Entry:
+    places = (w.place_words(words, move.seat, move.src), w.place_words(words, move.seat, move.dst))
+    return Entry(w.move_words(words, move, victims, position), places)
+
+
+ENTRY_SIZES = (22, 20, 18, 16)
+"""The sizes of a side box's entries (a move, a choice), all of a box's at one size."""
+ENTRY_GAP = 10
+"""Space between two entries of a side box, besides their lines."""
+
+
+def line_height(size: int) -> int:
+    """From one line's middle to the next's, at `size`."""
+    return size + 5
+
+
+def entry_lines(texts: Sequence[Entry], width: int, room: int) -> tuple[list[list[str]], int] | None:
+    """Each text on at most two lines of `width` px (a move named by its places is longer than a
+    line), all at the largest of `ENTRY_SIZES` at which they reach no further than `room` px below
+    the first line's middle, a smaller size rather than a place's name broken; None when they fit
+    at none."""
+    for whole_places in (True, False):
+        for size in ENTRY_SIZES:
+            wrapped = [sprites.lines(text, size, width, keep) for text, keep in texts]
+            fits = all(len(shown) <= 2 for shown in wrapped) and all(
+                sprites.text_width(line, size) <= width for shown in wrapped for line in shown
+            )
+            kept = all(
+                any(phrase in line for line in shown)
+                for (text, keep), shown in zip(texts, wrapped, strict=True)
+                for phrase in keep
+                if phrase in text
+            )
+            count = sum(len(shown) for shown in wrapped)
+            reach = (count - 1) * line_height(size) + (len(wrapped) - 1) * ENTRY_GAP + size // 2
+            if fits and (kept or not whole_places) and reach <= room:
+                return wrapped, size
+    return None
+
+
+def _latest_entries(texts: Sequence[Entry], width: int, room: int) -> tuple[int, list[list[str]], int]:
+    """The latest texts that fit (`entry_lines`), as many as can: the first one's index, their
+    lines and the size. A text that fits no way is cut to one line at the smallest size."""
+    for first in range(len(texts)):
+        found = entry_lines(texts[first:], width, room)
+        if found is not None:
+            return first, *found
+    return max(len(texts) - 1, 0), [[text] for text, _ in texts[-1:]], ENTRY_SIZES[-1]
+
+
+def _leading_entries(texts: Sequence[Entry], width: int, room: int) -> tuple[list[list[str]], int]:
+    """The first texts that fit (`entry_lines`), as many as can, with room left for "and 2 more"
+    when not all do. A text that fits no way is cut to one line at the smallest size."""
+    for count in range(len(texts), 0, -1):
+        more = line_height(18) + ENTRY_GAP if count < len(texts) else 0
+        found = entry_lines(texts[:count], width, room - more)
+        if found is not None:
+            return found
+    return [[text] for text, _ in texts[:1]], ENTRY_SIZES[-1]
+
+
+def _write_entry(
+    canvas: Canvas, at: tuple[int, int], shown: Sequence[str], size: int, width: int, colour: theme.RGB
+) -> int:
+    """An entry's lines from `at` (the first line's left middle) down; returns where the next
+    entry's first line goes."""
+    x, y = at
+    for line in shown:
+        canvas.write_within((x, y), line, (size,), width, colour)
+        y += line_height(size)
+    return y + ENTRY_GAP
 
 
 def _draw_throw_box(
@@ -209,7 +292,7 @@ def _draw_throw_box(
 ) -> None:
     """The throw's cowries and its choices in words, with the letters of the board's tiles."""
     labels = w.panel_labels(words)
-    left, top, right, _ = layout.panel_inner_box(THROW_CORNER)
+    left, top, right, bottom = layout.panel_inner_box(THROW_CORNER)
     x = left + 16
     canvas.write_within((x, top + 30), labels.this_throw, (24, 20), right - x - 16, theme.TEXT)
     if throw is None:
@@ -217,20 +300,28 @@ def _draw_throw_box(
         canvas.write_within((x, top + 76), to_throw, (21, 18), right - x - 16, theme.TEXT_DIM)
         return
     _draw_throw(canvas, words, THROW_CORNER, 112, throw, cowries)
-    y = top + 160
+    y = top + CHOICES_TOP
     if not choices:
         canvas.write_within((x, y), labels.throw_lost, (21, 18), right - x - 16, theme.TEXT_DIM)
-    shown = choices if len(choices) <= 5 else choices[:4]
-    for index, move in enumerate(shown):
+    texts = [_move_entry(words, move, _victims(position, move), position) for move in choices]
+    width = right - x - 52
+    entries, size = _leading_entries(texts, width, bottom - top - CHOICES_TOP - BOX_MARGIN)
+    for index, lines in enumerate(entries):
         canvas.paste(sprites.tile(choice_label(index), 28), (x + 14, y))
-        victims = sorted({seat for seat, _ in position.captures(move)})
-        canvas.write_within(
-            (x + 36, y), w.move_words(words, move, victims), (22, 18), right - x - 52, theme.TEXT
-        )
-        y += 36
-    if len(shown) < len(choices):
-        more = w.more_choices_words(words, len(choices) - len(shown))
-        canvas.write_within((x + 36, y), more, (21, 18), right - x - 52, theme.TEXT_DIM)
+        y = _write_entry(canvas, (x + 36, y), lines, size, width, theme.TEXT)
+    if len(entries) < len(choices):
+        more_words = w.more_choices_words(words, len(choices) - len(entries))
+        canvas.write_within((x + 36, y), more_words, (21, 18), width, theme.TEXT_DIM)
+
+
+CHOICES_TOP = 154
+"""How far below the throw box's top its first choice's first line is (under the cowries)."""
+BOX_MARGIN = 8
+"""The least space under a side box's last line."""
+
+
+def _victims(position: Position, move: Move) -> list[int]:
+    return sorted({seat for seat, _ in position.captures(move)})
 
 
 def _draw_throw(

@@ -8,8 +8,10 @@ by raqm (theme.devanagari_font).
 
 from __future__ import annotations
 
+import re
 import threading
 import unicodedata
+from collections.abc import Sequence
 from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
@@ -246,6 +248,35 @@ def fit(words: str, sizes: tuple[int, ...], width: int) -> tuple[str, int]:
     while letters and text_width("".join(letters).rstrip() + "…", size) > width:
         letters.pop()
     return "".join(letters).rstrip() + "…", size
+
+
+def lines(words: str, size: int, width: int, keep: Sequence[str] = ()) -> list[str]:
+    """`words` on as few lines of at most `width` px at `size` as they go, broken between words:
+    two lines as even as they can be, never inside a phrase of `keep` (a place's name) when
+    another break fits; more lines each as full as it goes (a single word wider than `width`
+    keeps a line of its own, for `fit` to cut)."""
+    if text_width(words, size) <= width:
+        return [words]
+    spaces = [k for k, char in enumerate(words) if char == " "]
+    spans = [(m.start(), m.end()) for phrase in keep if phrase for m in re.finditer(re.escape(phrase), words)]
+    fitting = [
+        k for k in spaces if max(text_width(words[:k], size), text_width(words[k + 1 :], size)) <= width
+    ]
+    whole = [k for k in fitting if not any(start < k < end for start, end in spans)]
+    if fitting:
+        cut = min(
+            whole or fitting, key=lambda k: max(text_width(words[:k], size), text_width(words[k + 1 :], size))
+        )
+        return [words[:cut], words[cut + 1 :]]
+    found: list[str] = []
+    line = ""
+    for part in words.split(" "):
+        longer = f"{line} {part}" if line else part
+        if line and text_width(longer, size) > width:
+            found.append(line)
+            longer = part
+        line = longer
+    return [*found, line]
 
 
 def paste(image: Image.Image, sprite: Image.Image, centre: Point) -> Box:

@@ -14,11 +14,20 @@ from __future__ import annotations
 import gettext
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
-from engine.board import HOME, SEAT_NAMES
+from engine.board import HOME, IS_CASTLE, MID, ROUTES, SEAT_NAMES, SQUARES
 from engine.game import MAX_THROWS
 from engine.state import DRAW, Move, Position, side_seats
+
+
+class Speaker(Protocol):
+    """What the words below need of a language: a picture's `Words` or the bot's `Language`, so
+    the chat says a place or a move in the very words the picture draws."""
+
+    def gettext(self, message: str, /, **params: object) -> str: ...
+
+    def pgettext(self, context: str, message: str, /, **params: object) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -37,9 +46,11 @@ class Words:
         """The form for `count` (`{count}` in the sentence is the number)."""
         return self.catalog.ngettext(singular, plural, count).format(count=count, **params)
 
-    def pgettext(self, context: str, message: str, /) -> str:
-        """`message` where `context` tells it apart (a piece's one-letter mark)."""
-        return self.catalog.pgettext(context, message)
+    def pgettext(self, context: str, message: str, /, **params: object) -> str:
+        """`message` where `context` tells it apart (a piece's one-letter mark, a place said before
+        a postposition)."""
+        text = self.catalog.pgettext(context, message)
+        return text.format(**params) if params else text
 
 
 ENGLISH = Words()
@@ -48,7 +59,7 @@ ENGLISH = Words()
 # --- seats, sides and players -------------------------------------------------------------------
 
 
-def seat_name(words: Words, seat: int) -> str:
+def seat_name(words: Speaker, seat: int) -> str:
     """A seat's colour as players read it ("Black"); engine's `SEAT_NAMES` are the notation's."""
     name = SEAT_NAMES[seat]
     if name == "black":
@@ -71,7 +82,7 @@ def piece_marks(words: Words) -> tuple[str, str, str, str]:
     )
 
 
-def seats_words(words: Words, seats: Sequence[int]) -> str:
+def seats_words(words: Speaker, seats: Sequence[int]) -> str:
     """Seats together: "Black", "Black + Yellow"."""
     names = [seat_name(words, seat) for seat in seats]
     text = names[0] if names else ""
@@ -109,27 +120,55 @@ def names_words(words: Words, names: Sequence[str]) -> str:
 # --- moves ----------------------------------------------------------------------------------------
 
 
-def move_words(words: Words, move: Move, victims: Sequence[int] = ()) -> str:
-    """A move in a few words for the side boxes: "Black 5 → 30, takes Yellow"."""
+def place_words(words: Speaker, seat: int, step: int) -> str:
+    """Where a piece of `seat` at `step` of its route stands, by what the board shows (its arms,
+    castles, arm tips and the Charkoni; it numbers no square): "Red's castle". The one home of a
+    place's name: the chat's buttons and log say it too (bot/core/texts/board.py).
+
+    It is said only inside "from {src}" and "to {dst}", which its context tells a translator: a
+    language that declines its nouns writes it as it stands before a postposition (Hindi: "हरी के
+    किले से", not "हरी का किला से")."""
+    if step == 0:
+        return words.pgettext("place before from/to", "the Charkoni")
+    if step >= HOME:
+        return words.pgettext("place before from/to", "home")
+    square = ROUTES[seat][step]
+    place = SQUARES[square]
+    owner = seat_name(words, place.arm)
+    if place.column == MID and place.row == 8:
+        return words.pgettext("place before from/to", "the tip of {owner}'s arm", owner=owner)
+    if IS_CASTLE[square]:
+        return words.pgettext("place before from/to", "{owner}'s castle", owner=owner)
+    return words.pgettext("place before from/to", "{owner}'s arm", owner=owner)
+
+
+def move_places(words: Speaker, move: Move, position: Position | None = None) -> str:
+    """A move's piece and where it goes, in `place_words`, whatever it captures: "Black: from
+    Black's arm to Red's castle", "Black: out of the Charkoni to Black's arm", "Red: home from
+    Green's arm" (through the escape hatch, when `position` says it takes it). The picture's
+    choices and story and the chat's choice buttons all say a move so."""
     seat = seat_name(words, move.seat)
-    if move.dst == HOME:
-        return words.gettext("{seat} {src} → home", seat=seat, src=move.src)
-    if victims:
-        taken = seats_words(words, victims)
-        if move.src == 0 and move.dst == 1:
-            return words.gettext("{seat} enters, takes {taken}", seat=seat, taken=taken)
-        if move.src == 0:
-            return words.gettext(
-                "{seat} enters to {dst}, takes {taken}", seat=seat, dst=move.dst, taken=taken
-            )
-        return words.gettext(
-            "{seat} {src} → {dst}, takes {taken}", seat=seat, src=move.src, dst=move.dst, taken=taken
-        )
-    if move.src == 0 and move.dst == 1:
-        return words.gettext("{seat} enters", seat=seat)
+    src, dst = place_words(words, move.seat, move.src), place_words(words, move.seat, move.dst)
     if move.src == 0:
-        return words.gettext("{seat} enters to {dst}", seat=seat, dst=move.dst)
-    return words.gettext("{seat} {src} → {dst}", seat=seat, src=move.src, dst=move.dst)
+        return words.gettext("{seat}: out of the Charkoni to {dst}", seat=seat, dst=dst)
+    if move.dst >= HOME:
+        if position is not None and position.uses_escape_hatch(move):
+            return words.gettext("{seat}: home from {src} through the escape hatch", seat=seat, src=src)
+        return words.gettext("{seat}: home from {src}", seat=seat, src=src)
+    if src == dst:
+        return words.gettext("{seat}: along {src}", seat=seat, src=src)
+    return words.gettext("{seat}: from {src} to {dst}", seat=seat, src=src, dst=dst)
+
+
+def move_words(
+    words: Words, move: Move, victims: Sequence[int] = (), position: Position | None = None
+) -> str:
+    """A move for the side boxes, as the chat's choice button says it (`move_places`), with whom
+    it captured: "Black: from Black's arm to Red's castle, takes Red"."""
+    text = move_places(words, move, position)
+    if victims:
+        return words.gettext("{move}, takes {seats}", move=text, seats=seats_words(words, victims))
+    return text
 
 
 # --- the board's panels ---------------------------------------------------------------------------

@@ -308,15 +308,18 @@ class GameFlow(GameShown):
             await self.shown.write_now(game_id)
             yield
 
-    async def show(self, played: Played, note: str | None = None, *, intro: str | None = None) -> bool:
-        """Close the message that showed the turn (saying why with `note`, a seat's news) and post
-        the game as it stands (call locked), with `intro` said once on it. Whether a message that
-        showed the turn now says `note`."""
+    async def show(self, played: Played, note: str | None = None, *, intro: str | None = None) -> None:
+        """Close the message that showed the turn (saying why with `note`, the table's news: a seat
+        given up, the game ended) and post the game as it stands (call locked), with `intro` said
+        once on it. The news is said once, at once: on the closed message, or on its own when no
+        message showed the turn (before the computers' turns, which may take their pace)."""
         plan = await self._close_shown(played, note, intro)
         if plan is None:
-            return False
+            return
+        channel = self.channel(played.snapshot)
+        if note is not None and plan.now is None and channel is not None:
+            await self.writer.post(channel, Message(note), played.snapshot)
         await self._after_pace(played, plan, None)
-        return plan.now is not None
 
     async def _close_shown(
         self, played: Played, note: str | None = None, intro: str | None = None

@@ -1,8 +1,10 @@
 """Opening a table and its seats: start and rematch, take a seat, leave or resign, end the game.
 
 Each is one service call; what it shows goes through the game flow (`GameFlow.show`) and, for the
-table card in the channel, `GameFlow.update_card`. News for the table is the member's interaction
-answer when they are in the game's channel, else a post there. Where a new table plays (a new
+table card in the channel, `GameFlow.update_card`. News of a seat taken is the member's
+interaction answer when they are in the game's channel, else a post there. A seat given up (leave,
+resign) is told twice, once to each audience: the member's own word only to them, the news to the
+table once (on the turn message it closes, else a post of its own). Where a new table plays (a new
 thread or the channel itself) is the chat's to make: the caller hands it in as a `Place`.
 """
 
@@ -148,33 +150,42 @@ class Seats:
             if not shown:
                 await self.flow.redraw(joined)
             await self.announce(reply, joined, lambda lang: table.seat_taken(lang, user, joined, taken))
-            if shown:
-                note = table.seat_taken(self.flow.language(joined), user, joined, taken)
-                await self.flow.show(played, note=note)
+            if shown:  # the news is said: the turn message closes without it
+                await self.flow.show(played)
 
     async def give_up(self, reply: Reply, game: GameSnapshot, *, resign: bool) -> None:
+        """The member's seat goes back to the computer. They are told so, only them (`gave_up`);
+        the table reads the news once: on the turn message it closes, else posted on its own."""
         if not reply.done():
-            await reply.defer(ephemeral=reply.channel_id != game.channel_id, thinking=True)
+            await reply.defer(ephemeral=True, thinking=True)
         async with self.flow.locked(game.id):
             user = reply.user_id
             seat = game.seat_of(user)
             played = await (self.service.resign if resign else self.service.leave)(game.id, user)
             after = played.snapshot
-            outcome = after.outcome
-            last = all(info.user_id is None for info in after.seats.values())
-
-            def news(lang: Language) -> str:
-                if outcome is not None and outcome.termination is Termination.RESIGNATION:
-                    return table.conceded(lang, user, after)
-                return table.seat_given_up(lang, user, seat, resign=resign, last=last)
-
-            await self.announce(reply, after, news)
-            text = news(self.flow.language(after))
+            assert seat is not None, "the service refuses a member without a seat"
+            yours = table.gave_up(reply.language, seat, after, resign=resign)
+            if reply.channel_id != game.channel_id:
+                yours = table.plays_in(reply.language, yours, after)
+            await reply.tell(yours)  # at once: the computers' turns after it may take their pace
             await self.flow.update_card(after)
+            text = self.seat_news(after, user, seat, resign=resign)
             if played.events or after.status != Status.ACTIVE or not after.is_human_turn():
                 await self.flow.show(played, note=text)
             else:
                 await self.flow.redraw(after)
+                channel = self.flow.channel(after)
+                if channel is not None:
+                    await self.flow.writer.post(channel, Message(text), after)
+
+    def seat_news(self, game: GameSnapshot, user: int, seat: int, *, resign: bool) -> str:
+        """The table's news of a seat given up, in the table's language."""
+        lang = self.flow.language(game)
+        outcome = game.outcome
+        if outcome is not None and outcome.termination is Termination.RESIGNATION:
+            return table.conceded(lang, user, game)
+        last = all(info.user_id is None for info in game.seats.values())
+        return table.seat_given_up(lang, user, seat, resign=resign, last=last)
 
     async def announce(self, reply: Reply, game: GameSnapshot, news: Callable[[Language], str]) -> None:
         """News for the table, in the table's language: in the game's channel, and as the answer
@@ -206,8 +217,5 @@ class Seats:
             game = await self.service.end(game_id, user_id, can_manage=can_manage)
             self.flow.timers.cancel(game_id)
             text = table.ended(self.flow.language(game), user_id, game)
-            said = await self.flow.show(Played(game), note=text)
-            channel = self.flow.channel(game)
-            if channel is not None and not said:  # said once: on the turn message, else on its own
-                await self.flow.writer.post(channel, Message(text), game)
+            await self.flow.show(Played(game), note=text)  # said once: on the turn message, or alone
             return game

@@ -11,6 +11,7 @@ from bot.core.texts import ENGLISH, board, records, table, turns
 from bot.core.texts.refusals import INPUT_SHOWN, quoted
 from bot.core.turns import Event
 from engine import DRAW, MAX_THROWS, Move, Position, Rules
+from render.words import place_words
 from tests.support.snapshots import ALICE, BOB, FOUR, NOW, game
 
 EN = ENGLISH
@@ -21,12 +22,12 @@ def event(before: Position, throw: int, move: Move | None, actor: int | None = N
 
 
 def test_squares_are_named_as_the_board_shows_them() -> None:
-    assert board.square(EN, 0, 0) == "the Charkoni"
-    assert board.square(EN, 0, 84) == "home"
-    assert board.square(EN, 0, 8) == "the tip of Black's arm"
-    assert board.square(EN, 0, 12) == "Black's castle"
-    assert board.square(EN, 0, 21) == "Red's castle"
-    assert board.square(EN, 1, 20) == "Yellow's arm"
+    assert place_words(EN, 0, 0) == "the Charkoni"
+    assert place_words(EN, 0, 84) == "home"
+    assert place_words(EN, 0, 8) == "the tip of Black's arm"
+    assert place_words(EN, 0, 12) == "Black's castle"
+    assert place_words(EN, 0, 21) == "Red's castle"
+    assert place_words(EN, 1, 20) == "Yellow's arm"
 
 
 def test_moves_are_told_in_board_words_with_who_made_them() -> None:

@@ -1,20 +1,30 @@
 """A square's name inside the sentences that say it (issue 58): in Hindi a place always stands
-before से or पर, so it is written in the oblique, "हरी के किले से", never "हरी का किला से".
+before से or पर, so it is written in the oblique, "हरी के किले से", never "हरी का किला से"; and
+the board picture's side boxes say a move in the very words of the chat's buttons.
 
-The moves are said through the real texts (`bot.core.texts.board`) and the shipped catalog."""
+The moves are said through the real texts (`bot.core.texts.board`), drawn by the real renderer,
+with the shipped catalog."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import partial
+from itertools import islice
+from random import Random
+from typing import Any
 
 import pytest
+from PIL import Image
 
-from bot.core.texts.board import choice_option, move_path
+from bot.core.texts.board import choice_button, choice_letter, choice_option, move_path, move_steps
 from bot.core.texts.language import ENGLISH, language
 from engine import Move, Position
 from engine.board import HOME
 from engine.rules import Rules
+from engine.throws import throw_value
+from render import DrawnMove, board_png, layout, panels, sprites
+from render.draw import MAX_STORY
 
 DIRECT = re.compile(r"(?:का|की) (?:किला|सिरा) (?:से|पर)|(?:का|की) \S+ का (?:किला|सिरा)")
 """A place left in the direct case before its postposition: "का किला पर", "की भुजा का सिरा से"."""
@@ -85,3 +95,79 @@ def test_a_move_names_its_squares_in_both_languages(move: Move, english: str, hi
     # the choice's button and autocomplete name the same places, after its letter and colour
     assert choice_option(language("hi"), 0, position, move).endswith(hindi.split("गोटी ", 1)[1])
     assert choice_option(ENGLISH, 0, position, move).endswith(english.split("piece ", 1)[1])
+
+
+# --- the board's side boxes say a move as the chat does (issue 58, slip 10) ----------------------
+
+STEP_ARROW = re.compile(r"\d\s*→|→\s*\d")
+"""A move told in step numbers, "Black 17 → 27": the board numbers no square."""
+
+
+def two_player_turns(seed: int) -> Iterator[tuple[Position, int, list[Move], list[DrawnMove]]]:
+    """The turns of a random two-player game that have a choice: the position, the throw, its
+    legal moves and the moves played since the seat's previous throw."""
+    rng = Random(seed)
+    position = Position.initial(Rules.parse("classic,players=2"))
+    story: list[DrawnMove] = []
+    while position.result is None:
+        value = throw_value(rng)
+        legal = position.legal_moves(value)
+        if len(legal) > 1:
+            yield position, value, legal, story
+            story = []
+        move = rng.choice(legal) if legal else None
+        if move is not None:
+            story.append(DrawnMove(move, position))
+        position = position.play(value, move)
+
+
+def drawn_words(monkeypatch: pytest.MonkeyPatch, draw: Callable[[], bytes]) -> list[tuple[int, int, str]]:
+    """Every text `draw` writes on its board, with where (x, y); not the panels' parts, which are
+    drawn apart (and cached) and only pasted on it."""
+    found: list[tuple[int, int, str]] = []
+    write = sprites.write
+
+    def record(image: Image.Image, at: tuple[int, int], words: str, *args: Any) -> tuple[int, int, int, int]:
+        if image.width == layout.WIDTH:
+            found.append((at[0], at[1], words))
+        return write(image, at, words, *args)
+
+    monkeypatch.setattr(sprites, "write", record)
+    draw()
+    monkeypatch.setattr(sprites, "write", write)
+    return found
+
+
+def within(box: tuple[int, int, int, int], texts: list[tuple[int, int, str]]) -> str:
+    """The texts written in `box`, top to bottom, one line each joined by a space (a side box breaks
+    a long entry between words)."""
+    left, top, right, bottom = box
+    inside = [(y, text) for x, y, text in texts if left <= x < right and top <= y < bottom]
+    return " ".join(text for _, text in sorted(inside, key=lambda found: found[0]))
+
+
+@pytest.mark.parametrize("code", ["en", "hi"])
+def test_the_boards_side_boxes_name_moves_by_the_places_the_buttons_name(
+    code: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The throw box names each choice as its button does, word for word after the letter, and the
+    story box the latest moves so (as many as it holds): no step numbers, no entry cut short, in
+    both languages."""
+    lang = language(code)
+    turns = [turn for seed in (1, 2) for turn in islice(two_player_turns(seed), 0, 120, 12)]
+    assert len(turns) >= 15 and any(len(legal) >= 3 for _, _, legal, _ in turns)
+    for position, throw, legal, story in turns:
+        draw = partial(board_png, position, moves=story, throw=throw, choices=legal, words=lang.picture)
+        texts = drawn_words(monkeypatch, draw)
+        assert not [text for _, _, text in texts if STEP_ARROW.search(text)]
+        assert not [text for _, _, text in texts if text.endswith("…")]
+        choices = within(layout.panel_box(panels.THROW_CORNER), texts)
+        for index, move in enumerate(legal[:4]):
+            letter, named = choice_button(lang, index, position, move).split(": ", 1)
+            assert letter == choice_letter(index)
+            assert named in choices
+        told = within(layout.panel_box(panels.STORY_CORNER), texts)
+        said = [
+            d.before is not None and move_steps(lang, d.before, d.move) in told for d in story[-MAX_STORY:]
+        ]
+        assert said[-1] and said == sorted(said)  # the latest moves, the last one always

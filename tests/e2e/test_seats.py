@@ -30,7 +30,8 @@ async def test_join_by_command_names_the_seat_and_refuses_a_taken_one(table: Tab
 
 
 async def test_ending_a_game_says_what_happened_where_it_was_confirmed(table: Table) -> None:
-    """The confirmation's answer was left at "Working on it...": it becomes what happened."""
+    """The confirmation's answer was left at "Working on it...": it becomes what happened, in the
+    member's own words; the table reads the news once."""
     await table.alice.slash(table.channel, "pachisi start", players=2, pieces=4, level="easy")
     await wait_for_turn_or_end(table)
     question = await table.alice.slash(table.channel, "pachisi end")
@@ -44,7 +45,9 @@ async def test_ending_a_game_says_what_happened_where_it_was_confirmed(table: Ta
     )
     [game] = await stored_games(table.database_url)
     assert game.snapshot.status == "abandoned"
-    assert confirm.content == f"<@{table.alice.id}> ended the game after {game.snapshot.turn_number} throws."
+    assert confirm.content == f"You ended the game after {game.snapshot.turn_number} throws."
+    news = f"<@{table.alice.id}> ended the game after {game.snapshot.turn_number} throws."
+    assert len([m for m in table.channel.messages if news in m.content]) == 1, "the table reads it once"
     assert confirm.buttons == [] and confirm.ephemeral
 
 
@@ -52,15 +55,16 @@ async def test_the_last_member_who_leaves_is_said_to_leave_and_the_computers_fin
     await table.alice.slash(table.channel, "pachisi start", players=4, pieces=1, level="easy")
     turn = await wait_for_turn_or_end(table)
     reply = await table.alice.slash(table.channel, "pachisi leave")
-    assert not reply.ephemeral
+    assert reply.ephemeral, "her own word, only to her: the table reads the news"
+    assert reply.content == "You left: the computer plays Black now. Take a seat again with /pachisi join."
     news = (
         f"<@{table.alice.id}> leaves; the computer plays Black. "
         "No member is left at the table: the computers play the game to its end."
     )
-    assert reply.content == news
     await table.fake.wait_until(lambda: final_message(table.channel), what="the game's result")
-    # The message that offered Alice her turn is closed, and says why.
+    # The message that offered Alice her turn is closed, and says why: the news, said once.
     assert not turn.buttons and turn.content.splitlines()[-1] == news
+    assert [m for m in table.channel.messages if news in m.content] == [turn]
     [game] = await stored_games(table.database_url)
     assert (
         game.snapshot.outcome is not None and game.snapshot.outcome.termination is not Termination.RESIGNATION

@@ -93,15 +93,30 @@ def test_players_are_named_as_their_panels_name_them() -> None:
     assert w.names_words(ENGLISH, ["Ravi", "Computer · normal", "Asha"]) == "Ravi, Computer · normal, Asha"
 
 
-def test_a_move_in_words_says_where_it_went_and_whom_it_took() -> None:
-    assert w.move_words(ENGLISH, Move(0, 0, 1)) == "Black enters"
-    assert w.move_words(ENGLISH, Move(0, 0, 3)) == "Black enters to 3"
-    assert w.move_words(ENGLISH, Move(1, 5, 30)) == "Red 5 → 30"
-    assert w.move_words(ENGLISH, Move(2, 80, HOME)) == "Yellow 80 → home"
-    assert w.move_words(ENGLISH, Move(0, 5, 30), [1]) == "Black 5 → 30, takes Red"
-    assert w.move_words(ENGLISH, Move(0, 5, 30), [1, 3]) == "Black 5 → 30, takes Red + Green"
-    assert w.move_words(ENGLISH, Move(1, 0, 1), [2]) == "Red enters, takes Yellow"
-    assert w.move_words(ENGLISH, Move(1, 0, 4), [2]) == "Red enters to 4, takes Yellow"
+def test_a_place_is_named_by_what_the_board_shows() -> None:
+    assert w.place_words(ENGLISH, 0, 0) == "the Charkoni"
+    assert w.place_words(ENGLISH, 0, HOME) == "home"
+    assert w.place_words(ENGLISH, 0, 8) == "the tip of Black's arm"
+    assert w.place_words(ENGLISH, 0, 12) == "Black's castle"
+    assert w.place_words(ENGLISH, 0, 21) == "Red's castle"
+    assert w.place_words(ENGLISH, 1, 20) == "Yellow's arm"
+
+
+def test_a_move_in_words_says_between_which_places_and_whom_it_took() -> None:
+    """Issue 58, slip 10: the board numbers no square, so its words name none."""
+    assert w.move_words(ENGLISH, Move(0, 0, 1)) == "Black: out of the Charkoni to Black's arm"
+    assert w.move_words(ENGLISH, Move(0, 0, 8)) == "Black: out of the Charkoni to the tip of Black's arm"
+    assert w.move_words(ENGLISH, Move(1, 5, 30)) == "Red: from Red's arm to Yellow's arm"
+    assert w.move_words(ENGLISH, Move(0, 5, 7)) == "Black: along Black's arm"
+    assert w.move_words(ENGLISH, Move(2, 80, HOME)) == "Yellow: home from Yellow's arm"
+    assert w.move_words(ENGLISH, Move(0, 5, 30), [1]) == "Black: from Black's arm to Red's arm, takes Red"
+    assert w.move_words(ENGLISH, Move(0, 5, 30), [1, 3]).endswith(", takes Red + Green")
+    assert w.move_words(ENGLISH, Move(1, 0, 1), [2]) == "Red: out of the Charkoni to Red's arm, takes Yellow"
+    hatch = Move(0, 12, HOME)
+    assert w.move_words(ENGLISH, hatch) == "Black: home from Black's castle"
+    assert w.move_words(ENGLISH, hatch, (), Position.initial()) == (
+        "Black: home from Black's castle through the escape hatch"
+    )
 
 
 def test_the_panels_words() -> None:
@@ -173,8 +188,9 @@ def test_the_legend_chart_and_replay_words() -> None:
 
 
 def test_every_sentence_goes_through_the_catalog_whole() -> None:
-    assert w.move_words(MARKED, Move(0, 5, 30), [1, 3]) == "[{seat} {src} → {dst}, takes {taken}]".format(
-        seat="[Black]", src=5, dst=30, taken="[[Red] + [Green]]"
+    assert w.move_words(MARKED, Move(0, 5, 30), [1, 3]) == "[{move}, takes {seats}]".format(
+        move="[{seat}: from {src} to {dst}]".format(seat="[Black]", src="[Black]'s arm", dst="[Red]'s arm"),
+        seats="[[Red] + [Green]]",
     )
     assert w.side_words(MARKED, 0, 4) == "[[Black] + [Yellow]]"
     assert w.computer_name(MARKED, "hard") == "[Computer · hard]"

@@ -13,6 +13,7 @@ from bot.core.present import REMATCH, THROW
 from bot.core.store import Status
 from bot.core.texts import ENGLISH, table
 from bot.table.seats import Opening, Place
+from engine import Rules
 from engine.game import Outcome, Termination
 from tests.support.chat import Click
 from tests.support.processes import check_records
@@ -73,6 +74,67 @@ async def test_a_two_player_resignation_concedes_and_the_result_carries_the_tabl
     url = f"sqlite+aiosqlite:///{tmp_path / 'pachisi.sqlite3'}"
     await check_records(url)
     assert replay_all(sqlite_path(url)) == (1, await world.moves())
+
+
+def said(world: World, text: str) -> int:
+    """How many of the channel's messages say `text`."""
+    return sum(text in message.content for message in world.room.messages)
+
+
+@pytest.mark.parametrize("on_turn", [True, False], ids=["on-turn", "off-turn"])
+async def test_a_leave_is_news_once_for_the_table_and_a_word_for_the_member(
+    world: World, on_turn: bool
+) -> None:
+    """Issue 58, slip 14: the member who leaves is told so, only them; the table reads the news
+    once, on the turn message the leave closes (their turn) or on its own (another's turn)."""
+    game = await world.start(members={TWO.seats[1]: BOB})
+    leaver = ALICE if on_turn else BOB
+    click = world.member(leaver)
+    await world.table.seats.give_up(click, game, resign=False)
+    seat = game.seat_of(leaver)
+    assert seat is not None
+    after = await world.game()
+    news = table.seat_given_up(ENGLISH, leaver, seat, resign=False)
+    assert said(world, news) == 1, "the table reads the news once"
+    assert click.told == [(table.gave_up(ENGLISH, seat, after, resign=False), True)], "their own word"
+    assert said(world, "You left") == 0
+
+
+async def test_a_resignation_is_news_once_for_the_table_and_a_word_for_the_member(world: World) -> None:
+    """A four-player game plays on after a resignation; a two-player one ends with it. Either way
+    the table reads the news once and the member, only them, their own word."""
+    four = Rules.preset_rules("classic")
+    game = await world.start(rules=four, members={1: BOB})
+    click = world.member(BOB)
+    await world.table.seats.give_up(click, game, resign=True)
+    after = await world.game()
+    assert after.status == Status.ACTIVE
+    assert said(world, table.seat_given_up(ENGLISH, BOB, 1, resign=True)) == 1
+    assert click.told == [(table.gave_up(ENGLISH, 1, after, resign=True), True)]
+    assert click.told[0][0].startswith("You resigned: the computer plays Red")
+
+
+async def test_a_resignation_that_ends_the_game_is_news_once(world: World) -> None:
+    game = await world.start()
+    click = world.member(ALICE)
+    await world.table.seats.give_up(click, game, resign=True)
+    after = await world.game()
+    assert after.status == Status.FINISHED
+    news = table.conceded(ENGLISH, ALICE, after)
+    assert said(world, news) == 1, "the result's news once"
+    [(yours, ephemeral)] = click.told
+    assert ephemeral and yours == table.gave_up(ENGLISH, TWO.seats[0], after, resign=True)
+    assert yours.startswith("You resigned: ") and said(world, yours) == 0
+
+
+async def test_a_seat_given_up_from_another_channel_is_news_in_the_games_channel(world: World) -> None:
+    game = await world.start(members={TWO.seats[1]: BOB})
+    elsewhere = Click(world.chat, world.chat.room(200), BOB, NAMES[BOB])
+    await world.table.seats.give_up(elsewhere, game, resign=False)
+    [(told, ephemeral)] = elsewhere.told
+    assert ephemeral and told.startswith("You left") and f"<#{game.channel_id}>" in told
+    assert said(world, table.seat_given_up(ENGLISH, BOB, TWO.seats[1], resign=False)) == 1
+    assert not world.chat.room(200).messages
 
 
 async def test_only_the_starter_or_a_manager_may_end_a_game_for_everyone(world: World) -> None:

@@ -229,7 +229,7 @@ class PlayCommands(PachisiCommands):
         question, yes, no, kept = answers.confirm_resign(lang, game.rules.players)
 
         async def resign(clicked: discord.Interaction[Any]) -> None:
-            await self.seats.give_up(reply(clicked), game, resign=True)  # the news says what happened
+            await self.seats.give_up(reply(clicked), game, resign=True)  # they are told what happened
 
         confirm = Confirm(resign, yes=yes, no=no, kept=kept, working=answers.working(lang))
         await interaction.response.send_message(question, view=confirm, ephemeral=True)
@@ -338,7 +338,7 @@ class PlayCommands(PachisiCommands):
         async def end(clicked: discord.Interaction[Any]) -> str:
             user = clicked.user.id
             ended = await self.seats.end(user, game.id, can_manage=manages_channels(clicked))
-            return table.ended(language_of(clicked), user, ended)
+            return table.you_ended(language_of(clicked), ended)  # the table reads the news
 
         confirm = Confirm(end, yes=yes, no=no, kept=kept, working=answers.working(lang))
         await interaction.response.send_message(question, view=confirm, ephemeral=True)

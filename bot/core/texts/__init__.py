@@ -2,7 +2,8 @@
 answers to commands, the rules and help. Each function takes the `Language` to write in and the
 game's state (never Discord objects); English is the source text.
 
-- `board`: seats, sides, squares, moves and the lettered choices;
+- `board`: seats, sides, moves and the lettered choices (a place's name and a move in places are
+  the picture's, `render.words.place_words` and `move_places`, so both say them alike);
 - `turns`: the log of throws, the prompt, the result and its summary;
 - `table`: the table card, seats taken and given up, start and end;
 - `refusals`: one sentence per refusal key (`bot.core.errors`);

@@ -2,15 +2,18 @@
 
 The log tells moves in board words (whose arm, castle, the Charkoni); a choice is named by the
 letter of its tile on the board and the places it joins (`B: Black: from Black's arm to Red's
-castle`): the board numbers no square, so neither do its words.
+castle`): the board numbers no square, so neither do its words. A place's name and a move's in
+places (`place_words`, `move_places`) are the picture's (render/words.py), so the board's throw
+box and the chat's buttons say a choice alike.
 """
 
 from __future__ import annotations
 
 from bot.core.texts.language import Language
 from engine import SEAT_NAMES, Move, Position
-from engine.board import HOME, IS_CASTLE, MID, ROUTES, SQUARES
+from engine.board import HOME
 from engine.state import side_seats
+from render.words import move_places, place_words
 
 
 def colour(lang: Language, seat: int) -> str:
@@ -51,27 +54,9 @@ def choice_letter(index: int) -> str:
     return chr(ord("A") + index)
 
 
-def square(lang: Language, seat: int, step: int) -> str:
-    """Where a piece of `seat` at `step` of its route stands, as players see the board. It is said
-    only as the place of `move_path`'s "from {src}" and "to {dst}", which its context tells a
-    translator: a language that declines its nouns writes it as it stands before a postposition
-    (Hindi: "हरी के किले से", not "हरी का किला से")."""
-    if step == 0:
-        return lang.pgettext("place before from/to", "the Charkoni")
-    if step >= HOME:
-        return lang.pgettext("place before from/to", "home")
-    place = SQUARES[ROUTES[seat][step]]
-    owner = colour(lang, place.arm)
-    if place.column == MID and place.row == 8:
-        return lang.pgettext("place before from/to", "the tip of {owner}'s arm", owner=owner)
-    if IS_CASTLE[ROUTES[seat][step]]:
-        return lang.pgettext("place before from/to", "{owner}'s castle", owner=owner)
-    return lang.pgettext("place before from/to", "{owner}'s arm", owner=owner)
-
-
 def move_path(lang: Language, position: Position, move: Move) -> str:
     """`piece from Green's arm to Yellow's castle` (a partner's piece: `Yellow's piece from ...`)."""
-    src, dst = square(lang, move.seat, move.src), square(lang, move.seat, move.dst)
+    src, dst = place_words(lang, move.seat, move.src), place_words(lang, move.seat, move.dst)
     own = move.seat == position.turn
     whose = colour(lang, move.seat)
     if move.dst >= HOME:
@@ -133,31 +118,13 @@ def move_words(lang: Language, position: Position, move: Move, owners: dict[int,
 
 
 def move_steps(lang: Language, position: Position, move: Move) -> str:
-    """A choice's move in the board's places (`steps`), with `, takes Yellow` for a capture."""
-    words = steps(lang, move, position)
+    """A choice's move in the board's places (`move_places`), with `, takes Yellow` for a capture."""
+    words = move_places(lang, move, position)
     victims = sorted({s for s, _ in position.captures(move)})
     if victims:
         names = lang.join([colour(lang, s) for s in victims])
         words = lang.gettext("{move}, takes {seats}", move=words, seats=names)
     return words
-
-
-def steps(lang: Language, move: Move, position: Position | None = None) -> str:
-    """A move's piece and where it goes, in the places the board shows (its arms, castles and the
-    Charkoni; the board numbers no square), whatever it captures: `Black: from Black's arm to
-    Red's castle`, `Black: out of the Charkoni to Black's arm`, `Red: home from Green's arm`
-    (through the escape hatch, when `position` says it takes it)."""
-    seat = colour(lang, move.seat)
-    src, dst = square(lang, move.seat, move.src), square(lang, move.seat, move.dst)
-    if move.src == 0:
-        return lang.gettext("{seat}: out of the Charkoni to {dst}", seat=seat, dst=dst)
-    if move.dst >= HOME:
-        if position is not None and position.uses_escape_hatch(move):
-            return lang.gettext("{seat}: home from {src} through the escape hatch", seat=seat, src=src)
-        return lang.gettext("{seat}: home from {src}", seat=seat, src=src)
-    if src == dst:
-        return lang.gettext("{seat}: along {src}", seat=seat, src=src)
-    return lang.gettext("{seat}: from {src} to {dst}", seat=seat, src=src, dst=dst)
 
 
 def choice_button(lang: Language, index: int, position: Position, move: Move) -> str:

@@ -49,9 +49,9 @@ def hint(lang: Language, game: GameSnapshot, analysis: Analysis) -> str:
 
 
 def choice_line(lang: Language, choice: Choice, position: Position, letters: dict[Move, str]) -> str:
-    """`**B** Black 21 → 25, 48 %: lands on Red's castle, ...`: a choice, its chance and why (the
-    daily puzzle's verdict lists its choices the same way). The reasons follow a colon, not a full
-    stop: they begin in lower case."""
+    """`**B** Black: from Black's arm to Red's castle, 48 %: lands on Red's castle, ...`: a choice,
+    its chance and why (the daily puzzle's verdict lists its choices the same way). The reasons
+    follow a colon, not a full stop: they begin in lower case."""
     said = [reason(lang, r, position, letters) for r in choice.reasons]
     why_text = reasons_text(lang, said) or lang.gettext("no capture, castle, danger or blockade changes")
     if len(why_text) > REASONS_LENGTH:  # Discord refuses a message over 2,000 characters

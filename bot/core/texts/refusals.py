@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bot.core.texts.board import choice_letter, colour, steps
+from bot.core.texts.board import choice_letter, colour
 from bot.core.texts.language import Language
 from engine import Move
 from engine.errors import NotationError, number
 from engine.rules import PRESETS, SWITCHES
+from render.words import move_places
 
 INPUT_SHOWN = 40
 """Typed input quoted back in a refusal is cut to this many characters."""
@@ -51,7 +52,7 @@ def _choices(lang: Language, moves: Sequence[str]) -> str:
 def _named(lang: Language, move: str) -> str:
     """A move in the notation (`red:4-9`) as the buttons write it (`Red: along Red's arm`)."""
     try:
-        return steps(lang, Move.parse(move))
+        return move_places(lang, Move.parse(move))
     except NotationError:
         return quoted(move)
 

@@ -12,7 +12,7 @@ from bot.core.texts.board import colour, side
 from bot.core.texts.language import Language
 from bot.core.texts.refusals import permission_name
 from bot.core.texts.turns import player, result_head
-from engine import Rules
+from engine import Rules, Termination
 
 FROZEN_PERCENT = 96
 """Games that freeze with last_square=off (docs/RULES.md)."""
@@ -201,12 +201,35 @@ def conceded(lang: Language, user_id: int, game: GameSnapshot) -> str:
     return lang.gettext("<@{user}> resigns: {result}", user=user_id, result=result_head(lang, game))
 
 
+def gave_up(lang: Language, seat: int, game: GameSnapshot, *, resign: bool) -> str:
+    """The member's own word that their seat went back to the computer (the table reads the news:
+    `seat_given_up`, `conceded`): what happened, and what they may do now."""
+    name = colour(lang, seat)
+    outcome = game.outcome
+    if resign and outcome is not None and outcome.termination is Termination.RESIGNATION:
+        return lang.gettext("You resigned: {result}", result=result_head(lang, game))
+    if resign:
+        return lang.gettext("You resigned: the computer plays {seat} to the end of this game.", seat=name)
+    return lang.gettext(
+        "You left: the computer plays {seat} now. Take a seat again with /pachisi join.", seat=name
+    )
+
+
 def ended(lang: Language, user_id: int, game: GameSnapshot) -> str:
     return lang.ngettext(
         "<@{user}> ended the game after {count} throw.",
         "<@{user}> ended the game after {count} throws.",
         game.turn_number,
         user=user_id,
+    )
+
+
+def you_ended(lang: Language, game: GameSnapshot) -> str:
+    """The member's own word that they ended the game (the table reads `ended`)."""
+    return lang.ngettext(
+        "You ended the game after {count} throw.",
+        "You ended the game after {count} throws.",
+        game.turn_number,
     )
 
 
