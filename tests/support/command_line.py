@@ -1,0 +1,47 @@
+"""The command line (bot/__main__.py's `main`) called in this process, as `python -m bot` would run
+it, so that a case costs milliseconds instead of a child process's imports (the `cli` fixture,
+tests/bot/conftest.py). The real `python -m bot` and `pachisi-bot` run as processes in
+tests/bot/test_main.py."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from bot.__main__ import main
+
+ROOT = Path(__file__).resolve().parents[2]
+MODULE = str(ROOT / "bot" / "__main__.py")  # sys.argv[0] under `python -m bot`
+
+
+@dataclass(frozen=True)
+class Done:
+    """What a command did: its exit status and what it printed."""
+
+    status: int
+    out: str
+    err: str
+
+
+class CommandLine:
+    """`main(args)` with `settings` added to the environment, its output captured."""
+
+    def __init__(self, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+        self.capsys = capsys
+        self.monkeypatch = monkeypatch
+
+    def __call__(self, *args: str, argv0: str = MODULE, **settings: str) -> Done:
+        for name, value in settings.items():
+            self.monkeypatch.setenv(name, value)
+        self.monkeypatch.setattr(sys, "argv", [argv0, *args])  # `play` replaces it; this restores it
+        self.capsys.readouterr()
+        try:
+            main(list(args))
+            status = 0
+        except SystemExit as exc:  # what the interpreter would make of it
+            status = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        out, err = self.capsys.readouterr()
+        return Done(status, out, err)
