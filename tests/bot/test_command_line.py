@@ -70,6 +70,13 @@ def test_exit_status(
     assert said in done.err
 
 
+def test_an_unknown_command_is_refused_with_the_usage(cli: CommandLine) -> None:
+    done = cli("synk")
+    assert done.status == 2
+    assert done.err.startswith("usage: python -m bot [-h] [--version] COMMAND ...\n")
+    assert "invalid choice: 'synk' (choose from 'run', 'sync', " in done.err
+
+
 @pytest.mark.parametrize(
     ("argv0", "name"),
     [
