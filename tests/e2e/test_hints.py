@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import io
 import random
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from random import Random
 
 from PIL import Image
@@ -22,9 +24,9 @@ from tests.support.processes import stored_games
 from tests.support.table import (
     HINT_BUTTON,
     Table,
+    final_message,
     is_final,
     live_buttons,
-    play_out,
     turn_state,
     wait_for_turn_or_end,
 )
@@ -103,13 +105,17 @@ async def test_the_board_shows_the_chances_under_the_picture(table: Table) -> No
     assert embed["footer"]["text"].startswith("Chance to win: Black + Yellow ")
 
 
-async def test_the_result_carries_the_games_story(table: Table) -> None:
-    await table.alice.slash(table.channel, "pachisi start", players=2, pieces=1, level="easy")
-    final = await play_out(table, [table.alice])
+async def test_the_result_carries_the_games_story(
+    start_table: Callable[..., AbstractAsyncContextManager[Table]],
+) -> None:
+    # With auto-throw every throw of a one-piece game has one move at most: it plays itself.
+    async with start_table(default_auto_throw=True) as table:
+        await table.alice.slash(table.channel, "pachisi start", players=2, pieces=1, level="easy")
+        final = await table.fake.wait_until(lambda: final_message(table.channel), what="the result")
+        [game] = await stored_games(table.database_url)
     names = [a.filename for a in final.attachments]
     assert names == ["board.png", "story.png"]
     chart = Image.open(io.BytesIO(final.attachments[1].data)).convert("RGB")
-    [game] = await stored_games(table.database_url)
     record = [(row.throw, parse_move(row.move or "pass")) for row in game.moves]
     chances, _ = story(Position.initial(game.snapshot.rules), record)
     assert chances[-1] in (0.0, 1.0)  # the game is over: the line ends at 0 or 100 %
