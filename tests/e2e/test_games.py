@@ -26,7 +26,8 @@ def boards(table: Table) -> list[bytes]:
 
 @pytest.mark.smoke
 async def test_one_member_plays_a_four_player_game_to_the_end_by_buttons(table: Table) -> None:
-    await table.alice.slash(table.channel, "pachisi start", players=4, level="easy")
+    # Two pieces a side: a whole game (captures, home runs, the result) in half the throws of four.
+    await table.alice.slash(table.channel, "pachisi start", players=4, pieces=2, level="easy")
     final = await play_out(table, [table.alice], by="buttons")
     assert f"<@{table.alice.id}>" in final.content
     assert "Throws:" in final.content and "Captures: Black " in final.content
