@@ -31,6 +31,9 @@ from tests.support.table import (
     wait_for_turn_or_end,
 )
 
+ON_BOARD = "start_on_board=4"
+"""Every piece on the board from the start: Alice's first throw offers a choice, almost always."""
+
 
 async def _alice_has_a_choice(table: Table) -> None:
     """Play Alice's turns until she has thrown and has a move to play (the dice are not seeded)."""
@@ -48,7 +51,7 @@ async def _alice_has_a_choice(table: Table) -> None:
 
 
 async def test_the_hint_answers_the_member_to_move_alone_with_hards_letter(table: Table) -> None:
-    await table.alice.slash(table.channel, "pachisi start", players=4, level="easy")
+    await table.alice.slash(table.channel, "pachisi start", players=4, level="easy", rules=ON_BOARD)
     await _alice_has_a_choice(table)
     message = await wait_for_turn_or_end(table)
     assert HINT_BUTTON in [b.label for b in message.buttons]
@@ -125,7 +128,9 @@ async def test_the_result_carries_the_games_story(
 
 
 async def test_a_game_without_hints_offers_neither_the_button_nor_the_chances(table: Table) -> None:
-    await table.alice.slash(table.channel, "pachisi start", players=4, level="easy", hints=False)
+    await table.alice.slash(
+        table.channel, "pachisi start", players=4, level="easy", hints=False, rules=ON_BOARD
+    )
     await _alice_has_a_choice(table)
     message = await wait_for_turn_or_end(table)
     assert HINT_BUTTON not in [b.label for b in message.buttons]
