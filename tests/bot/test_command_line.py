@@ -1,60 +1,46 @@
 """The command line (bot/__main__.py): every command has its own --help, `--version` comes from the
 package, the exit status says what happened (0 done, 1 failed, 2 usage or settings), and the
-console script `pachisi-bot` is `python -m bot`."""
+console script `pachisi-bot` is `python -m bot` by another name. Called in this process (`cli`,
+tests/bot/conftest.py); tests/bot/test_main.py runs both as processes."""
 
 from __future__ import annotations
 
 import ast
-import os
-import subprocess
 import sys
 from importlib.metadata import version
 from pathlib import Path
 
 import pytest
 
-from bot.core.config import Settings
+from tests.support.command_line import MODULE, CommandLine
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMANDS = ["run", "sync", "ratings", "play", "backup", "restore", "healthcheck"]
-CONSOLE_SCRIPT = Path(sys.executable).with_name("pachisi-bot")
-
-
-def run(
-    tmp_path: Path, *args: str, argv0: list[str] | None = None, settings: dict[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    """The command in an empty folder, with no setting from this machine but `settings`."""
-    env = {k: v for k, v in os.environ.items() if k.lower() not in Settings.model_fields}
-    env |= {"PYTHONPATH": str(ROOT)} | (settings or {})
-    command = argv0 or [sys.executable, "-m", "bot"]
-    return subprocess.run(
-        [*command, *args], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
-    )
 
 
 @pytest.mark.parametrize("command", COMMANDS)
-def test_each_command_has_its_own_help(tmp_path: Path, command: str) -> None:
-    done = run(tmp_path, command, "--help")
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith(f"usage: python -m bot {command} "), done.stdout
-    assert done.stderr == ""
+def test_each_command_has_its_own_help(cli: CommandLine, tmp_path: Path, command: str) -> None:
+    done = cli(command, "--help")
+    assert done.status == 0, done.err
+    assert done.out.startswith(f"usage: python -m bot {command} "), done.out
+    assert done.err == ""
     assert list(tmp_path.iterdir()) == []  # `backup --help` once wrote a backup named --help
 
 
-def test_the_help_lists_every_command(tmp_path: Path) -> None:
-    done = run(tmp_path, "--help")
-    assert done.returncode == 0
+def test_the_help_lists_every_command(cli: CommandLine) -> None:
+    done = cli("--help")
+    assert done.status == 0
     listed = [
         line.split()[0]
-        for line in done.stdout.split("commands:")[1].splitlines()[2:]
+        for line in done.out.split("commands:")[1].splitlines()[2:]
         if line[:4] == "    " and line[4] != " "
     ]
     assert listed == COMMANDS
 
 
-def test_version_comes_from_the_package(tmp_path: Path) -> None:
-    done = run(tmp_path, "--version")
-    assert (done.returncode, done.stdout) == (0, f"python -m bot {version('pachisi-discord')}\n")
+def test_version_comes_from_the_package(cli: CommandLine) -> None:
+    done = cli("--version")
+    assert (done.status, done.out) == (0, f"python -m bot {version('pachisi-discord')}\n")
 
 
 @pytest.mark.parametrize(
@@ -76,21 +62,41 @@ def test_version_comes_from_the_package(tmp_path: Path) -> None:
     ids=lambda value: " ".join(value) if isinstance(value, list) else None,
 )
 def test_exit_status(
-    tmp_path: Path, args: list[str], settings: dict[str, str], status: int, said: str
+    cli: CommandLine, args: list[str], settings: dict[str, str], status: int, said: str
 ) -> None:
-    done = run(tmp_path, *args, settings=settings)
-    assert done.returncode == status, done.stderr
-    assert said in done.stderr
-    assert "Traceback" not in done.stderr
+    """Each refusal is its exit status and a sentence (an unexpected exception would fail here)."""
+    done = cli(*args, **settings)
+    assert done.status == status, done.err
+    assert said in done.err
 
 
-@pytest.mark.skipif(not CONSOLE_SCRIPT.exists(), reason="the package is not installed in this interpreter")
+def test_an_unknown_command_is_refused_with_the_usage(cli: CommandLine) -> None:
+    done = cli("synk")
+    assert done.status == 2
+    assert done.err.startswith("usage: python -m bot [-h] [--version] COMMAND ...\n")
+    assert "invalid choice: 'synk' (choose from 'run', 'sync', " in done.err
+
+
+@pytest.mark.parametrize(
+    ("argv0", "name"),
+    [
+        (MODULE, "python -m bot"),
+        (str(Path(sys.executable).with_name("pachisi-bot")), "pachisi-bot"),
+        ("-c", "python -m bot"),
+    ],
+    ids=["module", "console script", "-c"],
+)
 @pytest.mark.parametrize("args", [["--help"], ["backup", "--help"], ["play", "--help"], ["--version"]])
-def test_the_console_script_is_the_module(tmp_path: Path, args: list[str]) -> None:
-    script = run(tmp_path, *args, argv0=[str(CONSOLE_SCRIPT)])
-    module = run(tmp_path, *args)
-    assert script.returncode == module.returncode == 0
-    assert script.stdout.replace("pachisi-bot", "python -m bot").split() == module.stdout.split()
+def test_the_program_is_named_as_it_was_called(
+    cli: CommandLine, argv0: str, name: str, args: list[str]
+) -> None:
+    """The console script names itself `pachisi-bot`, the module `python -m bot`; otherwise they
+    say the same (the console script as a process: tests/bot/test_main.py)."""
+    done = cli(*args, argv0=argv0)
+    module = cli(*args)
+    assert done.status == module.status == 0
+    assert done.out.startswith((f"usage: {name} ", f"{name} ")), done.out
+    assert done.out.replace(name, "python -m bot").split() == module.out.split()
 
 
 def test_the_bot_and_the_stand_in_never_import_each_other() -> None:

@@ -1,19 +1,20 @@
 """Every fault an operator can make in the settings is one line on standard error and exit status 2,
 naming the setting, what is wrong and a good value; a database that does not answer at start is one
-line and exit status 1 (`python -m bot`, bot/core/config.py, bot/preflight.py)."""
+line and exit status 1 (`python -m bot` called in this process, bot/core/config.py, bot/preflight.py;
+the real process: tests/bot/test_main.py)."""
 
 from __future__ import annotations
 
-import os
+import functools
 import re
 import socket
-import subprocess
-import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from bot.core.config import Settings, load_settings
+from tests.support.command_line import CommandLine, Done
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -45,25 +46,19 @@ BAD = [
 ]
 
 
-def run_bot(tmp_path: Path, *args: str, **settings: str) -> subprocess.CompletedProcess[str]:
-    """`python -m bot ARGS` in an empty folder (no `.env`), with a token and `settings` only."""
-    env = {k: v for k, v in os.environ.items() if k.lower() not in Settings.model_fields}
-    env |= {"PYTHONPATH": str(ROOT), "DISCORD_TOKEN": "not-a-real-token"} | settings
-    return subprocess.run(
-        [sys.executable, "-m", "bot", *args],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+@pytest.fixture
+def run_bot(cli: CommandLine) -> Callable[..., Done]:
+    """`python -m bot ARGS` (in this process, in an empty folder) with a token and `settings` only."""
+    return functools.partial(cli, DISCORD_TOKEN="not-a-real-token")
 
 
 @pytest.mark.parametrize(("name", "value", "wrong"), BAD, ids=[f"{n}={v}" for n, v, _ in BAD])
-def test_a_bad_setting_is_one_line_and_exit_2(tmp_path: Path, name: str, value: str, wrong: str) -> None:
-    done = run_bot(tmp_path, **{name: value})
-    assert done.returncode == 2, done.stderr
-    [line] = done.stderr.splitlines()
+def test_a_bad_setting_is_one_line_and_exit_2(
+    run_bot: Callable[..., Done], tmp_path: Path, name: str, value: str, wrong: str
+) -> None:
+    done = run_bot(**{name: value})
+    assert done.status == 2, done.err
+    [line] = done.err.splitlines()
     assert line.startswith(f"setting {name}"), line
     assert wrong in line
     assert f"a good value: {name}=" in line
@@ -71,22 +66,22 @@ def test_a_bad_setting_is_one_line_and_exit_2(tmp_path: Path, name: str, value: 
     assert not (tmp_path / "pachisi.sqlite3").exists()  # nothing was started
 
 
-def test_every_bad_setting_is_its_own_line(tmp_path: Path) -> None:
-    done = run_bot(tmp_path, LOG_LEVEL="LOUD", METRICS_PORT="abc")
-    assert done.returncode == 2
-    assert sorted(line.split("=")[0] for line in done.stderr.splitlines()) == [
+def test_every_bad_setting_is_its_own_line(run_bot: Callable[..., Done]) -> None:
+    done = run_bot(LOG_LEVEL="LOUD", METRICS_PORT="abc")
+    assert done.status == 2
+    assert sorted(line.split("=")[0] for line in done.err.splitlines()) == [
         "setting LOG_LEVEL",
         "setting METRICS_PORT",
     ]
 
 
-def test_postgres_refusing_is_one_line_and_exit_1(tmp_path: Path) -> None:
+def test_postgres_refusing_is_one_line_and_exit_1(run_bot: Callable[..., Done]) -> None:
     with socket.socket() as probe:  # a port nothing listens on
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    done = run_bot(tmp_path, DATABASE_URL=f"postgresql+asyncpg://pachisi:secret@127.0.0.1:{port}/pachisi")
-    assert done.returncode == 1, done.stderr
-    [line] = done.stderr.splitlines()
+    done = run_bot(DATABASE_URL=f"postgresql+asyncpg://pachisi:secret@127.0.0.1:{port}/pachisi")
+    assert done.status == 1, done.err
+    [line] = done.err.splitlines()
     assert line.startswith(f"database unreachable: PostgreSQL at 127.0.0.1:{port} (database pachisi")
     assert "connection refused" in line and "does not retry" in line
     assert "secret" not in line
@@ -103,13 +98,13 @@ def test_the_example_env_file_holds_only_good_values() -> None:
     load_settings(_env_file=None, **values)
 
 
-def test_a_metrics_port_in_use_is_one_line_and_exit_2(tmp_path: Path) -> None:
+def test_a_metrics_port_in_use_is_one_line_and_exit_2(run_bot: Callable[..., Done]) -> None:
+    """The port is found taken only when the bot starts serving (bot/health.py), past the settings."""
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        done = run_bot(tmp_path, METRICS_PORT=str(port))
-    assert done.returncode == 2, done.stderr
-    line = done.stderr.splitlines()[-1]  # after the log's start-up lines
+        done = run_bot(METRICS_PORT=str(port))
+    assert done.status == 2, done.err
+    line = done.err.splitlines()[-1]  # after the log's start-up lines, if they went to stderr
     assert line.startswith(f"setting METRICS_PORT={port}: cannot listen on 127.0.0.1:{port} (")
-    assert "Traceback" not in done.stderr

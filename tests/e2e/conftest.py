@@ -15,6 +15,7 @@ from bot.core.clock import Clock
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.pseudolanguage import pseudo_language  # noqa: F401  (a fixture of the language tests)
 from tests.support import stores
+from tests.support.command_line import cli  # noqa: F401  (`python -m bot` called in this process)
 from tests.support.processes import PostgresServer, check_records
 from tests.support.table import Table, bot_settings
 

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import asyncio
-import subprocess
+import logging
 
+import pytest
 from sqlalchemy import update
 
 from bot.client import PachisiBot
+from bot.core.config import Settings
 from bot.core.store import CommandSyncRow, Store
 from bot.sync import GLOBAL_SCOPE, command_payload, payload_hash
 from tests.e2e.fakediscord import FakeDiscord
-from tests.support.driver import TIMEOUT
-from tests.support.processes import REPO_ROOT, bot_argv, bot_env
+from tests.support.command_line import CommandLine
+from tests.support.processes import bot_env
 from tests.support.table import bot_settings
 
 
@@ -61,37 +63,21 @@ async def test_a_restart_syncs_the_commands_only_when_they_changed(
     assert await stored_hash(database_url) == digest
 
 
-async def test_python_m_bot_sync_syncs_whatever_the_database_says(
-    fake: FakeDiscord, database_url: str
+async def test_the_sync_command_syncs_whatever_the_database_says(
+    fake: FakeDiscord, database_url: str, cli: CommandLine, caplog: pytest.LogCaptureFixture
 ) -> None:
+    """`python -m bot sync`, called in this process (its own event loop, on a thread, while the
+    stand-in answers on this one); the command line as a process: tests/bot/test_main.py."""
     fake.add_guild("Pachisi club")
     await start_and_stop(fake, database_url)
     del fake.server.commands[None]["pachisi"]  # an operator deleted the command by hand
-    result = await asyncio.to_thread(
-        subprocess.run,
-        [*bot_argv(), "sync"],
-        env={**bot_env(fake, database_url), "PATH": "/usr/bin:/bin"},
-        cwd=str(REPO_ROOT),
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT,
-    )
-    assert result.returncode == 0, result.stderr
-    assert "msg=commands synced" in result.stderr and "level=ERROR" not in result.stderr, result.stderr
+    env = bot_env(fake, database_url, WORKERS="0")  # sync computes nothing: no worker processes
+    settings = {k: v for k, v in env.items() if k.lower() in Settings.model_fields}
+    caplog.set_level(logging.INFO)
+    done = await asyncio.to_thread(cli, "sync", **settings)
+    assert done.status == 0, done.err
+    assert any(r.getMessage().startswith("commands synced") for r in caplog.records)
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert command_syncs(fake) == 2
     assert "pachisi" in fake.server.commands[None]
     assert fake.server.identifies == 1  # it logged in over REST only; no gateway session
-
-
-async def test_an_unknown_argument_is_refused_with_the_usage() -> None:
-    result = await asyncio.to_thread(
-        subprocess.run,
-        [*bot_argv(), "synk"],
-        cwd=str(REPO_ROOT),
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT,
-    )
-    assert result.returncode == 2
-    assert result.stderr.startswith("usage: python -m bot [-h] [--version] COMMAND ...\n")
-    assert "invalid choice: 'synk' (choose from 'run', 'sync', " in result.stderr

@@ -7,9 +7,10 @@ import io
 import pytest
 from PIL import Image
 
+from tests.support import play
+from tests.support.processes import stored_games
 from tests.support.table import (
     Table,
-    is_final,
     live_buttons,
     play_out,
     turn_state,
@@ -25,7 +26,8 @@ def boards(table: Table) -> list[bytes]:
 
 @pytest.mark.smoke
 async def test_one_member_plays_a_four_player_game_to_the_end_by_buttons(table: Table) -> None:
-    await table.alice.slash(table.channel, "pachisi start", players=4, level="easy")
+    # Two pieces a side: a whole game (captures, home runs, the result) in half the throws of four.
+    await table.alice.slash(table.channel, "pachisi start", players=4, pieces=2, level="easy")
     final = await play_out(table, [table.alice], by="buttons")
     assert f"<@{table.alice.id}>" in final.content
     assert "Throws:" in final.content and "Captures: Black " in final.content
@@ -47,12 +49,33 @@ async def test_one_member_plays_a_four_player_game_to_the_end_by_buttons(table: 
         assert all(b.disabled for b in message.buttons) or not message.buttons
 
 
-async def test_a_game_played_by_slash_commands_only(table: Table) -> None:
-    # One piece a side: each typed command edits and posts in the channel (about one a second, as
-    # Discord's buckets allow), so a short game.
-    await table.alice.slash(table.channel, "pachisi start", players=2, pieces=1, level="easy")
-    final = await play_out(table, [table.alice], by="commands")
-    assert is_final(final)
+async def test_a_turn_played_by_slash_commands_offers_and_plays_the_buttons_moves(table: Table) -> None:
+    """`/pachisi throw` and `/pachisi move` (picked from its autocomplete) play Alice's turn; a
+    whole game by typed turns alone: tests/table/test_typed_commands.py."""
+    # Four pieces on the board from the start: a throw offers a choice.
+    await table.alice.slash(table.channel, "pachisi start", players=2, level="easy", rules="start_on_board=4")
+    message = await wait_for_turn_or_end(table)
+    for _ in range(20):  # the dice are not seeded: a throw may still offer no move
+        before = turn_state(table.channel)
+        thrown = await table.alice.slash(table.channel, "pachisi throw")
+        assert thrown.ephemeral
+        message = await wait_for_turn_or_end(table, after=before)
+        if play.offers_moves(message):
+            break
+    assert play.offers_moves(message) and thrown.content.startswith("You threw **"), thrown.content
+    labels = [b.label or "" for b in live_buttons(message)]
+    choices = await table.alice.autocomplete(table.channel, "pachisi move", "choice", "")
+    assert [name.split(" · ")[0] for name, _ in choices] == labels  # the same moves, same letters
+    game = await table.bot.service.get_active(table.channel.id)
+    assert game is not None
+    before = turn_state(table.channel)
+    _, value = choices[-1]
+    moved = await table.alice.slash(table.channel, "pachisi move", choice=value)
+    assert moved.ephemeral
+    await wait_for_turn_or_end(table, after=before)
+    [stored] = await stored_games(table.database_url)
+    [row] = [row for row in stored.moves if row.turn_number == game.turn_number]
+    assert (row.actor_id, row.move) == (table.alice.id, value)
 
 
 async def test_the_computers_throws_stay_listed_when_the_member_throws(table: Table) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import io
 import random
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from random import Random
 
 from PIL import Image
@@ -22,12 +24,15 @@ from tests.support.processes import stored_games
 from tests.support.table import (
     HINT_BUTTON,
     Table,
+    final_message,
     is_final,
     live_buttons,
-    play_out,
     turn_state,
     wait_for_turn_or_end,
 )
+
+ON_BOARD = "start_on_board=4"
+"""Every piece on the board from the start: Alice's first throw offers a choice, almost always."""
 
 
 async def _alice_has_a_choice(table: Table) -> None:
@@ -46,7 +51,7 @@ async def _alice_has_a_choice(table: Table) -> None:
 
 
 async def test_the_hint_answers_the_member_to_move_alone_with_hards_letter(table: Table) -> None:
-    await table.alice.slash(table.channel, "pachisi start", players=4, level="easy")
+    await table.alice.slash(table.channel, "pachisi start", players=4, level="easy", rules=ON_BOARD)
     await _alice_has_a_choice(table)
     message = await wait_for_turn_or_end(table)
     assert HINT_BUTTON in [b.label for b in message.buttons]
@@ -103,13 +108,17 @@ async def test_the_board_shows_the_chances_under_the_picture(table: Table) -> No
     assert embed["footer"]["text"].startswith("Chance to win: Black + Yellow ")
 
 
-async def test_the_result_carries_the_games_story(table: Table) -> None:
-    await table.alice.slash(table.channel, "pachisi start", players=2, pieces=1, level="easy")
-    final = await play_out(table, [table.alice])
+async def test_the_result_carries_the_games_story(
+    start_table: Callable[..., AbstractAsyncContextManager[Table]],
+) -> None:
+    # With auto-throw every throw of a one-piece game has one move at most: it plays itself.
+    async with start_table(default_auto_throw=True) as table:
+        await table.alice.slash(table.channel, "pachisi start", players=2, pieces=1, level="easy")
+        final = await table.fake.wait_until(lambda: final_message(table.channel), what="the result")
+        [game] = await stored_games(table.database_url)
     names = [a.filename for a in final.attachments]
     assert names == ["board.png", "story.png"]
     chart = Image.open(io.BytesIO(final.attachments[1].data)).convert("RGB")
-    [game] = await stored_games(table.database_url)
     record = [(row.throw, parse_move(row.move or "pass")) for row in game.moves]
     chances, _ = story(Position.initial(game.snapshot.rules), record)
     assert chances[-1] in (0.0, 1.0)  # the game is over: the line ends at 0 or 100 %
@@ -119,7 +128,9 @@ async def test_the_result_carries_the_games_story(table: Table) -> None:
 
 
 async def test_a_game_without_hints_offers_neither_the_button_nor_the_chances(table: Table) -> None:
-    await table.alice.slash(table.channel, "pachisi start", players=4, level="easy", hints=False)
+    await table.alice.slash(
+        table.channel, "pachisi start", players=4, level="easy", hints=False, rules=ON_BOARD
+    )
     await _alice_has_a_choice(table)
     message = await wait_for_turn_or_end(table)
     assert HINT_BUTTON not in [b.label for b in message.buttons]

@@ -41,7 +41,8 @@ async def test_a_refused_post_mid_game_is_explained_and_the_move_is_kept(table: 
     """A click is answered through its own interaction, and the message that asks the next member to
     play is its followup; when Discord refuses the followup (its token no longer valid), the bot
     posts through the channel, which may be refused too (Send Messages taken away mid-game)."""
-    await table.alice.slash(table.channel, "pachisi start", players=2, level="easy")
+    # Every piece on the board from the start: a choice comes with almost every throw.
+    await table.alice.slash(table.channel, "pachisi start", players=2, level="easy", rules="start_on_board=4")
     message = await wait_for_turn_or_end(table)
     edits = len(message.edits)
     await table.bob.slash(table.channel, "pachisi join", seat="yellow")  # both throw for themselves

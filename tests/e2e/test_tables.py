@@ -24,6 +24,8 @@ from tests.support.table import (
 )
 
 QUICK = {"players": 2, "pieces": 2, "level": "easy"}
+ONE_PIECE = {**QUICK, "pieces": 1}
+"""With auto-throw every throw of a one-piece game has one move at most: it plays itself."""
 
 
 @pytest.fixture
@@ -195,7 +197,7 @@ async def test_pings_go_only_to_players_with_a_choice_waiting_or_a_piece_capture
 
 
 async def test_rematch_opens_a_new_thread_with_the_same_seats(tables: Table) -> None:
-    await tables.alice.slash(tables.channel, "pachisi start", seat="yellow", **{**QUICK, "level": "hard"})
+    await tables.alice.slash(tables.channel, "pachisi start", seat="yellow", **{**ONE_PIECE, "level": "hard"})
     thread = await the_thread(tables)
     await play_to_the_end(tables, thread, random.Random(2))
     card = tables.channel.messages[0]
