@@ -130,7 +130,8 @@ class World:
             await writing
 
 
-WAIT_SECONDS = 5.0
+WAIT_SECONDS = 20.0
+"""A deadline, not a pause: generous, as a machine busy with other tests is slow."""
 
 
 async def until(check: Callable[[], Awaitable[bool]], what: str) -> None:
