@@ -4,8 +4,8 @@ views compose themselves, in English and in Hindi, committed for review.
 The game's own messages (the table card, the turns, the seats' news, the result) are the table
 layer's, and their golden transcript is tests/table/test_transcripts.py, which plays a whole game
 over the in-memory chat. Here two members, Asha and Ravi, use through the fake Discord every
-command whose answer the Discord side makes (help, rules, auto, a typed throw, board, the resign and
-end confirmations, the daily puzzle and its buttons, stats, leaderboard, history, export, replay,
+command whose answer the Discord side makes (help, rules, auto, typed throws and moves, the Hint,
+board, the resign and end confirmations, the daily puzzle and its buttons, stats, leaderboard, history, export, replay,
 the rematch button, a refused end), around a short game the computers finish. Everything they read
 is written down step by step: each message posted or changed in the channel and the game's threads
 (text, embeds, attachments' names, buttons with their action), and each answer only one of them
@@ -274,6 +274,31 @@ class Game:
             lambda: question.deleted or question.content not in waiting,
         )
 
+    async def turns(self, member: Member) -> None:
+        """The member plays: a typed `/pachisi throw` (a throw with one move plays at once), Throw
+        clicked until a throw offers a choice, the Hint, and then typed `/pachisi move` and
+        `/pachisi throw` (with `/pachisi move` again if that throw offers a choice). Clicks are
+        answered through their interaction; a typed command writes to the thread, paced."""
+        await self.say(member, self.thread, "pachisi throw")
+        for _ in range(12):
+            turn = newest(self.thread, "pachisi:throw:", "pachisi:move:")
+            assert turn is not None, "no turn message"
+            if buttons(turn, "pachisi:move:"):
+                break
+            await self.click(member, turn, "pachisi:throw:")
+        else:
+            raise AssertionError("no choice in 12 throws")
+        await self.click(member, turn, "pachisi:hint:")
+        await self.typed_move(member)
+        await self.say(member, self.thread, "pachisi throw")
+        if newest(self.thread, "pachisi:move:") is not None:
+            await self.typed_move(member)
+
+    async def typed_move(self, member: Member) -> None:
+        """`/pachisi move` with the first choice the command's autocomplete offers."""
+        choices = await member.autocomplete(self.thread, "pachisi move", "choice", "")
+        await self.say(member, self.thread, "pachisi move", choice=choices[0][1])
+
     async def click(
         self, member: Member, message: Message, kind: str, until: Callable[[], object] | None = None
     ) -> Reply | None:
@@ -301,7 +326,7 @@ async def play_the_script(game: Game) -> None:
     card = newest(channel, "pachisi:join:")
     assert card is not None
     await click(ravi, card, "pachisi:join:", until=lambda: len(game.thread.messages) == 2)
-    await say(asha, game.thread, "pachisi throw")
+    await game.turns(asha)
     await say(ravi, game.thread, "pachisi board")
     await game.confirm(ravi, await say(ravi, game.thread, "pachisi resign"))
     # the computers play the game to its end: the card offers a rematch, the result has its story
