@@ -46,10 +46,10 @@ from tests.support.table import bot_settings
 
 GOLDEN = Path(__file__).with_name("transcripts")
 UPDATE = os.environ.get("PACHISI_UPDATE_GOLDEN") == "1"
-QUIET = 0.15
+QUIET = 0.1
 """Seconds without a request to the fake Discord after which the bot, every interaction answered
-and what a step waits for (`until`: its last write) seen, is taken to have settled: a guard, as
-each step waits for its last write."""
+and none of its callbacks still at work, is taken to have settled: a guard, as the callbacks make
+every write a step leads to."""
 DAY = datetime.datetime(2026, 5, 14, 9, 30, tzinfo=datetime.UTC)
 """The bot's fixed today: the daily puzzle and the season are this day's on every run."""
 SEED = 41
@@ -200,19 +200,30 @@ class Transcript:
         return "\n".join(self.lines).strip() + "\n"
 
 
+HANDLING = ("discord-ui-view-dispatch-", "discord-ui-dynamic-item-", "CommandTree-invoker")
+"""The names discord.py gives the tasks that run a click's or a command's callback (the bot runs in
+this event loop): the answer, and all the table writes after it, are made inside them."""
+
+
+def handling() -> bool:
+    """Whether the bot is still working on a member's interaction."""
+    return any(not task.done() and task.get_name().startswith(HANDLING) for task in asyncio.all_tasks())
+
+
 async def settle(fake: FakeDiscord) -> None:
-    """Until every interaction is answered and the bot has sent nothing for QUIET seconds."""
+    """Until every interaction is answered, no callback is still at work, and the bot has sent
+    nothing for QUIET seconds."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + TIMEOUT
     seen, since = -1, loop.time()
     while loop.time() < deadline:
         count = len(fake.server.requests)
         busy = any(not i.done.is_set() for i in fake.server.interactions.values() if i.type != 4)
-        if count != seen or busy:
+        if count != seen or busy or handling():
             seen, since = count, loop.time()
         elif loop.time() - since >= QUIET:
             return
-        await asyncio.sleep(0.05)  # nobody announces quiet: look again shortly
+        await asyncio.sleep(0.02)  # nobody announces quiet: look again shortly
     raise TimeoutError("the bot did not settle")
 
 
