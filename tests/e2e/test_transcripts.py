@@ -1,19 +1,24 @@
-"""Golden transcripts: what each member reads, in English and in Hindi, committed for review.
+"""Golden transcripts of the Discord side: what each member reads of the answers the commands and
+views compose themselves, in English and in Hindi, committed for review.
 
-Two members, Asha and Ravi, play a scripted game through the fake Discord with every command a
-member can type (and the buttons: throw, moves, Hint, Take a seat, Rematch, the puzzle's answers,
-the end's confirmation), with a restart of the bot in the middle. Everything they read is written
-down step by step: each message posted or changed in the channel and the game's thread (text,
-embeds, attachments' names, buttons with their action), and each answer only one of them sees,
-under their name. The result must equal `tests/e2e/transcripts/<language>.txt`; a changed sentence
-shows in review as a diff of what members read. After an intended change:
+The game's own messages (the table card, the turns, the seats' news, the result) are the table
+layer's, and their golden transcript is tests/table/test_transcripts.py, which plays a whole game
+over the in-memory chat. Here two members, Asha and Ravi, use through the fake Discord every
+command whose answer the Discord side makes (help, rules, auto, typed throws and moves, the Hint,
+board, the resign and end confirmations, the daily puzzle and its buttons, stats, leaderboard, history, export, replay,
+the rematch button, a refused end), around a short game the computers finish. Everything they read
+is written down step by step: each message posted or changed in the channel and the game's threads
+(text, embeds, attachments' names, buttons with their action), and each answer only one of them
+sees, under their name. The result must equal `tests/e2e/transcripts/<language>.txt`. The start of
+the table and Ravi's seat, as discord.py sends them, must also read exactly as the table layer's
+golden transcript has them. After an intended change:
 
     PACHISI_UPDATE_GOLDEN=1 python -m pytest tests/e2e/test_transcripts.py
 
-The script finds turns by the buttons' custom ids (`pachisi:<action>:...`) and whose turn it is in
-the database, never by words, so it plays the same whatever the sentences say. Throws come from a
-seeded generator, the bot's clock is fixed (the daily puzzle is a given day's) and ids, timestamps
-and dates are written as names or left out, so the transcript is the same on every run.
+The script finds messages by the buttons' custom ids (`pachisi:<action>:...`), never by words, so
+it plays the same whatever the sentences say. Throws come from a seeded generator, the bot's clock
+is fixed (the daily puzzle is a given day's) and ids, timestamps and dates are written as names or
+left out, so the transcript is the same on every run.
 """
 
 from __future__ import annotations
@@ -32,21 +37,23 @@ import pytest
 
 from bot.client import PachisiBot
 from bot.core.clock import Clock
+from bot.core.texts import answers
+from bot.core.texts.language import choose
 from localdiscord.objects import Button, Json, Message
 from tests.e2e.fakediscord import FakeDiscord
 from tests.support.driver import TIMEOUT, Channel, Member, Reply
-from tests.support.processes import stored_games
 from tests.support.table import bot_settings
 
 GOLDEN = Path(__file__).with_name("transcripts")
 UPDATE = os.environ.get("PACHISI_UPDATE_GOLDEN") == "1"
-QUIET = 1.5
-"""Seconds without a request to the fake Discord after which the bot is taken to have settled
-(drawing a board takes a fraction of that on a busy machine)."""
+QUIET = 0.1
+"""Seconds without a request to the fake Discord after which the bot, every interaction answered
+and none of its callbacks still at work, is taken to have settled: a guard, as the callbacks make
+every write a step leads to."""
 DAY = datetime.datetime(2026, 5, 14, 9, 30, tzinfo=datetime.UTC)
 """The bot's fixed today: the daily puzzle and the season are this day's on every run."""
-SEEDS = (41, 42)
-"""The throws' seeds before and after the restart."""
+SEED = 41
+"""The throws' seed (the table layer's golden game plays from the same)."""
 
 
 class FixedClock(Clock):
@@ -193,26 +200,34 @@ class Transcript:
         return "\n".join(self.lines).strip() + "\n"
 
 
+HANDLING = ("discord-ui-view-dispatch-", "discord-ui-dynamic-item-", "CommandTree-invoker")
+"""The names discord.py gives the tasks that run a click's or a command's callback (the bot runs in
+this event loop): the answer, and all the table writes after it, are made inside them."""
+
+
+def handling() -> bool:
+    """Whether the bot is still working on a member's interaction."""
+    return any(not task.done() and task.get_name().startswith(HANDLING) for task in asyncio.all_tasks())
+
+
 async def settle(fake: FakeDiscord) -> None:
-    """Until every interaction is answered and the bot has sent nothing for QUIET seconds."""
+    """Until every interaction is answered, no callback is still at work, and the bot has sent
+    nothing for QUIET seconds."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + TIMEOUT
     seen, since = -1, loop.time()
     while loop.time() < deadline:
         count = len(fake.server.requests)
         busy = any(not i.done.is_set() for i in fake.server.interactions.values() if i.type != 4)
-        if count != seen or busy:
+        if count != seen or busy or handling():
             seen, since = count, loop.time()
         elif loop.time() - since >= QUIET:
             return
-        await asyncio.sleep(0.05)  # nobody announces quiet: look again shortly
+        await asyncio.sleep(0.02)  # nobody announces quiet: look again shortly
     raise TimeoutError("the bot did not settle")
 
 
 # --- the script ----------------------------------------------------------------------------------
-
-
-PLAYING = ("pachisi:throw:", "pachisi:move:")
 
 
 def buttons(message: Message, *kinds: str) -> list[Button]:
@@ -223,60 +238,22 @@ def newest(channel: Channel, *kinds: str) -> Message | None:
     return next((m for m in reversed(channel.messages) if buttons(m, *kinds)), None)
 
 
+def has_file(channel: Channel, name: str) -> bool:
+    return any(a.filename == name for m in channel.messages for a in m.attachments)
+
+
 @dataclass
 class Game:
-    """The script's table: the transcript, the members, the bot's database."""
+    """The script's table: the transcript and the members."""
 
     transcript: Transcript
     asha: Member
     ravi: Member
-    database_url: str
 
     @property
     def thread(self) -> Channel:
-        [thread] = self.transcript.channel.threads
-        return thread
-
-    async def to_move(self) -> Member | None:
-        """The member whose turn it is, from the database (None: a computer's, or no game)."""
-        games = await stored_games(self.database_url)
-        if not games or games[-1].snapshot.position.result is not None:
-            return None
-        snapshot = games[-1].snapshot
-        user = snapshot.seats[snapshot.position.turn].user_id
-        return self.transcript.members.get(user) if user else None
-
-    async def turn(self, *, typed: bool = False, hint: bool = False) -> bool:
-        """The member to move plays their turn: a throw, then the first choice, by buttons or typed
-        (and asks for a Hint first, with `hint`). Whether they had a choice to make."""
-        member = await self.to_move()
-        assert member is not None, "no member's turn"
-        message = newest(self.thread, *PLAYING)
-        assert message is not None, "no turn message"
-        say, click = self.say, self.click
-        if buttons(message, "pachisi:throw:"):
-            if typed:
-                await say(member, self.thread, "pachisi throw")
-            else:
-                await click(member, message, "pachisi:throw:")
-            message = newest(self.thread, *PLAYING)
-            if message is None or await self.to_move() is not member or not buttons(message, "pachisi:move:"):
-                return False
-        if hint and buttons(message, "pachisi:hint:"):
-            await click(member, message, "pachisi:hint:")
-        if typed:
-            choices = await member.autocomplete(self.thread, "pachisi move", "choice", "")
-            await say(member, self.thread, "pachisi move", choice=choices[0][1])
-        else:
-            await click(member, message, "pachisi:move:")
-        return True
-
-    async def until_a_choice(self, **how: bool) -> None:
-        """Turns until one offers a member a choice (made as `turn` makes it)."""
-        for _ in range(12):
-            if await self.turn(**how):
-                return
-        raise AssertionError("no choice in 12 turns")
+        """The newest table's thread."""
+        return self.transcript.channel.threads[-1]
 
     async def say(
         self,
@@ -295,15 +272,43 @@ class Game:
         )
 
     async def confirm(self, member: Member, asked: Reply | None) -> None:
-        """The member answers yes to the question `asked` put to them (resign, end)."""
+        """The member answers yes to the question `asked` put to them (resign, end): the answer
+        says it is working on it, then the question goes or becomes what was done."""
         assert asked is not None and asked.message is not None
         question = asked.message
         yes = next(b for b in question.buttons if b.style == 4)
+        waiting = (question.content, answers.working(choose(member.record.locale)))
         await self.transcript.step(
             member,
             f"clicks [{yes.label}] on message {self.transcript.number(question)}",
             lambda: member.click(question, custom_id=yes.custom_id),
+            lambda: question.deleted or question.content not in waiting,
         )
+
+    async def turns(self, member: Member) -> None:
+        """The member plays: a typed `/pachisi throw` (a throw with one move plays at once), Throw
+        clicked until a throw offers a choice, the Hint, and then typed `/pachisi move` and
+        `/pachisi throw` (with `/pachisi move` again if that throw offers a choice). Clicks are
+        answered through their interaction; a typed command writes to the thread, paced."""
+        await self.say(member, self.thread, "pachisi throw")
+        for _ in range(12):
+            turn = newest(self.thread, "pachisi:throw:", "pachisi:move:")
+            assert turn is not None, "no turn message"
+            if buttons(turn, "pachisi:move:"):
+                break
+            await self.click(member, turn, "pachisi:throw:")
+        else:
+            raise AssertionError("no choice in 12 throws")
+        await self.click(member, turn, "pachisi:hint:")
+        await self.typed_move(member)
+        await self.say(member, self.thread, "pachisi throw")
+        if newest(self.thread, "pachisi:move:") is not None:
+            await self.typed_move(member)
+
+    async def typed_move(self, member: Member) -> None:
+        """`/pachisi move` with the first choice the command's autocomplete offers."""
+        choices = await member.autocomplete(self.thread, "pachisi move", "choice", "")
+        await self.say(member, self.thread, "pachisi move", choice=choices[0][1])
 
     async def click(
         self, member: Member, message: Message, kind: str, until: Callable[[], object] | None = None
@@ -311,37 +316,42 @@ class Game:
         button = buttons(message, kind)[0]
         what = f"clicks [{self.transcript.plain(button.label or '')}] on message {self.transcript.number(message)}"
         return await self.transcript.step(
-            member, what, lambda: member.click(message, custom_id=button.custom_id)
+            member, what, lambda: member.click(message, custom_id=button.custom_id), until
         )
 
 
-async def play_the_script(game: Game, restart: Callable[[], Awaitable[None]]) -> None:
+async def play_the_script(game: Game) -> None:
     asha, ravi, channel = game.asha, game.ravi, game.transcript.channel
     say, click = game.say, game.click
     await say(asha, channel, "pachisi help")
     await say(ravi, channel, "pachisi rules", section="throws")
     await say(asha, channel, "pachisi auto", mode="off")
-    await say(asha, channel, "pachisi start", until=lambda: channel.threads, players=4, pieces=2)
+    await say(
+        asha,
+        channel,
+        "pachisi start",
+        until=lambda: channel.threads and newest(game.thread, "pachisi:throw:"),
+        players=4,
+        pieces=2,
+    )
     card = newest(channel, "pachisi:join:")
     assert card is not None
-    await click(ravi, card, "pachisi:join:")
-    await game.until_a_choice(hint=True)
-    await game.until_a_choice(typed=True)
-    await game.turn()
+    await click(ravi, card, "pachisi:join:", until=lambda: len(game.thread.messages) == 2)
+    await game.turns(asha)
     await say(ravi, game.thread, "pachisi board")
-    await game.transcript.step(None, "the bot restarts", restart)
-    await game.turn()
-    await game.until_a_choice()
-    await say(ravi, game.thread, "pachisi leave")
-    await say(ravi, game.thread, "pachisi join", seat="yellow")
+    await game.confirm(ravi, await say(ravi, game.thread, "pachisi resign"))
+    # the computers play the game to its end: the card offers a rematch, the result has its story
+    await say(
+        asha,
+        game.thread,
+        "pachisi leave",
+        until=lambda: newest(channel, "pachisi:rematch:") and has_file(game.thread, "story.png"),
+    )
     await say(asha, channel, "pachisi puzzle")
     puzzle = game.transcript.private[asha.id][-1]
     await click(asha, puzzle, "pachisi:puzzle:")
     await say(asha, channel, "pachisi puzzle-channel", post="here")
     await say(ravi, channel, "pachisi puzzle-ping", ping="on")
-    await game.confirm(ravi, await say(ravi, game.thread, "pachisi resign"))
-    # the computers play the game to its end: the card offers a rematch
-    await say(asha, game.thread, "pachisi leave", until=lambda: newest(channel, "pachisi:rematch:"))
     await say(asha, channel, "pachisi stats")
     await say(ravi, game.thread, "pachisi stats")
     await say(ravi, channel, "pachisi leaderboard")
@@ -350,11 +360,35 @@ async def play_the_script(game: Game, restart: Callable[[], Awaitable[None]]) ->
     await say(ravi, game.thread, "pachisi replay")
     card = newest(channel, "pachisi:rematch:")
     assert card is not None
-    await click(asha, card, "pachisi:rematch:", until=lambda: len(channel.threads) == 2)
-    threads = channel.threads
-    rematch = threads[-1]
-    await say(ravi, rematch, "pachisi end")  # refused: Asha started it
-    await game.confirm(asha, await say(asha, rematch, "pachisi end"))
+    await click(
+        asha,
+        card,
+        "pachisi:rematch:",
+        until=lambda: len(channel.threads) == 2 and newest(game.thread, "pachisi:throw:"),
+    )
+    await say(ravi, game.thread, "pachisi end")  # refused: Asha started it
+    await game.confirm(asha, await say(asha, game.thread, "pachisi end"))
+
+
+TABLE_GOLDEN = Path(__file__).parents[1] / "table" / "transcripts"
+SHARED_STEPS = ("Asha: types /pachisi start players:4 pieces:2 in #games", "Ravi: clicks [")
+"""The steps whose every line is the table layer's: the table opened, and a seat taken on its card."""
+
+
+def step_lines(text: str, title: str) -> list[str]:
+    """What members read at the first step whose title starts with `title`, messages unnumbered
+    (the two transcripts number them apart)."""
+    found: list[str] | None = None
+    for line in text.splitlines():
+        if line.startswith("== "):
+            if found is not None:
+                break
+            if line.split(". ", 1)[1].startswith(title):
+                found = []
+        elif found is not None:
+            found.append(re.sub(r"message \d+", "message N", line))
+    assert found, f"no step {title!r}"
+    return found
 
 
 MESSAGE_TEXT = re.compile(r"^  (?:\| |\[embed (?:title|description|field|footer)\] |  )(.*)$")
@@ -380,37 +414,24 @@ async def test_members_read_the_golden_transcript(fake: FakeDiscord, database_ur
         member.record.locale = locale
     fake.server.set_moderator(guild.record, asha.record, True)  # Asha may manage channels
     transcript = Transcript(fake, channel, {asha.id: asha, ravi.id: ravi})
-    game = Game(transcript, asha, ravi, database_url)
     settings = bot_settings(fake, database_url, default_thread=True, default_auto_throw=True)
-    clock = FixedClock()
-
-    def new_bot(seed: int) -> PachisiBot:
-        return PachisiBot(settings, clock=clock, guild_ready_timeout=0.1)
-
-    first = new_bot(SEEDS[0])
-    async with fake.running(first):
-        first.service.rng = random.Random(SEEDS[0])
-
-        async def restart() -> None:
-            await first.close()
-            second = new_bot(SEEDS[1])
-            runner = fake.running(second)
-            await runner.__aenter__()
-            second.service.rng = random.Random(SEEDS[1])
-            stack.append(runner)
-
-        stack: list[Any] = []
+    bot = PachisiBot(settings, clock=FixedClock(), guild_ready_timeout=0.1)
+    async with fake.running(bot):
+        bot.service.rng = random.Random(SEED)
         try:
-            await play_the_script(game, restart)
+            await play_the_script(Game(transcript, asha, ravi))
         except BaseException:
             print(transcript.text())  # what the members read up to the failure, in pytest's report
             raise
-        finally:
-            for runner in stack:
-                await runner.__aexit__(None, None, None)
 
     text = transcript.text()
-    path = GOLDEN / f"{locale.split('-')[0]}.txt"
+    name = f"{locale.split('-')[0]}.txt"
+    table = (TABLE_GOLDEN / name).read_text(encoding="utf-8")
+    for title in SHARED_STEPS:
+        assert step_lines(text, title) == step_lines(table, title), (
+            f"discord.py sends otherwise than the table layer wrote at {title!r} (tests/table/transcripts/{name})"
+        )
+    path = GOLDEN / name
     if UPDATE or not path.exists():
         path.parent.mkdir(exist_ok=True)
         path.write_text(text, encoding="utf-8")

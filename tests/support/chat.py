@@ -65,10 +65,12 @@ class Posted:
         keys = tuple(Key(b.action, b.game_id, b.turn, b.move) for b in self.live())
         return Shown(self.id, self.content, keys, mine=self.mine, handle=self)
 
-    def becomes(self, message: Message, files: list[Attachment]) -> None:
+    def becomes(self, message: Message, files: list[Attachment], *, replace_files: bool = False) -> None:
+        """An edit: its files stay unless `files` has some (a channel's edit), or are exactly
+        `files` with `replace_files` (an interaction's answer, as the Discord side sends it)."""
         self.content, self.buttons, self.edits = message.content, message.buttons, self.edits + 1
         self.disabled = False
-        if files:
+        if files or replace_files:
             self.files = tuple(file.name for file in files)
         if message.board is not None:
             self.board = message.board
@@ -226,7 +228,7 @@ class Click:
             raise self.refuse_answers
         assert self.clicked is not None
         self.answers.append(message)
-        self.clicked.becomes(message, files)
+        self.clicked.becomes(message, files, replace_files=True)
 
     async def follow(self, message: Message, files: list[Attachment]) -> Shown:
         if self.refuse_followups is not None:
