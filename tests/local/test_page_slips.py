@@ -79,15 +79,21 @@ IN_VIEW = """(sel) => { const list = document.querySelector('#messages').getBoun
     return Math.max(0, Math.min(r.bottom, list.bottom) - Math.max(r.top, list.top)) / r.height; }"""
 
 
-async def used_fonts(page: Any, selector: str) -> list[str]:
+async def used_fonts(page: Any, selector: str, *, pierce: bool = False) -> list[str]:
     """The fonts Chromium drew the text of the last `selector` with (its own account, not a guess
-    from the style)."""
+    from the style); `pierce`: of the text inside it (an input's, in its own shadow tree)."""
     cdp = await page.context.new_cdp_session(page)
     await cdp.send("DOM.enable")
     await cdp.send("CSS.enable")
-    root = await cdp.send("DOM.getDocument", {"depth": -1})
+    root = await cdp.send("DOM.getDocument", {"depth": -1, "pierce": pierce})
     found = await cdp.send("DOM.querySelectorAll", {"nodeId": root["root"]["nodeId"], "selector": selector})
-    fonts = await cdp.send("CSS.getPlatformFontsForNode", {"nodeId": found["nodeIds"][-1]})
+    node = found["nodeIds"][-1]
+    if pierce:
+        described = await cdp.send("DOM.describeNode", {"nodeId": node, "depth": -1, "pierce": True})
+        inner = described["node"]["shadowRoots"][0]["children"][0]["backendNodeId"]
+        pushed = await cdp.send("DOM.pushNodesByBackendIdsToFrontend", {"backendNodeIds": [inner]})
+        node = pushed["nodeIds"][0]
+    fonts = await cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})
     return [f["familyName"] for f in fonts["fonts"]]
 
 
@@ -221,6 +227,11 @@ async def test_the_phones_panel_closes_like_a_drawer_and_the_name_dialog_says_wh
     assert await page.evaluate("document.activeElement.id") == "menu"
     guest = await (await browser.new_context(viewport=PHONE, locale=locale)).new_page()
     await guest.goto(table.url)
+    await guest.fill("#join-name", "Ａsha")  # a full-width Ａ: refused, and still shown as a letter
+    await guest.click("#join-button")
+    await guest.wait_for_selector("#join-error:not([hidden])")
+    assert await guest.input_value("#join-name") == "Ａsha"
+    assert "Pachisi Fullwidth" in await used_fonts(guest, "#join-name", pierce=True)
     await guest.fill("#join-name", "Bala")
     await guest.click("#join-button")
     await guest.wait_for_selector("#bot-status.online")
