@@ -375,14 +375,15 @@
   $("menu").addEventListener("click", () => openMenu(!document.body.classList.contains("menu-open")));
   // On a phone the panel closes as a drawer does: a tap on the dimmed page (which does nothing
   // else), or Escape.
+  const drawer = () => document.body.classList.contains("menu-open") && getComputedStyle($("menu")).display !== "none";
   $("main").addEventListener("click", (event) => {
-    if (!document.body.classList.contains("menu-open")) return;
+    if (!drawer()) return;
     event.preventDefault();
     event.stopPropagation();
     openMenu(false);
   }, true);
   document.addEventListener("keydown", (event) => {
-    if (event.key !== "Escape" || !document.body.classList.contains("menu-open")) return;
+    if (event.key !== "Escape" || !drawer()) return;
     openMenu(false);
     $("menu").focus();
   });
