@@ -381,6 +381,18 @@ def localized(commands: list[Json], locale: str) -> list[Json]:
     return [_localized(c, locale) for c in commands]
 
 
+def paths(command: Json) -> dict[str, str]:
+    """Each command and sub-command of a `localized` command by its own names ("pachisi move", as
+    an interaction carries it) and as the member's language names it ("पच्चीसी चलें"): what the
+    page shows above an answer, as Discord shows each viewer the command in their own language."""
+    found = {str(_default(command)): str(command["name"])}
+    for option in command.get("options") or []:
+        if option.get("type") in (SUB_COMMAND, SUB_COMMAND_GROUP):
+            for own, shown in paths(option).items():
+                found[f"{_default(command)} {own}"] = f"{command['name']} {shown}"
+    return found
+
+
 def _localized(node: Json, locale: str) -> Json:
     shown = dict(node)
     shown["default"] = node["name"]

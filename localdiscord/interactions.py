@@ -151,7 +151,7 @@ async def callback(
         message = messages.new_message(
             state, channel, {**data, "flags": int(data.get("flags") or 0) | loading}, files
         )
-        answers(message, interaction)
+        answers(state, message, interaction)
         interaction.original = message
         await messages.created(state, message)
     elif kind in COMPONENT_ANSWERS:  # acknowledge a component, or update the message it is on
@@ -201,19 +201,29 @@ async def followup(
         await messages.edit(state, message, body, files)
     else:
         message = messages.new_message(state, state.channels[interaction.channel_id], body, files)
-        answers(message, interaction)
+        answers(state, message, interaction)
         await messages.created(state, message)
     interaction.followups.append(message)
     interaction.complete(message)
     return message
 
 
-def answers(message: Message, interaction: Interaction) -> None:
-    """Mark `message` as an answer to `interaction` (and to whom, for a command)."""
+def answers(state: State, message: Message, interaction: Interaction) -> None:
+    """Mark `message` as an answer to `interaction` (and to whom, for a command); an answer only
+    for its member notes the buttons its channel offers now (the turn it is about: the page lets
+    it go with that turn)."""
     message.interaction_id = interaction.id
     if interaction.type == InteractionType.APPLICATION_COMMAND:
         names, _ = leaf(interaction.payload.get("data") or {})
         message.invoked = (interaction.user.id, " ".join(names))
+    if message.ephemeral:
+        message.offered = offered(state, message.channel_id)
+
+
+def offered(state: State, channel_id: int, newest: int = 20) -> tuple[str, ...]:
+    """The custom ids of the enabled buttons on the channel's newest messages everyone sees."""
+    shown = [m for m in state.channel_messages.get(channel_id, []) if not m.deleted and not m.ephemeral]
+    return tuple(b.custom_id for m in shown[-newest:] for b in m.buttons if b.custom_id and not b.disabled)
 
 
 def webhook_message(state: State, interaction: Interaction, mid: str) -> Message:

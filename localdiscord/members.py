@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import unicodedata
 from typing import Any
 
@@ -109,12 +110,14 @@ class Members:
 
     def _refuse_look_alikes(self, name: str, language: words.Language) -> None:
         """A new name must not pass for anyone already here (a member, or the bot itself): not
-        by confusable letters (Unicode's skeletons, UTS #39) nor by mixing scripts that look alike."""
+        by confusable letters (Unicode's skeletons, UTS #39) nor by mixing scripts that look alike;
+        nor may it have the bot's name among its words ("pachisi bot")."""
         if _SPOOF.check(name) & icu.USpoofChecks.RESTRICTION_LEVEL:
             raise Refused(words.mixed_script(language))
         wanted = skeletons(name)
         for member in self.guild.members.values():
-            if skeletons(member.user.name) & wanted:
+            bot = member.user.bot and names_bot(name, member.user.name)
+            if bot or skeletons(member.user.name) & wanted:
                 raise Refused(words.looks_like(language, member.user.name))
 
     def _claim(self, member: MemberRecord, secret: str, language: words.Language) -> MemberRecord:
@@ -151,6 +154,17 @@ def skeletons(name: str) -> set[str]:
         "".join(c for c in _SPOOF.getSkeleton(0, form) if unicodedata.category(c) != "Cf")
         for form in (spaced, spaced.casefold())
     }
+
+
+def names_bot(name: str, bot: str) -> bool:
+    """Whether `name` has the bot's name among its words ("pachisi bot", "The Pachisi"), by
+    skeleton: with the bot's letter in front of its lines it would read as the bot's own."""
+    return f" {_skeleton_words(bot)} " in f" {_skeleton_words(name)} "
+
+
+def _skeleton_words(text: str) -> str:
+    """The words of the case-folded name's skeleton, one space apart."""
+    return " ".join(word for word in re.split(r"[\W_]+", min(skeletons(text.casefold()))) if word)
 
 
 def _secret(data: dict[str, Any], language: words.Language) -> str:

@@ -336,6 +336,7 @@ class Message:
     thread_id: int | None = None  # the thread started from this message
     pinged: list[int] = field(default_factory=list)  # users notified when it was posted
     late_edits: int = 0  # edits made once the message was over an hour old
+    offered: tuple[str, ...] = ()  # an answer's: the buttons its channel offered when it came
 
     @property
     def ephemeral(self) -> bool:

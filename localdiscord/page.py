@@ -357,6 +357,7 @@ def _command_names(command: Json) -> Json:
         "description": command.get("description", ""),
         "default": command["default"],
         "subs": subs,
+        "paths": commandline.paths(command),
     }
 
 

@@ -31,9 +31,11 @@ async def static(request: web.Request) -> web.Response:
     return web.Response(body=body, content_type=STATIC[name], headers={"Cache-Control": "no-cache"})
 
 
-PAGE_FONTS = ("NotoSansDevanagari-Regular.woff2",)
-"""The page's own: Devanagari at the regular weight (the pictures draw only bold), so Hindi text
-is not bold beside regular Latin (static/fonts, Noto's OFL licence beside it)."""
+PAGE_FONTS = ("NotoSansDevanagari-Regular.woff2", "PachisiFullwidth.woff2")
+"""The page's own (static/fonts, each licence beside it): Devanagari at the regular weight (the
+pictures draw only bold), so Hindi text is not bold beside regular Latin; and full-width Latin
+("Ａsha", refused as a look-alike name), made from DejaVu Sans by scripts/fullwidth_font.py, so
+the name box shows the letter on a computer without a CJK font."""
 
 
 async def font(request: web.Request) -> web.Response:

@@ -77,6 +77,8 @@ def message_view(server: State, message: Message, member_id: int) -> Json:
     if message.invoked is not None:
         user_id, command = message.invoked
         view["invoked"] = {"user_id": str(user_id), "command": command}
+    if message.ephemeral and message.offered:
+        view["during"] = list(message.offered)
     asked = server.interactions.get(message.interaction_id or 0)
     if message.ephemeral and asked is not None and asked.message is not None:
         custom_id = str((asked.payload.get("data") or {}).get("custom_id", ""))

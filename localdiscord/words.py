@@ -108,7 +108,7 @@ def _frame(language: Language) -> dict[str, str]:
 
 def _dialog(language: Language) -> dict[str, str]:
     return {
-        "join_title": language.gettext("Take a seat at the table"),
+        "join_title": language.gettext("Pick your name"),
         "join_text": language.gettext(
             "Pick the name the others see. This browser keeps it for you: nobody else can play as you."
         ),

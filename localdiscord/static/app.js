@@ -37,8 +37,17 @@
       for (const node of document.querySelectorAll("[data-word-placeholder]")) node.placeholder = t(node.dataset.wordPlaceholder);
     }
     if (state.me) showMe();
+    else $("locale").value = pageLocale(data.lang); // the name dialog's language, behind it too
     if (state.current && changed) show(state.current); // the messages' words and times, the header's
     if (state.me) setStatus(state.online);
+  }
+
+  // The language menu's entry for the page's words before a member: the one asked for, else the
+  // first of that language.
+  function pageLocale(code) {
+    const values = [...$("locale").options].map((o) => o.value);
+    const asked = localStorage.getItem(LOCALE) || navigator.language;
+    return values.includes(asked) ? asked : values.find((v) => v.split("-")[0] === code) || values[0];
   }
 
   function secret() {
@@ -76,7 +85,6 @@
     fresh: new Set(), // threads opened since this page connected (a rematch's, say)
     offered: false, // the seat offer of the table this page was opened for is made
     offerFor: null, // {thread, until}: that offer, waiting for the table's free seat to show
-    answerFrom: null, // {channel, until}: a click made on another channel's message, its answer awaited
   };
 
   // --- members -----------------------------------------------------------------------------
@@ -103,7 +111,9 @@
 
   $("join-name").addEventListener("input", () => showJoinError(null)); // an error about the old name is stale
 
-  function askName(error) {
+  // The name dialog: joining (a name the others see), or, from "Play as someone else", switching.
+  function askName(error, switching) {
+    $("join-title").textContent = t(switching ? "switch" : "join_title");
     showJoinError(error);
     const list = $("known-members");
     list.replaceChildren();
@@ -140,7 +150,7 @@
   $("switch").addEventListener("click", () => {
     if (state.ws) state.ws.close(1000, "switching member");
     state.ws = null;
-    askName();
+    askName(null, true);
   });
 
   // --- the socket --------------------------------------------------------------------------
@@ -185,6 +195,7 @@
       case "commands":
         state.commands = data.commands;
         if ($("welcome")) drawMessages(); // its commands, in the member's language now
+        for (const node of document.querySelectorAll("#messages .invoked")) node.replaceWith(usedLine(node.dataset.command, node.dataset.user));
         return undefined;
       case "status": return setStatus(data.bot_online);
       case "suggest": return data.seq === state.seq ? showSuggestions(data.items) : undefined;
@@ -256,7 +267,7 @@
   }
 
   let toastTimer = null;
-  function toast(text) { // a text, or nodes (an answer's markdown)
+  function toast(text) {
     $("toast").replaceChildren(text);
     $("toast").hidden = false;
     clearTimeout(toastTimer);
@@ -273,6 +284,7 @@
       return;
     }
     refused(data.error);
+    showMe(); // a setting refused (the moderator box) goes back to what it is
     if (data.text && !box.value) box.value = data.text;
   }
 
@@ -315,8 +327,7 @@
     if (state.unread.has(channel.id)) button.classList.add("unread");
     button.addEventListener("click", () => {
       show(channel.id);
-      document.body.classList.remove("menu-open");
-      $("menu").setAttribute("aria-expanded", "false");
+      openMenu(false);
       $("box").focus();
     });
     return el("li", null, [button]);
@@ -356,9 +367,25 @@
     badge.textContent = code ? t("table_speaks", { language: t("language_" + code) }) : "";
   }
 
-  $("menu").addEventListener("click", () => {
-    const open = document.body.classList.toggle("menu-open");
+  function openMenu(open) {
+    document.body.classList.toggle("menu-open", open);
     $("menu").setAttribute("aria-expanded", String(open));
+  }
+
+  $("menu").addEventListener("click", () => openMenu(!document.body.classList.contains("menu-open")));
+  // On a phone the panel closes as a drawer does: a tap on the dimmed page (which does nothing
+  // else), or Escape.
+  const drawer = () => document.body.classList.contains("menu-open") && getComputedStyle($("menu")).display !== "none";
+  $("main").addEventListener("click", (event) => {
+    if (!drawer()) return;
+    event.preventDefault();
+    event.stopPropagation();
+    openMenu(false);
+  }, true);
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape" || !drawer()) return;
+    openMenu(false);
+    $("menu").focus();
   });
 
   // --- messages ----------------------------------------------------------------------------
@@ -435,9 +462,15 @@
     return item;
   }
 
-  function commandButton(command, sub) {
+  // A command as this member's language names it (`/pachisi join` in English until the bot's
+  // commands are known: the box reads English in every language).
+  function commandText(command, sub) {
     const found = state.commands.find((c) => c.default === command);
-    const text = found ? `/${found.name} ${found.subs[sub] || sub}` : `/${command} ${sub}`;
+    return found ? `/${found.name} ${found.subs[sub] || sub}` : `/${command} ${sub}`;
+  }
+
+  function commandButton(command, sub) {
+    const text = commandText(command, sub);
     const button = el("button", "command-button", [text]);
     button.type = "button";
     button.addEventListener("click", () => {
@@ -451,7 +484,6 @@
   function upsert(message) {
     const old = state.messages.get(message.id);
     state.messages.set(message.id, message);
-    if (!message.gone && said(message) && !(old && said(old))) answerElsewhere(message); // said, not thinking
     if (state.offerFor) tryOffer();
     if (message.channel_id !== state.current) {
       if (!old && !message.gone) {
@@ -462,6 +494,9 @@
       return;
     }
     for (const answer of answersTo(message)) if (stale(answer)) document.getElementById("m" + answer.id)?.remove();
+    for (const notice of state.messages.values()) {
+      if (notice.channel_id === message.channel_id && aboutThrow(notice) && stale(notice)) document.getElementById("m" + notice.id)?.remove();
+    }
     if (!message.gone && $("welcome")) $("welcome").remove(); // the channel is empty no more
     if (!old) showTableLanguage();
     const node = document.getElementById("m" + message.id);
@@ -486,12 +521,42 @@
   }
 
   // A hint belongs to its throw: once the message it was asked from no longer offers that Hint
-  // (the throw was played), the hint, whose letters now name other moves, goes.
+  // (the throw was played), the hint, whose letters now name other moves, goes. So does an answer
+  // about a throw (a refused move, typed or clicked): once none of the throw's buttons its channel
+  // offered when it came is offered any more, or a newer one replaces it (old notices would push
+  // the board out of a phone's view).
   function stale(message) {
     const asked = message.answers;
-    if (!asked || !asked.custom_id.startsWith("pachisi:hint:")) return false;
-    const from = state.messages.get(asked.message);
-    return !from || from.gone || !offers(from.components, asked.custom_id);
+    if (asked && asked.custom_id.startsWith("pachisi:hint:")) {
+      const from = state.messages.get(asked.message);
+      return !from || from.gone || !offers(from.components, asked.custom_id);
+    }
+    if (!aboutThrow(message)) return false;
+    const live = offeredIn(message.channel_id);
+    const plays = (message.during || []).filter(playing);
+    if (plays.length && !plays.some((id) => live.has(id))) return true;
+    return [...state.messages.values()].some((m) => m.channel_id === message.channel_id && !m.gone &&
+      BigInt(m.id) > BigInt(message.id) && aboutThrow(m));
+  }
+
+  const THROW_COMMANDS = ["pachisi move", "pachisi throw"]; // by their own names, as invoked
+  const playing = (id) => /^pachisi:(move|throw):/.test(id || "");
+
+  function aboutThrow(message) {
+    if (!message.ephemeral) return false;
+    if (message.invoked) return THROW_COMMANDS.includes(message.invoked.command);
+    return Boolean(message.answers && playing(message.answers.custom_id));
+  }
+
+  function offeredIn(channelId) {
+    const ids = new Set();
+    const walk = (list) => { for (const c of list || []) {
+      if (c.type === 2 && !c.disabled && c.custom_id) ids.add(c.custom_id);
+      walk(c.components);
+      if (c.accessory) walk([c.accessory]);
+    } };
+    for (const m of state.messages.values()) if (m.channel_id === channelId && !m.gone && !m.ephemeral) walk(m.components);
+    return ids;
   }
 
   function offers(list, customId) {
@@ -526,11 +591,7 @@
     const item = el("li", "message" + (message.ephemeral ? " ephemeral" : ""));
     item.id = "m" + message.id;
     item.dataset.id = message.id;
-    if (message.invoked) {
-      const who = state.users[message.invoked.user_id] || "?";
-      const command = el("span", "command", ["/" + message.invoked.command]);
-      item.append(el("div", "invoked", tNodes("used", { name: el("span", "who", [who]), command })));
-    }
+    if (message.invoked) item.append(usedLine(message.invoked.command, message.invoked.user_id));
     new ResizeObserver(() => follow()).observe(item);
     const head = el("div", "head", [
       el("span", "avatar", [message.author.name.slice(0, 1).toUpperCase()]),
@@ -563,6 +624,17 @@
     }
     item.append(body);
     return item;
+  }
+
+  // "Asha used /pachisi move", the command named as this member's language names it (as Discord
+  // shows each viewer): `command` is its own name, as the interaction carried it.
+  function usedLine(command, userId) {
+    const found = state.commands.map((c) => c.paths && c.paths[command]).find(Boolean);
+    const name = el("span", "who", [state.users[userId] || "?"]);
+    const line = el("div", "invoked", tNodes("used", { name, command: el("span", "command", ["/" + (found || command)]) }));
+    line.dataset.command = command;
+    line.dataset.user = userId;
+    return line;
   }
 
   function colour(value) {
@@ -769,13 +841,12 @@
       (m.channel_id === thread.parent_id && JSON.stringify([m.content, m.embeds, m.components]).includes(`<#${threadId}>`))));
     const seats = about.sort(byId).reverse().flatMap((m) => seatButtons(m.components).map((b) => [m, b]));
     if (!seats.length) return false;
-    const [message, seat] = seats[0];
+    const [message] = seats[0];
     if (mentionsMe(message)) return true; // the table's card names its players: this member has a seat
     $("offer-text").textContent = t("seat_offer", { table: thread.name });
-    $("offer-take").onclick = () => {
+    $("offer-take").onclick = () => { // as if typed in the thread: the bot answers there, where they look
       $("offer").close();
-      if (message.channel_id !== state.current) state.answerFrom = { channel: message.channel_id, until: Date.now() + 10000 };
-      send({ op: "click", message: message.id, custom_id: seat.custom_id });
+      send({ op: "send", text: commandText("pachisi", "join"), channel: threadId });
     };
     $("offer").showModal();
     $("offer-take").focus();
@@ -784,15 +855,6 @@
 
   function mentionsMe(message) {
     return Boolean(state.me) && JSON.stringify([message.content, message.embeds]).includes(`<@${state.me.id}>`);
-  }
-
-  // The bot answers a click where its message is (the table's card, in the channel): an answer
-  // only for this member, to a click made from another channel, is shown where they are.
-  function answerElsewhere(message) {
-    const from = state.answerFrom;
-    if (!from || !message.ephemeral || message.channel_id !== from.channel || message.channel_id === state.current) return;
-    state.answerFrom = null;
-    if (Date.now() < from.until) toast(Markdown.render(said(message), context()));
   }
 
   function said(message) {

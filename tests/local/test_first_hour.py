@@ -154,10 +154,10 @@ async def test_the_seat_offer_is_only_for_someone_without_a_seat_and_answers_whe
     await table.server.send_interaction(InteractionType.MESSAGE_COMPONENT, seated, channel, payload, card)
     await bala.page.wait_for_selector("#messages li.message:has-text('Bala')")  # "@Bala takes ..."
     await bala.page.click("#offer-take")  # meanwhile seated (another tab, say): the bot says so...
-    toast = bala.page.locator("#toast:not([hidden])")
-    await toast.wait_for()  # ...here in the thread he looks at, not in the channel behind it
     already = words.gettext("You already play {colour}: /pachisi leave first to change seats.")
-    assert (await toast.inner_text()).startswith(already.split("{colour}")[0].strip())
+    answer = bala.message_with(already.split("{colour}")[0].strip())  # ...in the thread he looks at
+    await answer.wait_for()
+    assert await answer.locator(".only-you").count() == 1
     assert "›" in await bala.page.inner_text("#channel-name")
     await bala.page.reload()  # seated now: no offer after a reload
     await bala.page.wait_for_selector("#bot-status.online")

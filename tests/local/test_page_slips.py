@@ -1,0 +1,244 @@
+"""Slips a fresh look found on the local table's page: Devanagari in every font the page draws
+with, notices that go with their throw, a seat taken where the member looks, the command named in
+each viewer's language, and the small ones (the phone's panel, the moderator box, the name dialog,
+names that pass for the bot)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from localdiscord import commandline, words
+from localdiscord.members import Members, Refused
+from localdiscord.objects import MemberRecord
+from localdiscord.server import FakeDiscordServer
+from localdiscord.table import LocalTable
+from tests.local.languages import LANGUAGES, lang, member
+from tests.local.tabs import Tab
+from tests.support.browser import PHONE
+
+STYLE = Path(__file__).resolve().parents[2] / "localdiscord" / "static" / "style.css"
+DEVANAGARI_FACE = "Pachisi Devanagari"
+
+
+def test_every_font_the_page_names_draws_devanagari() -> None:
+    """Each font stack in the style sheet starts with the page's Devanagari font (its
+    unicode-range keeps Latin for the next one): no text style shows Hindi as empty boxes."""
+    css = re.sub(r"/\*.*?\*/", "", STYLE.read_text(), flags=re.S)
+    rules = re.findall(r"([^{}]+)\{([^{}]*)\}", css)
+    stacks = []
+    for selector, body in rules:
+        if selector.strip().startswith("@font-face"):
+            continue
+        for prop, value in re.findall(r"(font-family|font)\s*:\s*([^;]+)", body):
+            if prop == "font" and value.strip() == "inherit":
+                continue
+            stacks.append((selector.strip(), value))
+    assert len(stacks) >= 2  # the body's and inline code's at least
+    for selector, value in stacks:
+        first = re.search(r'"([^"]+)"', value)
+        assert first and first.group(1) == DEVANAGARI_FACE, (selector, value)
+
+
+def test_a_commands_path_is_named_in_the_members_language() -> None:
+    synced = {
+        "name": "pachisi",
+        "name_localizations": {"hi": "पच्चीसी"},
+        "description": "Pachisi",
+        "options": [
+            {"type": 1, "name": "move", "name_localizations": {"hi": "चलें"}, "description": "a move"},
+            {
+                "type": 2,
+                "name": "tournament",
+                "name_localizations": {"hi": "टूर्नामेंट"},
+                "description": "t",
+                "options": [{"type": 1, "name": "open", "description": "o"}],
+            },
+            {"type": 3, "name": "note", "description": "not a sub-command"},
+        ],
+    }
+    [hindi] = commandline.localized([synced], "hi")
+    assert commandline.paths(hindi) == {
+        "pachisi": "पच्चीसी",
+        "pachisi move": "पच्चीसी चलें",
+        "pachisi tournament": "पच्चीसी टूर्नामेंट",
+        "pachisi tournament open": "पच्चीसी टूर्नामेंट open",  # no Hindi name given: its own
+    }
+    [english] = commandline.localized([synced], "en-US")
+    assert commandline.paths(english)["pachisi move"] == "pachisi move"
+
+
+HINT_OFFERED = """() => [...document.querySelectorAll('#messages button.button:not([disabled])')]
+    .some((b) => (b.dataset.customId || '').startsWith('pachisi:hint:'))"""
+NOTICES = "#messages li.message.ephemeral"
+IN_VIEW = """(sel) => { const list = document.querySelector('#messages').getBoundingClientRect();
+    const r = [...document.querySelectorAll(sel)].pop().getBoundingClientRect();
+    return Math.max(0, Math.min(r.bottom, list.bottom) - Math.max(r.top, list.top)) / r.height; }"""
+
+
+async def used_fonts(page: Any, selector: str, *, pierce: bool = False) -> list[str]:
+    """The fonts Chromium drew the text of the last `selector` with (its own account, not a guess
+    from the style); `pierce`: of the text inside it (an input's, in its own shadow tree)."""
+    cdp = await page.context.new_cdp_session(page)
+    await cdp.send("DOM.enable")
+    await cdp.send("CSS.enable")
+    root = await cdp.send("DOM.getDocument", {"depth": -1, "pierce": pierce})
+    found = await cdp.send("DOM.querySelectorAll", {"nodeId": root["root"]["nodeId"], "selector": selector})
+    node = found["nodeIds"][-1]
+    if pierce:
+        described = await cdp.send("DOM.describeNode", {"nodeId": node, "depth": -1, "pierce": True})
+        inner = described["node"]["shadowRoots"][0]["children"][0]["backendNodeId"]
+        pushed = await cdp.send("DOM.pushNodesByBackendIdsToFrontend", {"backendNodeIds": [inner]})
+        node = pushed["nodeIds"][0]
+    fonts = await cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})
+    return [f["familyName"] for f in fonts["fonts"]]
+
+
+def synced_name(table: LocalTable, path: str, locale: str) -> str:
+    """`path` ("pachisi move") as the bot synced it for `locale` (its own name where none)."""
+    node: dict[str, Any] = {
+        "options": [c for found in table.server.commands.values() for c in found.values()]
+    }
+    names = []
+    for word in path.split():
+        node = next(o for o in node.get("options", []) if o["name"] == word)
+        names.append((node.get("name_localizations") or {}).get(locale) or word)
+    return "/" + " ".join(names)
+
+
+async def turn_with_a_choice(tab: Tab) -> None:
+    """Throw, and take the only move, until a throw offers a choice (and a Hint)."""
+    for _ in range(60):
+        turn = await tab.turn()
+        if await tab.page.evaluate(HINT_OFFERED):
+            return
+        await tab.click(turn["id"])
+        await tab.wait_gone(turn["id"])
+    raise AssertionError("no throw with a choice in 60 turns")
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+async def test_a_refused_move_reads_in_devanagari_names_the_command_as_typed_and_goes_with_its_throw(
+    browser: Any, table: LocalTable, locale: str
+) -> None:
+    asha = await member(browser, table.url, "Asha", locale, viewport=PHONE)
+    await asha.command("/pachisi auto mode:off")
+    await asha.command("/pachisi start players:2 pieces:4 level:easy")
+    await asha.page.wait_for_selector("#channel-name:has-text('›')")
+    await turn_with_a_choice(asha)
+    await asha.command("/pachisi move choice:Z")
+    await asha.page.locator(NOTICES, has_text="Z").wait_for()
+    await asha.command("/pachisi move choice:क")  # typed in English: named in her language
+    newest = asha.page.locator(NOTICES, has_text="क")
+    await newest.wait_for()
+    await asha.page.wait_for_function(f"() => document.querySelectorAll({NOTICES!r}).length === 1")
+    used = await newest.locator(".invoked .command").inner_text()
+    assert used == synced_name(table, "pachisi move", locale)
+    fonts = await used_fonts(asha.page, f"{NOTICES} code")  # the typed "क" echoed in a code span
+    assert fonts and set(fonts) == {"Noto Sans Devanagari"}, fonts
+    assert await asha.page.evaluate(IN_VIEW, "#messages img.picture") > 0.5  # the board in view
+    turn = await asha.turn()
+    await asha.click(turn["id"])  # the throw is played: its notice goes
+    await asha.wait_gone(turn["id"])
+    await asha.page.wait_for_selector(NOTICES, state="detached")
+    await asha.page.reload()
+    await asha.page.wait_for_selector("#bot-status.online")
+    await asha.page.wait_for_selector("#messages img.picture")
+    assert await asha.page.locator(NOTICES).count() == 0
+    assert asha.errors == []
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+async def test_a_seat_taken_from_the_offer_is_told_in_the_thread_without_sending_him_there(
+    browser: Any, table: LocalTable, locale: str
+) -> None:
+    asha = await member(browser, table.url, "Asha", locale)  # her table speaks her language
+    await asha.command("/pachisi auto mode:off")
+    await asha.command("/pachisi start players:4 pieces:1 level:easy")
+    await asha.page.wait_for_selector("#channel-name:has-text('›')")
+    await asha.turn()
+    link = asha.page.url
+    thread = link.rsplit("/", 1)[1]
+    bala = await Tab.join(browser, link, "Bala")  # an English-speaking stranger with the link
+    await bala.page.locator("#offer[open]").wait_for()
+    await bala.page.click("#offer-take")
+    news = "#messages li.message:not(.ephemeral):has(.invoked) .mention:text-is('@Bala')"
+    await bala.page.wait_for_selector(news)  # the thread's news, as the answer to what he did there
+    await asha.page.wait_for_selector(news)
+    assert await bala.page.locator("#messages .invoked .command").last.inner_text() == "/pachisi join"
+    shown = await asha.page.locator("#messages .invoked .command").last.inner_text()
+    assert shown == synced_name(table, "pachisi join", locale)  # each viewer, their own language
+    await bala.page.wait_for_timeout(1000)  # (any notice of it has come by now)
+    assert await bala.page.locator(f'a.mention[href="#channel={thread}"]').count() == 0  # he is there
+    assert await bala.page.locator(".message.ephemeral").count() == 0
+    await asha.page.click("#copy-link")  # the page's own notice covers no message
+    toast = await asha.page.locator("#toast:not([hidden])").bounding_box()
+    messages = await asha.page.locator("#messages").bounding_box()
+    assert toast is not None and messages is not None
+    assert toast["y"] >= messages["y"] + messages["height"] - 1
+    assert (await asha.page.inner_text("#toast")).startswith(lang(locale).gettext("Link copied: {link}")[:6])
+    assert asha.errors == bala.errors == []
+
+
+def greet(members: Members, name: str, browser: str, locale: str = "en-US") -> MemberRecord:
+    return members.greet({"name": name, "secret": browser * 32, "locale": locale})
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+@pytest.mark.parametrize("name", ["pachisi bot", "Pachisi", "PACHISI_BOT", "the pachisi", "Pachisi 2"])
+async def test_a_name_with_the_bots_name_among_its_words_is_refused(name: str, locale: str) -> None:
+    server = FakeDiscordServer()
+    members = Members(server, server.add_guild("Pachisi at home"))
+    bot = next(m.user.name for m in members.guild.members.values() if m.user.bot)
+    before = dict(members.guild.members)
+    with pytest.raises(Refused) as refused:
+        greet(members, name, "a", locale)
+    assert str(refused.value) == words.looks_like(words.language_of(locale), bot)
+    assert members.guild.members == before
+    for welcome in ("Pachisiwala", "Asha", "Bala the player"):  # its letters inside a word pass
+        assert greet(members, welcome, "a").user.name == welcome
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+async def test_the_phones_panel_closes_like_a_drawer_and_the_name_dialog_says_what_it_does(
+    browser: Any, table: LocalTable, locale: str
+) -> None:
+    words_of = lang(locale)
+    page = await (await browser.new_context(viewport=PHONE, locale=locale)).new_page()
+    await page.goto(table.url)
+    await page.wait_for_selector(f"html[lang='{words_of.code}']")
+    assert await page.inner_text("#join-title") == words_of.gettext("Pick your name")
+    assert await page.eval_on_selector("#locale", "(s) => s.value.split('-')[0]") == words_of.code
+    await page.fill("#join-name", "Asha")
+    await page.click("#join-button")
+    await page.wait_for_selector("#bot-status.online")
+    opened = "body.menu-open"
+    await page.click("#menu")
+    await page.wait_for_selector(opened)
+    await page.mouse.click(PHONE["width"] - 20, PHONE["height"] // 2)  # the dimmed page beside it
+    await page.wait_for_selector(opened, state="detached")
+    await page.click("#menu")
+    await page.wait_for_selector(opened)
+    await page.keyboard.press("Escape")
+    await page.wait_for_selector(opened, state="detached")
+    assert await page.evaluate("document.activeElement.id") == "menu"
+    guest = await (await browser.new_context(viewport=PHONE, locale=locale)).new_page()
+    await guest.goto(table.url)
+    await guest.fill("#join-name", "Ａsha")  # a full-width Ａ: refused, and still shown as a letter
+    await guest.click("#join-button")
+    await guest.wait_for_selector("#join-error:not([hidden])")
+    assert await guest.input_value("#join-name") == "Ａsha"
+    assert "Pachisi Fullwidth" in await used_fonts(guest, "#join-name", pierce=True)
+    await guest.fill("#join-name", "Bala")
+    await guest.click("#join-button")
+    await guest.wait_for_selector("#bot-status.online")
+    await guest.click("#menu")
+    await guest.eval_on_selector("#moderator", "(box) => { box.disabled = false; }")  # a tampered page
+    await guest.click("#moderator")
+    await guest.wait_for_selector("#refused:not([hidden])")
+    assert not await guest.is_checked("#moderator") and await guest.is_disabled("#moderator")
+    await guest.click("#switch")
+    assert await guest.inner_text("#join-title") == words_of.gettext("Play as someone else")
