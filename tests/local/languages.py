@@ -36,9 +36,11 @@ async def member(
     viewport: dict[str, int] = DESKTOP,
     *,
     secret: str | None = None,
+    **options: Any,
 ) -> Tab:
-    """A member who picked `locale` in the page's language menu (English is the page's first)."""
-    tab = await Tab.join(browser, url, name, viewport, secret=secret)
+    """A member who picked `locale` in the page's language menu (English is the page's first);
+    `options`: Playwright's for the browser's context."""
+    tab = await Tab.join(browser, url, name, viewport, secret=secret, **options)
     if locale != "en-US":
         await tab.page.select_option("#locale", locale)
         await tab.page.wait_for_selector(f"html[lang='{lang(locale).code}']")

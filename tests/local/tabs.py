@@ -56,10 +56,11 @@ class Tab:
         viewport: dict[str, int] = DESKTOP,
         *,
         secret: str | None = None,
+        **options: Any,
     ) -> Tab:
-        """A new browser joining as `name`; `secret`: the browser's secret (whoever runs a shared
-        table hands theirs over this way), else one of its own."""
-        context = await browser.new_context(viewport=viewport)
+        """A new browser (`options`: Playwright's for its context) joining as `name`; `secret`: the
+        browser's secret (whoever runs a shared table hands theirs over this way), else its own."""
+        context = await browser.new_context(viewport=viewport, **options)
         if secret is not None:
             await context.add_init_script(f"localStorage.setItem('pachisi.secret', {json.dumps(secret)})")
         page = await context.new_page()
