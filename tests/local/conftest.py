@@ -10,7 +10,8 @@ closed when it ends) and, for the tests that need nothing of a fresh table, one 
 (`shared_table`), where each test meets under names of its own (`named`) in a thread of its own.
 A test that needs a fresh table (an empty channel, a bot it stops or kills, the table's first
 browser) takes `table`. Every async test here runs in its module's event loop (where Chromium and
-the shared table live), and a module's tests run on one pytest-xdist worker (`--dist loadgroup`).
+the shared table live), and a module's tests run on one pytest-xdist worker (`--dist loadgroup`,
+its `pytestmark`).
 """
 
 from __future__ import annotations
@@ -34,12 +35,12 @@ RUNNER = "runner-" + "r" * 40
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The async tests of a module here share its event loop, and the module runs on one worker."""
+    """The async tests of a module here share its event loop (and each browser module says
+    `pytestmark = pytest.mark.xdist_group(...)`, so that one worker runs it)."""
     for item in items:
         path = Path(str(item.path))
         if path.parent != HERE or path.name == "test_heartbeat.py":
             continue
-        item.add_marker(pytest.mark.xdist_group(f"local-{path.stem}"))
         if inspect.iscoroutinefunction(getattr(item, "function", None)):
             item.add_marker(pytest.mark.asyncio(loop_scope="module"), append=False)  # before auto mode's
 

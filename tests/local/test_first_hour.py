@@ -22,6 +22,9 @@ from tests.local.languages import LANGUAGES, lang, member
 from tests.local.tabs import Tab
 from tests.support.browser import DESKTOP, PHONE
 
+pytestmark = pytest.mark.xdist_group("local-first-hour")
+"""One worker runs the module: its tests share one Chromium (and one table), conftest.py."""
+
 START = "/pachisi start players:2 pieces:1 level:easy"
 
 

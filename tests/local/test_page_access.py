@@ -7,10 +7,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
 from localdiscord.table import LocalTable
 from tests.local import axe
 from tests.local.tabs import WON, Tab
 from tests.support.browser import DESKTOP
+
+pytestmark = pytest.mark.xdist_group("local-page-access")
+"""One worker runs the module: its tests share one Chromium (and one table), conftest.py."""
 
 START = "/pachisi start players:2 pieces:1 level:easy"
 

@@ -23,6 +23,9 @@ from localdiscord.table import DEFAULT_DATABASE, LocalTable, TableRunning, local
 from tests.local.tabs import Tab
 from tests.support.processes import free_port
 
+pytestmark = pytest.mark.xdist_group("local-play-command")
+"""One worker runs the module: its tests share one Chromium (and one table), conftest.py."""
+
 ROOT = Path(__file__).resolve().parents[2]
 CHECKOUT = {"PYTHONPATH": str(ROOT)}
 """The command run from another folder still runs this checkout's code (not another installed copy)."""

@@ -20,6 +20,9 @@ from tests.local.languages import LANGUAGES
 from tests.local.tabs import WON, Tab
 from tests.support.browser import DESKTOP
 
+pytestmark = pytest.mark.xdist_group("local-shared-table")
+"""One worker runs the module: its tests share one Chromium (and one table), conftest.py."""
+
 SCREENSHOTS = (
     Path(os.environ["PACHISI_SCREENSHOTS"]).resolve() if os.environ.get("PACHISI_SCREENSHOTS") else None
 )

@@ -19,6 +19,9 @@ from tests.local.languages import LANGUAGES, lang, member, won
 from tests.local.tabs import Tab
 from tests.support.browser import PHONE
 
+pytestmark = pytest.mark.xdist_group("local-table")
+"""One worker runs the module: its tests share one Chromium (and one table), conftest.py."""
+
 START = "/pachisi start players:2 pieces:1 level:easy"
 
 
