@@ -4,18 +4,60 @@ the real bot (`python -m bot`) behind it.
 Each member is a browser context of its own (its own local storage), as a friend's browser would
 be. Chromium comes from Debian's packages (scripts/test installs it); without it these tests are
 skipped, except on CI, where they fail.
+
+What is slow to start is started once per module: Chromium (`chromium`; each test's contexts are
+closed when it ends) and, for the tests that need nothing of a fresh table, one table
+(`shared_table`), where each test meets under names of its own (`named`) in a thread of its own.
+A test that needs a fresh table (an empty channel, a bot it stops or kills, the table's first
+browser) takes `table`. Every async test here runs in its module's event loop (where Chromium and
+the shared table live), and a module's tests run on one pytest-xdist worker (`--dist loadgroup`,
+its `pytestmark`).
 """
 
 from __future__ import annotations
 
+import inspect
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
+import pytest_asyncio
+
+try:
+    from _pytest.nodeid import NodeId  # pytest 9
+except ImportError:  # pytest 8: `item._nodeid` is the node id itself
+    NodeId = None  # type: ignore[assignment,misc]
 
 from localdiscord.table import LocalTable
 from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, missing
+
+HERE = Path(__file__).resolve().parent
+RUNNER = "runner-" + "r" * 40
+"""The browser secret of whoever runs a shared table (tabs.Tab.join's `secret` hands it to a tab)."""
+
+
+@pytest.hookimpl(trylast=True)  # after pytest-xdist's, which names each item's group
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The async tests of a module here share its event loop, and each browser module says
+    `pytestmark = pytest.mark.xdist_group(...)`, so that one worker runs it."""
+    for item in items:
+        path = Path(str(item.path))
+        if path.parent != HERE or path.name == "test_heartbeat.py":
+            continue
+        if inspect.iscoroutinefunction(getattr(item, "function", None)):
+            item.add_marker(pytest.mark.asyncio(loop_scope="module"), append=False)  # before auto mode's
+        keep_group(item)
+
+
+def keep_group(item: pytest.Item) -> None:
+    """pytest-xdist 3.8 (`--dist loadgroup`) names an item's group by writing `item._nodeid`, which
+    pytest 9 no longer reads (its node ids are `item._id`): without this its groups are ignored."""
+    grouped = item.__dict__.get("_nodeid")
+    if NodeId is not None and isinstance(grouped, str) and grouped != item.nodeid:
+        item._id = NodeId.parse(grouped)
 
 
 def need_chromium() -> None:
@@ -27,8 +69,8 @@ def need_chromium() -> None:
     pytest.skip(message)
 
 
-@pytest.fixture
-async def browser() -> AsyncIterator[object]:
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def chromium() -> AsyncIterator[Any]:
     need_chromium()
     from playwright.async_api import async_playwright
 
@@ -40,17 +82,70 @@ async def browser() -> AsyncIterator[object]:
             await launched.close()
 
 
-@pytest.fixture
-async def table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[LocalTable]:
+class Contexts:
+    """The module's Chromium as one test sees it: the browser contexts it opens (its members'
+    browsers) are its own, and closed when it ends."""
+
+    def __init__(self, chromium: Any) -> None:
+        self.chromium = chromium
+        self.opened: list[Any] = []
+
+    async def new_context(self, **options: Any) -> Any:
+        context = await self.chromium.new_context(**options)
+        self.opened.append(context)
+        return context
+
+    async def close(self) -> None:
+        for context in self.opened:
+            await context.close()
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def browser(chromium: Any) -> AsyncIterator[Contexts]:
+    contexts = Contexts(chromium)
+    try:
+        yield contexts
+    finally:
+        await contexts.close()
+
+
+@asynccontextmanager
+async def running(folder: Path) -> AsyncIterator[LocalTable]:
     """The local table in this process (the bot is its child process), on a free port, with the
     computers playing without pauses and one worker process."""
-    monkeypatch.setenv("COMPUTER_PACE_SECONDS", "0")
-    monkeypatch.setenv("WORKERS", "1")  # one worker process, as the end-to-end tests' bot has
-    monkeypatch.chdir(tmp_path)  # no .env of the developer's reaches the bot
-    running = LocalTable(tmp_path / "table.sqlite3", port=0, say=lambda text: None)
-    try:
-        await running.start()
-        await running.wait_ready()
-        yield running
-    finally:
-        await running.stop()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("COMPUTER_PACE_SECONDS", "0")
+        patch.setenv("WORKERS", "1")  # one worker process, as the end-to-end tests' bot has
+        patch.chdir(folder)  # no .env of the developer's reaches the bot
+        table = LocalTable(folder / "table.sqlite3", port=0, say=lambda text: None)
+        try:
+            await table.start()
+            await table.wait_ready()
+            yield table
+        finally:
+            await table.stop()
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def table(tmp_path: Path) -> AsyncIterator[LocalTable]:
+    """A table of the test's own: its first browser runs it, its channel is empty."""
+    async with running(tmp_path) as fresh:
+        yield fresh
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def shared_table(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[LocalTable]:
+    """One table for the module's tests. Its runner is a browser of no test's (secret RUNNER),
+    greeted here first, so no test's first member moderates by being first."""
+    async with running(tmp_path_factory.mktemp("shared")) as shared:
+        assert shared.page is not None
+        shared.page.members.greet({"name": "Host", "secret": RUNNER})
+        yield shared
+
+
+@pytest.fixture
+def named(request: pytest.FixtureRequest) -> Callable[[str], str]:
+    """Names of the test's own on a shared table ("Asha" -> "Asha 7"): a name is held by the
+    browser that made it, and each test's members are new browsers."""
+    index = [i.nodeid for i in request.session.items].index(request.node.nodeid)
+    return lambda name: f"{name} {index}"

@@ -3,6 +3,7 @@ the page and the bot say in it (from the catalogs, so the tests follow their wor
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from bot.core.texts.language import Language, choose
@@ -17,9 +18,29 @@ def lang(locale: str) -> Language:
     return choose(locale)
 
 
-async def member(browser: Any, url: str, name: str, locale: str, viewport: dict[str, int] = DESKTOP) -> Tab:
-    """A member who picked `locale` in the page's language menu (English is the page's first)."""
-    tab = await Tab.join(browser, url, name, viewport)
+def won(locale: str) -> re.Pattern[str]:
+    """The result's headline in `locale`, whoever won: "Black wins!", "Black + Yellow win!"."""
+    words = lang(locale)
+    said = [
+        words.gettext(m, side="\0", players="\0")
+        for m in ("**{side} wins!** {players}", "**{side} win!** {players}")
+    ]
+    return re.compile("|".join(re.escape(s.split("\0")[1].replace("*", "").strip()) for s in said))
+
+
+async def member(
+    browser: Any,
+    url: str,
+    name: str,
+    locale: str,
+    viewport: dict[str, int] = DESKTOP,
+    *,
+    secret: str | None = None,
+    **options: Any,
+) -> Tab:
+    """A member who picked `locale` in the page's language menu (English is the page's first);
+    `options`: Playwright's for the browser's context."""
+    tab = await Tab.join(browser, url, name, viewport, secret=secret, **options)
     if locale != "en-US":
         await tab.page.select_option("#locale", locale)
         await tab.page.wait_for_selector(f"html[lang='{lang(locale).code}']")

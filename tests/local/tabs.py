@@ -7,10 +7,13 @@ The turn is found by its buttons' custom ids and the end of the game by the stor
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 from pathlib import Path
 from typing import Any
 
+from bot.core.texts import answers
+from bot.core.texts.language import choose
 from tests.support import play
 from tests.support.browser import DESKTOP
 
@@ -45,8 +48,21 @@ class Tab:
         page.on("pageerror", lambda error: self.errors.append(str(error)))
 
     @classmethod
-    async def join(cls, browser: Any, url: str, name: str, viewport: dict[str, int] = DESKTOP) -> Tab:
-        context = await browser.new_context(viewport=viewport)
+    async def join(
+        cls,
+        browser: Any,
+        url: str,
+        name: str,
+        viewport: dict[str, int] = DESKTOP,
+        *,
+        secret: str | None = None,
+        **options: Any,
+    ) -> Tab:
+        """A new browser (`options`: Playwright's for its context) joining as `name`; `secret`: the
+        browser's secret (whoever runs a shared table hands theirs over this way), else its own."""
+        context = await browser.new_context(viewport=viewport, **options)
+        if secret is not None:
+            await context.add_init_script(f"localStorage.setItem('pachisi.secret', {json.dumps(secret)})")
         page = await context.new_page()
         page.set_default_timeout(TIMEOUT_MS)
         await page.goto(url)
@@ -60,6 +76,15 @@ class Tab:
         await self.page.fill("#box", text)
         await self.page.press("#box", "Enter")
 
+    async def manual(self) -> None:
+        """`/pachisi auto mode:off` (a Throw button on each of the member's turns), and its answer
+        awaited: the bot takes a member's commands side by side, so a game started before the
+        setting is stored starts with the bot throwing for them (and a game of one piece then
+        plays itself out)."""
+        await self.command("/pachisi auto mode:off")
+        language = choose(str(await self.page.get_attribute("html", "lang")))
+        await self.message_with(answers.auto_throw(language, False)).last.wait_for()
+
     async def refusal(self) -> str:
         await self.page.wait_for_selector("#refused:not([hidden])")
         return str(await self.page.inner_text("#refused"))
@@ -67,10 +92,15 @@ class Tab:
     async def open_channel(self, label: str) -> None:
         await self.page.click(f"#channels button:has-text({label!r})")
 
-    async def open_thread(self) -> None:
-        """The newest thread in the channel list."""
-        await self.page.locator("#channels button.thread").last.click()
+    async def open_thread(self, name: str | None = None) -> None:
+        """The thread called `name` (waiting for it to be listed), else the newest in the list."""
+        threads = self.page.locator("#channels button.thread")
+        await (threads.last if name is None else threads.filter(has_text=f"↳ {name}").first).click()
         await self.page.wait_for_selector("#channel-name:has-text('›')")
+
+    async def thread_name(self) -> str:
+        """The name of the thread the tab shows."""
+        return str(await self.page.inner_text("#channel-name")).split("› ", 1)[1]
 
     def message_with(self, text: str | re.Pattern[str]) -> Any:
         return self.page.locator("#messages > li.message", has_text=text)
@@ -100,6 +130,17 @@ class Tab:
             arg=custom_id,
         )
 
+    async def next_turn_or_end(self) -> dict[str, str] | None:
+        """Waits for a button that plays or the result (in English); the button, or None at the end."""
+        handle = await self.page.wait_for_function(
+            f"""(a) => ({NEWEST_TURN})(a) || [...document.querySelectorAll('#messages strong')]
+                .some((s) => /{WON.pattern}/.test(s.textContent)) && 'end'""",
+            arg=PLAYING,
+            timeout=60_000,
+        )
+        found = await handle.json_value()
+        return None if found == "end" else dict(found)
+
     async def finished(self) -> bool:
         return await self.page.locator("#messages strong", has_text=WON).count() > 0
 
@@ -120,18 +161,20 @@ class Tab:
         raise AssertionError(f"{wanted} not reached in {limit} presses of {key}")
 
     async def play_to_the_end(self, database: Path, limit: int = 400, *, keyboard: bool = False) -> int:
-        """Click Throw or the first move offered until the stored game (in `database`) is over;
-        returns the clicks made. `keyboard`: with the keyboard alone (Shift+Tab to the turn's
-        button, Enter)."""
+        """Click Throw or the first move offered until the stored game of the thread the tab shows
+        (in `database`) is over; returns the clicks made. `keyboard`: with the keyboard alone
+        (Shift+Tab to the turn's button, Enter)."""
         from playwright.async_api import TimeoutError as PlaywrightTimeout
 
+        thread = re.search(r"/t/(\d+)$", self.page.url)
+        assert thread is not None, f"not in a table's thread: {self.page.url}"
         games = play.StoredGames(f"sqlite+aiosqlite:///{database}")
         clicks = 0
         while clicks < limit:
             try:
                 handle = await self.page.wait_for_function(NEWEST_TURN, arg=PLAYING, timeout=LOOK_AGAIN_MS)
             except PlaywrightTimeout:
-                if await games.all_over():
+                if await games.over_in(int(thread[1])):
                     return clicks
                 continue
             turn = await handle.json_value()

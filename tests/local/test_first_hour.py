@@ -1,12 +1,14 @@
 """A new member's first hour at the shared table, in English and in Hindi: who moderates, what the
 page says when it is not ready, the seat offer, hints, errors, the phone's width, and what an
-empty channel says."""
+empty channel says. Most tests share one table (conftest.py); an empty channel and a bot that is
+not ready yet need a table of their own."""
 
 from __future__ import annotations
 
 import json
 import os
 import signal
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,19 +17,24 @@ import pytest
 from localdiscord.objects import MANAGE_CHANNELS, InteractionType
 from localdiscord.table import LocalTable
 from tests.local import axe
+from tests.local.conftest import RUNNER
 from tests.local.languages import LANGUAGES, lang, member
 from tests.local.tabs import Tab
 from tests.support.browser import DESKTOP, PHONE
+
+pytestmark = pytest.mark.xdist_group("local-first-hour")
+"""One worker runs the module: its tests share one Chromium (and one table), conftest.py."""
 
 START = "/pachisi start players:2 pieces:1 level:easy"
 
 
 @pytest.mark.parametrize("locale", LANGUAGES)
 async def test_the_tables_runner_moderates_and_nobody_ticks_it_for_themselves(
-    browser: Any, table: LocalTable, locale: str
+    browser: Any, shared_table: LocalTable, named: Callable[[str], str], locale: str
 ) -> None:
-    asha = await member(browser, table.url, "Asha", locale)  # the first browser: she runs the table
-    bala = await member(browser, table.url, "Bala", locale)
+    table = shared_table
+    asha = await member(browser, table.url, named("Asha"), locale, secret=RUNNER)  # she runs the table
+    bala = await member(browser, table.url, named("Bala"), locale)
     assert await asha.page.is_checked("#moderator")  # granted, not ticked
     assert await bala.page.is_disabled("#moderator")
     assert not await bala.page.is_checked("#moderator")
@@ -35,23 +42,23 @@ async def test_the_tables_runner_moderates_and_nobody_ticks_it_for_themselves(
     assert await bala.page.inner_text("#moderator-who") == words.gettext(
         "Whoever runs this table moderates it."
     )
-    await bala.command("/pachisi auto mode:off")
+    await bala.manual()  # else the bot may throw for him, and a game of one piece plays itself out
     await bala.command(START)
-    await bala.page.wait_for_selector("#messages img.picture")
+    await bala.page.wait_for_selector("#channel-name:has-text('›')")
     await bala.turn()
-    await asha.open_thread()
+    await asha.open_thread(await bala.thread_name())
     await asha.command("/pachisi end")  # Bala's game, ended by the table's runner
     await asha.page.locator(f"button:has-text({words.gettext('End the game')!r})").click()
     assert await bala.no_turn()
-    sent = [i.payload for i in table.server.interactions.values() if i.user.name == "Bala"]
+    sent = [i.payload for i in table.server.interactions.values() if i.user.name == bala.name]
     assert all(int(p["member"]["permissions"]) & MANAGE_CHANNELS == 0 for p in sent)  # never Manage Channels
     assert asha.errors == bala.errors == []
 
 
-@pytest.mark.parametrize("locale", LANGUAGES)
 async def test_a_command_before_the_bot_is_ready_says_it_is_starting_and_the_notice_goes(
-    browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, locale: str
+    browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """A member of each language, on one table whose bot is slow to start."""
     monkeypatch.chdir(tmp_path)
     table = LocalTable(tmp_path / "table.sqlite3", port=0, say=lambda text: None)
     await table.start()
@@ -61,37 +68,41 @@ async def test_a_command_before_the_bot_is_ready_says_it_is_starting_and_the_not
         pid = table.bot.child.pid
         assert pid is not None
         os.kill(pid, signal.SIGSTOP)  # the bot is slow to start
+        tabs: list[tuple[Tab, str]] = []
         try:
-            page = await (await browser.new_context(viewport=DESKTOP, locale=locale)).new_page()
-            await page.goto(table.url)
-            await page.fill("#join-name", "Asha")
-            await page.click("#join-button")
-            await page.wait_for_selector("#me-name:not(:empty)")
-            asha = Tab(page, "Asha")
-            if locale != "en-US":
-                await page.select_option("#locale", locale)
-                await page.wait_for_selector(f"html[lang='{lang(locale).code}']")
-            await asha.command("/pachisi help")
-            starting = lang(locale).gettext("Pachisi is still starting; try again in a few seconds.")
-            assert await asha.refusal() == starting  # not "there is no command /pachisi"
+            for name, locale in zip(["Asha", "Bala"], LANGUAGES, strict=True):
+                page = await (await browser.new_context(viewport=DESKTOP, locale=locale)).new_page()
+                await page.goto(table.url)
+                await page.fill("#join-name", name)
+                await page.click("#join-button")
+                await page.wait_for_selector("#me-name:not(:empty)")
+                if locale != "en-US":
+                    await page.select_option("#locale", locale)
+                    await page.wait_for_selector(f"html[lang='{lang(locale).code}']")
+                tab = Tab(page, name)
+                await tab.command("/pachisi help")
+                starting = lang(locale).gettext("Pachisi is still starting; try again in a few seconds.")
+                assert await tab.refusal() == starting  # not "there is no command /pachisi"
+                tabs.append((tab, locale))
         finally:
             os.kill(pid, signal.SIGCONT)
-        await page.wait_for_selector("#bot-status.online", timeout=60_000)
-        await page.wait_for_selector("#refused", state="hidden")  # stale once the bot is there
-        await asha.command("/pachisi help")
-        await asha.message_with(lang(locale).gettext("Only you can see this")).first.wait_for()
-        assert asha.errors == []
+        for tab, locale in tabs:
+            await tab.page.wait_for_selector("#bot-status.online", timeout=60_000)
+            await tab.page.wait_for_selector("#refused", state="hidden")  # stale once the bot is there
+            await tab.command("/pachisi help")
+            await tab.message_with(lang(locale).gettext("Only you can see this")).first.wait_for()
+            assert tab.errors == []
     finally:
         await table.stop()
 
 
 @pytest.mark.parametrize("locale", LANGUAGES)
 async def test_joining_with_an_empty_name_says_so_and_old_errors_go(
-    browser: Any, table: LocalTable, locale: str
+    browser: Any, shared_table: LocalTable, named: Callable[[str], str], locale: str
 ) -> None:
     words = lang(locale)
     page = await (await browser.new_context(viewport=DESKTOP, locale=locale)).new_page()
-    await page.goto(table.url)
+    await page.goto(shared_table.url)
     await page.wait_for_selector(f"html[lang='{words.code}']")
     assert await page.get_attribute("#box", "placeholder") == words.gettext(
         "Type / for commands"
@@ -107,7 +118,7 @@ async def test_joining_with_an_empty_name_says_so_and_old_errors_go(
     needed = words.gettext("Type a name first: 1 to 32 characters.")
     await page.wait_for_selector(f"#join-error:text-is({needed!r})")
     assert await page.locator("#join[open]").count() == 1
-    await page.fill("#join-name", "Bala")  # typing makes the error stale
+    await page.fill("#join-name", named("Bala"))  # typing makes the error stale
     await page.wait_for_selector("#join-error", state="hidden")
     await page.click("#join-button")
     await page.wait_for_selector("#bot-status.online")
@@ -127,11 +138,11 @@ async def stranger(browser: Any, url: str, name: str, locale: str) -> Tab:
 
 @pytest.mark.parametrize("locale", LANGUAGES)
 async def test_the_seat_offer_is_only_for_someone_without_a_seat_and_answers_where_they_look(
-    browser: Any, table: LocalTable, locale: str
+    browser: Any, shared_table: LocalTable, named: Callable[[str], str], locale: str
 ) -> None:
-    words = lang(locale)
-    asha = await member(browser, table.url, "Asha", locale)
-    await asha.command("/pachisi auto mode:off")
+    table, words = shared_table, lang(locale)
+    asha = await member(browser, table.url, named("Asha"), locale)
+    await asha.manual()
     await asha.command("/pachisi start players:4 pieces:1 level:easy")
     await asha.page.wait_for_selector("#channel-name:has-text('›')")
     await asha.turn()
@@ -139,20 +150,21 @@ async def test_the_seat_offer_is_only_for_someone_without_a_seat_and_answers_whe
     await asha.page.reload()  # she plays here: nothing covers her board
     await asha.page.wait_for_selector("#bot-status.online")
     await asha.turn()
-    bala = await stranger(browser, link, "Bala", locale)
+    bala = await stranger(browser, link, named("Bala"), locale)
     await bala.page.wait_for_selector("#offer[open]")  # he has no seat: offered one
     assert await bala.page.inner_text("#offer-take") == words.gettext("Take a seat")
     assert await asha.page.locator("#offer[open]").count() == 0  # (no offer came her way meanwhile)
-    card = next(m for m in table.server.messages.values() if "pachisi:join:" in json.dumps(m.components))
+    cards = [m for m in table.server.messages.values() if "pachisi:join:" in json.dumps(m.components)]
+    card = max(cards, key=lambda m: m.id)  # her table's, the newest
     button = next(
         c for row in card.components for c in row["components"] if c["custom_id"].startswith("pachisi:join:")
     )
     assert table.guild is not None
-    seated = next(m for m in table.guild.members.values() if m.user.name == "Bala")
+    seated = next(m for m in table.guild.members.values() if m.user.name == bala.name)
     channel = table.server.channels[card.channel_id]
     payload = {"custom_id": button["custom_id"], "component_type": 2}
     await table.server.send_interaction(InteractionType.MESSAGE_COMPONENT, seated, channel, payload, card)
-    await bala.page.wait_for_selector("#messages li.message:has-text('Bala')")  # "@Bala takes ..."
+    await bala.page.wait_for_selector(f"#messages li.message:has-text({bala.name!r})")  # "@Bala takes ..."
     await bala.page.click("#offer-take")  # meanwhile seated (another tab, say): the bot says so...
     already = words.gettext("You already play {colour}: /pachisi leave first to change seats.")
     answer = bala.message_with(already.split("{colour}")[0].strip())  # ...in the thread he looks at
@@ -172,9 +184,11 @@ HINT_OFFERED = """() => { const b = [...document.querySelectorAll('#messages but
 
 
 @pytest.mark.parametrize("locale", LANGUAGES)
-async def test_a_hint_goes_when_its_throw_is_played(browser: Any, table: LocalTable, locale: str) -> None:
-    asha = await member(browser, table.url, "Asha", locale)
-    await asha.command("/pachisi auto mode:off")
+async def test_a_hint_goes_when_its_throw_is_played(
+    browser: Any, shared_table: LocalTable, named: Callable[[str], str], locale: str
+) -> None:
+    asha = await member(browser, shared_table.url, named("Asha"), locale)
+    await asha.manual()
     await asha.command("/pachisi start players:2 pieces:4 level:easy")
     await asha.page.wait_for_selector("#channel-name:has-text('›')")
     hint = None
@@ -211,10 +225,11 @@ OVERLAPS = """([a, sel]) => { const box = document.querySelector(a).getBoundingC
 
 @pytest.mark.parametrize("locale", LANGUAGES)
 async def test_at_a_phones_width_the_header_reads_whole_and_nothing_covers_the_moves(
-    browser: Any, table: LocalTable, locale: str
+    browser: Any, shared_table: LocalTable, named: Callable[[str], str], locale: str
 ) -> None:
-    asha = await member(browser, table.url, "Asha", locale, viewport=PHONE)
-    await asha.command("/pachisi auto mode:off")
+    table = shared_table
+    asha = await member(browser, table.url, named("Asha"), locale, viewport=PHONE)
+    await asha.manual()
     await asha.command(START)
     await asha.page.wait_for_selector("#channel-name:has-text('›')")
     await asha.turn()
@@ -225,9 +240,11 @@ async def test_at_a_phones_width_the_header_reads_whole_and_nothing_covers_the_m
     assert await name.evaluate(
         "(h) => h.scrollWidth <= h.clientWidth && h.scrollHeight <= h.clientHeight + 1"
     )
+    header = await name.inner_text()  # the channel and the thread, named as in the list
+    assert header.startswith("# pachisi › ")
     assert (
-        await name.inner_text()
-        == "# pachisi › " + (await asha.page.locator("#channels .thread").last.inner_text())[2:]
+        "↳ " + header.removeprefix("# pachisi › ")
+        in await asha.page.locator("#channels .thread").all_inner_texts()
     )
     await asha.page.wait_for_selector("#table-language:not([hidden])")
     middles = await asha.page.evaluate(  # the header's second row holds the rest: two rows in all
@@ -246,49 +263,60 @@ async def test_at_a_phones_width_the_header_reads_whole_and_nothing_covers_the_m
     assert asha.errors == []
 
 
-@pytest.mark.parametrize("locale", LANGUAGES)
 async def test_an_empty_channel_says_what_to_type_and_throws_read_at_full_size(
-    browser: Any, table: LocalTable, locale: str
+    browser: Any, table: LocalTable
 ) -> None:
-    words = lang(locale)
-    asha = await member(browser, table.url, "Asha", locale)
-    welcome = asha.page.locator("#messages .welcome")
-    await welcome.wait_for()
-    assert words.gettext("Welcome to #{channel}!", channel="pachisi") in await welcome.inner_text()
+    """A member of each language; one's answer (only hers) leaves the channel empty for the other.
+    axe-core finds nothing serious in the welcome (WCAG 2 A/AA)."""
+    tabs = [
+        (await member(browser, table.url, name, locale, bypass_csp=True), locale)  # (for axe alone)
+        for name, locale in zip(["Asha", "Bala"], LANGUAGES, strict=True)
+    ]
     assert table.guild is not None
     command = next(iter(table.server.commands[table.guild.id].values()))
     start = next(o for o in command["options"] if o["name"] == "start")
-    named = [(n.get("name_localizations") or {}).get(locale) or n["name"] for n in (command, start)]
-    typed = "/{} {}".format(*named)  # in the member's language: "/पच्चीसी शुरू"
-    await welcome.locator(f"button:text-is({typed!r})").click()
-    assert await asha.page.input_value("#box") == typed + " "  # one click from typing it
-    await asha.command("/pachisi auto mode:off")
-    await welcome.wait_for(state="detached")  # the channel is empty no more
-    await asha.command(START)
-    await asha.page.wait_for_selector("#channel-name:has-text('›')")
-    turn = await asha.turn()
-    await asha.click(turn["id"])
-    await asha.wait_gone(turn["id"])
-    measured = await asha.page.wait_for_function(  # "` 4` Asha, Black: ..." (the page redraws it as it goes)
-        """() => { const c = document.querySelector('#messages .markdown code');
-            return c && [parseFloat(getComputedStyle(c).fontSize), parseFloat(getComputedStyle(c.parentElement).fontSize)]; }"""
-    )
-    sizes = await measured.json_value()
-    assert sizes[0] >= 0.9 * sizes[1], sizes
-    assert asha.errors == []
+    found: dict[str, list[dict[str, Any]]] = {}
+    for tab, locale in tabs:
+        welcome = tab.page.locator("#messages .welcome")
+        await welcome.wait_for()
+        assert lang(locale).gettext("Welcome to #{channel}!", channel="pachisi") in await welcome.inner_text()
+        found[f"welcome, {locale}"] = await axe.serious(tab.page)
+        named = [(n.get("name_localizations") or {}).get(locale) or n["name"] for n in (command, start)]
+        typed = "/{} {}".format(*named)  # in the member's language: "/पच्चीसी शुरू"
+        await welcome.locator(f"button:text-is({typed!r})").click()
+        assert await tab.page.input_value("#box") == typed + " "  # one click from typing it
+        await tab.manual()
+        await welcome.wait_for(state="detached")  # the channel is empty no more
+    assert found == {state: [] for state in found}, found
+    for tab, _ in tabs:
+        await tab.command(START)
+        await tab.page.wait_for_selector("#channel-name:has-text('›')")
+        turn = await tab.turn()
+        await tab.click(turn["id"])
+        await tab.wait_gone(turn["id"])
+        measured = await tab.page.wait_for_function(  # "` 4` Asha, Black: ..." (the page redraws it as it goes)
+            """() => { const c = document.querySelector('#messages .markdown code');
+                return c && [parseFloat(getComputedStyle(c).fontSize), parseFloat(getComputedStyle(c.parentElement).fontSize)]; }"""
+        )
+        sizes = await measured.json_value()
+        assert sizes[0] >= 0.9 * sizes[1], sizes
+        assert tab.errors == []
 
 
 @pytest.mark.parametrize(("starter", "visitor"), [("hi", "en-US"), ("en-US", "hi")])
 async def test_the_page_says_which_language_a_table_speaks_and_answers_each_member_in_theirs(
-    browser: Any, table: LocalTable, starter: str, visitor: str
+    browser: Any, shared_table: LocalTable, named: Callable[[str], str], starter: str, visitor: str
 ) -> None:
-    asha = await member(browser, table.url, "Asha", starter)
-    await asha.command("/pachisi auto mode:off")
+    asha = await member(browser, shared_table.url, named("Asha"), starter)
+    await asha.manual()
     await asha.command(START)
     await asha.page.wait_for_selector("#channel-name:has-text('›')")
     await asha.turn()
     spoken = {"hi": "Hindi", "en-US": "English"}[starter]
-    for tab, locale in [(asha, starter), (await stranger(browser, asha.page.url, "Bala", visitor), visitor)]:
+    for tab, locale in [
+        (asha, starter),
+        (await stranger(browser, asha.page.url, named("Bala"), visitor), visitor),
+    ]:
         words = lang(locale)
         said = words.gettext(
             "This table speaks {language}", language=words.pgettext("a table's language", spoken)
@@ -309,10 +337,12 @@ async def test_the_page_says_which_language_a_table_speaks_and_answers_each_memb
 
 @pytest.mark.parametrize("locale", LANGUAGES)
 async def test_axe_finds_nothing_serious_in_the_states_a_newcomer_meets(
-    browser: Any, table: LocalTable, locale: str
+    browser: Any, shared_table: LocalTable, named: Callable[[str], str], locale: str
 ) -> None:
     """WCAG 2 A/AA in each new state, in the member's language: the name dialog with an error,
-    the empty channel's welcome, the seat offer, a game at a phone's width with its notice."""
+    the seat offer, a game at a phone's width with its notice (the empty channel's welcome:
+    test_an_empty_channel_says_what_to_type_and_throws_read_at_full_size)."""
+    table = shared_table
     axe.need_axe()
     found: dict[str, list[dict[str, Any]]] = {}
     context = await browser.new_context(viewport=DESKTOP, locale=locale, bypass_csp=True)  # for axe alone
@@ -322,23 +352,22 @@ async def test_axe_finds_nothing_serious_in_the_states_a_newcomer_meets(
     await page.click("#join-button")
     await page.wait_for_selector("#join-error:not([hidden])")
     found["name dialog, an error"] = await axe.serious(page)
-    await page.fill("#join-name", "Asha")
+    asha = Tab(page, named("Asha"))
+    await page.fill("#join-name", asha.name)
     await page.click("#join-button")
-    await page.wait_for_selector("#messages .welcome")
-    found["welcome"] = await axe.serious(page)
-    asha = Tab(page, "Asha")
-    await asha.command("/pachisi auto mode:off")
+    await page.wait_for_selector("#bot-status.online")
+    await asha.manual()
     await asha.command("/pachisi start players:4 pieces:1 level:easy")
     await page.wait_for_selector("#channel-name:has-text('›')")
     await asha.turn()
     phone = await (await browser.new_context(viewport=PHONE, locale=locale, bypass_csp=True)).new_page()
     await phone.goto(page.url)
-    await phone.fill("#join-name", "Bala")
+    await phone.fill("#join-name", named("Bala"))
     await phone.click("#join-button")
     await phone.wait_for_selector("#offer[open]")
     found["seat offer, phone"] = await axe.serious(phone)
     await phone.click("#offer-take")
-    await phone.wait_for_selector("#messages li.message:has-text('Bala')")
+    await phone.wait_for_selector(f"#messages li.message:has-text({named('Bala')!r})")
     await phone.click("#copy-link")
     await phone.wait_for_selector("#toast:not([hidden])")
     found["game, phone, notice"] = await axe.serious(phone)
@@ -352,9 +381,9 @@ REGULAR_DEVANAGARI = """() => [...document.fonts].some((f) => {
 
 
 async def test_hindi_at_the_regular_weight_is_drawn_regular_beside_latin(
-    browser: Any, table: LocalTable
+    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
 ) -> None:
-    chitra = await member(browser, table.url, "Chitra", "hi")
+    chitra = await member(browser, shared_table.url, named("Chitra"), "hi")
     await chitra.command("/pachisi help")
     await chitra.message_with(lang("hi").gettext("Only you can see this")).first.wait_for()
     await chitra.page.wait_for_function(REGULAR_DEVANAGARI)  # the regular face, loaded for regular text

@@ -4,17 +4,26 @@ played with the keyboard alone."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+import pytest
 
 from localdiscord.table import LocalTable
 from tests.local import axe
 from tests.local.tabs import WON, Tab
 from tests.support.browser import DESKTOP
 
+pytestmark = pytest.mark.xdist_group("local-page-access")
+"""One worker runs the module: its tests share one Chromium (and one table), conftest.py."""
+
 START = "/pachisi start players:2 pieces:1 level:easy"
 
 
-async def test_axe_finds_nothing_serious_in_any_state_of_the_page(browser: Any, table: LocalTable) -> None:
+async def test_axe_finds_nothing_serious_in_any_state_of_the_page(
+    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
+) -> None:
+    table = shared_table
     axe.need_axe()
     found: dict[str, list[dict[str, Any]]] = {}
     context = await browser.new_context(viewport=DESKTOP, bypass_csp=True)  # for axe.min.js alone
@@ -22,15 +31,16 @@ async def test_axe_finds_nothing_serious_in_any_state_of_the_page(browser: Any, 
     await page.goto(table.url)
     await page.wait_for_selector("#join[open]")
     found["name dialog"] = await axe.serious(page)
-    await page.fill("#join-name", "Asha")
+    asha = Tab(page, named("Asha"))
+    await page.fill("#join-name", asha.name)
     await page.click("#join-button")
     await page.wait_for_selector("#bot-status.online")
-    asha = Tab(page, "Asha")
     await asha.command("/pachisi help")
     await asha.message_with("Only you can see this").wait_for()
     found["channel"] = await axe.serious(page)
-    await asha.command("/pachisi auto mode:off")
+    await asha.manual()
     await asha.command(START)
+    await page.wait_for_selector("#channel-name:has-text('›')")
     await page.wait_for_selector("#messages img.picture")
     await asha.turn()
     found["game"] = await axe.serious(page)
@@ -46,15 +56,18 @@ async def test_axe_finds_nothing_serious_in_any_state_of_the_page(browser: Any, 
     assert found == {state: [] for state in found}, found
 
 
-async def test_a_whole_game_is_played_with_the_keyboard_alone(browser: Any, table: LocalTable) -> None:
+async def test_a_whole_game_is_played_with_the_keyboard_alone(
+    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
+) -> None:
+    table = shared_table
     context = await browser.new_context(viewport=DESKTOP)
     page = await context.new_page()
     await page.goto(table.url)
     await page.wait_for_selector("#join[open]")
-    await page.keyboard.type("Asha")  # the name box has the focus
+    asha = Tab(page, named("Asha"))
+    await page.keyboard.type(asha.name)  # the name box has the focus
     await page.keyboard.press("Enter")
     await page.wait_for_selector("#bot-status.online")
-    asha = Tab(page, "Asha")
     await asha.focus_by_keyboard("el.id === 'box'", key="Tab")
     await page.keyboard.type("/pachisi auto mode:off")
     await page.keyboard.press("Enter")

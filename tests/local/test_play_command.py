@@ -23,6 +23,9 @@ from localdiscord.table import DEFAULT_DATABASE, LocalTable, TableRunning, local
 from tests.local.tabs import Tab
 from tests.support.processes import free_port
 
+pytestmark = pytest.mark.xdist_group("local-play-command")
+"""One worker runs the module: its tests share one Chromium (and one table), conftest.py."""
+
 ROOT = Path(__file__).resolve().parents[2]
 CHECKOUT = {"PYTHONPATH": str(ROOT)}
 """The command run from another folder still runs this checkout's code (not another installed copy)."""
@@ -80,11 +83,14 @@ async def play(tmp_path: Path, *extra: str, port: int = 0) -> AsyncIterator[tupl
 async def test_ctrl_c_and_play_again_resumes_the_game_and_the_page_reconnects(
     browser: Any, tmp_path: Path
 ) -> None:
-    async with play(tmp_path) as (first, url):
+    """The goodbye names the command that finds the same table again: bare `python` in a shell
+    without the virtual environment active lacks the bot's packages, so it names this interpreter."""
+    port = free_port()
+    async with play(tmp_path, port=port) as (first, url):
         assert url.startswith("http://127.0.0.1:")
         asha = await Tab.join(browser, url, "Asha")
-        await asha.command("/pachisi auto mode:off")
-        await asha.command("/pachisi start players:2 pieces:2 level:easy")
+        await asha.manual()
+        await asha.command("/pachisi start players:2 pieces:1 level:easy")
         await asha.page.wait_for_selector("#channel-name:has-text('›')")
         turn = await asha.turn()
         await asha.click(turn["id"])
@@ -92,12 +98,17 @@ async def test_ctrl_c_and_play_again_resumes_the_game_and_the_page_reconnects(
         thread = await asha.page.inner_text("#channel-name")
         before = await asha.texts()
         assert await first.ctrl_c() == 0
-        assert any("stopped" in line for line in first.lines), first.lines
         await asha.page.wait_for_selector("#banner:not([hidden])")  # reconnecting...
+    [goodbye] = [line for line in first.lines if line.startswith("stopped;")]
+    quoted = re.search(r"`([^`]+)`", goodbye)
+    assert quoted is not None, goodbye
+    python, *rest = shlex.split(quoted[1])
+    assert Path(os.path.normpath(tmp_path / python)) == Path(sys.executable)  # the venv, not what it links
+    assert rest == ["-m", "bot", "play", "--port", str(port)]
     assert (tmp_path / "pachisi-local.sqlite3").is_file()
     assert (tmp_path / "pachisi-local.discord.sqlite3").is_file()
 
-    async with play(tmp_path, port=int(url.rsplit(":", 1)[1])) as (second, again):
+    async with play(tmp_path, port=port) as (second, again):
         assert again == url
         await asha.page.wait_for_selector("#banner", state="hidden", timeout=20_000)  # by itself
         await asha.page.wait_for_selector("#bot-status.online")
@@ -150,20 +161,6 @@ def test_a_busy_port_is_a_clear_message(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert f"cannot listen on 127.0.0.1:{port}" in done.stderr and "another program" in done.stderr
     assert "Traceback" not in done.stderr
-
-
-async def test_the_goodbye_names_a_command_that_runs_without_the_virtual_environment(tmp_path: Path) -> None:
-    """Bare `python` in a shell without the virtual environment active lacks the bot's packages:
-    the line names this interpreter, and the options that find the same table again."""
-    port = free_port()
-    async with play(tmp_path, port=port) as (run, _):
-        assert await run.ctrl_c() == 0
-    [goodbye] = [line for line in run.lines if line.startswith("stopped;")]
-    quoted = re.search(r"`([^`]+)`", goodbye)
-    assert quoted is not None, goodbye
-    python, *rest = shlex.split(quoted[1])
-    assert Path(os.path.normpath(tmp_path / python)) == Path(sys.executable)  # the venv, not what it links
-    assert rest == ["-m", "bot", "play", "--port", str(port)]
 
 
 def test_the_local_tables_files_are_ignored_by_git() -> None:

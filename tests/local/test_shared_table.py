@@ -7,6 +7,7 @@ import contextlib
 import json
 import os
 import signal
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,9 @@ from localdiscord.table import LocalTable
 from tests.local.languages import LANGUAGES
 from tests.local.tabs import WON, Tab
 from tests.support.browser import DESKTOP
+
+pytestmark = pytest.mark.xdist_group("local-shared-table")
+"""One worker runs the module: its tests share one Chromium (and one table), conftest.py."""
 
 SCREENSHOTS = (
     Path(os.environ["PACHISI_SCREENSHOTS"]).resolve() if os.environ.get("PACHISI_SCREENSHOTS") else None
@@ -40,21 +44,23 @@ async def hindi_member(browser: Any, url: str, name: str) -> Tab:
 
 
 async def test_hindi_is_drawn_in_the_served_font_and_a_hindi_command_starts_a_game(
-    browser: Any, table: LocalTable
+    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
 ) -> None:
-    asha = await hindi_member(browser, table.url, "Asha")
+    table = shared_table
+    asha = await hindi_member(browser, table.url, named("Asha"))
     assert await asha.page.inner_text("#switch") == "किसी और के नाम से खेलें"  # the page's own words
     await asha.page.fill("#box", "/प")
     await asha.page.wait_for_selector("#suggestions li:has-text('/पच्चीसी')")
     await asha.page.fill("#box", "/पच्चीसी शु")
     await asha.page.wait_for_selector("#suggestions li:has-text('/पच्चीसी शुरू')")
+    sent_before = len(table.server.interactions)
     await asha.command("/पच्चीसी अपनेआप ढंग:बंद")
     await asha.message_with("इसे सिर्फ़ आप देख सकते हैं").first.wait_for()
     await asha.command(HINDI_START)
     await asha.page.wait_for_selector("#channel-name:has-text('›')")
     await asha.page.wait_for_selector("#messages img.picture")
     await asha.turn()
-    sent = [i.payload["data"] for i in table.server.interactions.values() if i.type == 2]
+    sent = [i.payload["data"] for i in list(table.server.interactions.values())[sent_before:] if i.type == 2]
     assert [d["options"][0]["name"] for d in sent] == ["auto", "start"]  # as Discord sends them
     await asha.page.wait_for_function(DEVANAGARI_LOADED)
     glyphs = await asha.page.evaluate("document.fonts.check('16px \"Pachisi Devanagari\"', 'पच्चीसी')")
@@ -68,22 +74,22 @@ async def test_hindi_is_drawn_in_the_served_font_and_a_hindi_command_starts_a_ga
 
 
 async def test_a_tables_link_seats_a_friend_and_shows_an_onlooker_the_game_live(
-    browser: Any, table: LocalTable
+    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
 ) -> None:
-    asha = await Tab.join(browser, table.url, "Asha")
-    await asha.command("/pachisi auto mode:off")
+    asha = await Tab.join(browser, shared_table.url, named("Asha"))
+    await asha.manual()
     await asha.command("/pachisi start players:4 pieces:1 level:easy")
     await asha.page.wait_for_selector("#channel-name:has-text('›')")
     await asha.turn()
     link = asha.page.url
     assert "/t/" in link
-    bala = await Tab.join(browser, link, "Bala")
+    bala = await Tab.join(browser, link, named("Bala"))
     offer = bala.page.locator("#offer[open]")
     await offer.wait_for()
     assert await bala.page.inner_text("#channel-name") == await asha.page.inner_text("#channel-name")
     await bala.page.click("#offer-take")  # one click
-    await asha.page.wait_for_selector("#messages li.message:has-text('Bala takes')")
-    chandra = await Tab.join(browser, link, "Chandra")
+    await asha.page.wait_for_selector(f"#messages li.message:has-text({bala.name + ' takes'!r})")
+    chandra = await Tab.join(browser, link, named("Chandra"))
     await chandra.page.click("#offer-watch")
     await chandra.page.wait_for_selector("#messages img.picture")
     shown = "() => document.querySelector('#messages').innerText"
@@ -98,10 +104,11 @@ async def test_a_tables_link_seats_a_friend_and_shows_an_onlooker_the_game_live(
 
 @pytest.mark.parametrize("locale", LANGUAGES)
 async def test_another_browsers_member_is_refused_by_name_and_by_forged_request(
-    browser: Any, table: LocalTable, locale: str
+    browser: Any, shared_table: LocalTable, named: Callable[[str], str], locale: str
 ) -> None:
-    asha = await Tab.join(browser, table.url, "Asha")
-    await asha.command("/pachisi auto mode:off")
+    table = shared_table
+    asha = await Tab.join(browser, table.url, named("Asha"))
+    await asha.manual()
     await asha.command(START)
     turn = await asha.turn()
     assert table.guild is not None
@@ -109,18 +116,18 @@ async def test_another_browsers_member_is_refused_by_name_and_by_forged_request(
     context = await browser.new_context(viewport=DESKTOP, locale=locale)  # a browser in its language
     page = await context.new_page()
     await page.goto(table.url)
-    await page.fill("#join-name", "asha")  # her name, from another browser
+    await page.fill("#join-name", asha.name.lower())  # her name, from another browser
     await page.click("#join-button")
-    taken = words.name_taken(words.language_of(locale), "Asha")
+    taken = words.name_taken(words.language_of(locale), asha.name)
     await page.wait_for_selector(f"#join-error:text-is({taken!r})")
     assert await page.locator("#join[open]").count() == 1  # still asked for a name
-    asha_id = next(m.user.id for m in table.guild.members.values() if m.user.name == "Asha")
+    asha_id = next(m.user.id for m in table.guild.members.values() if m.user.name == asha.name)
     socket = table.url.replace("http", "ws") + "/live"
     secret = "f" * 48
     async with aiohttp.ClientSession() as http, http.ws_connect(socket) as ws:
         await ws.send_str(json.dumps({"op": "hello", "member_id": str(asha_id), "secret": secret}))
         assert "does not hold that member" in (await ws.receive_json())["error"]
-        await ws.send_str(json.dumps({"op": "hello", "name": "Mallory", "secret": secret}))
+        await ws.send_str(json.dumps({"op": "hello", "name": named("Mallory"), "secret": secret}))
         welcome = await ws.receive_json()
         assert welcome["op"] == "welcome"
         forged = {"op": "click", "message": turn["message"], "custom_id": turn["id"], "secret": secret}
@@ -133,20 +140,22 @@ async def test_another_browsers_member_is_refused_by_name_and_by_forged_request(
     still = await asha.newest_turn()
     assert still is not None and still["id"] == turn["id"]  # her turn is still hers to play
     await asha.page.click("#switch")  # at her own computer she can still switch members...
-    await asha.page.fill("#join-name", "Asha's brother")
+    brother = named("Asha's brother")
+    await asha.page.fill("#join-name", brother)
     await asha.page.click("#join-button")
-    await asha.page.wait_for_selector("#me-name:has-text('Asha\\'s brother')")
+    await asha.page.wait_for_selector(f"#me-name:has-text({brother!r})")
     await asha.page.click("#switch")  # ...and back: this browser holds both
-    await asha.page.click("#known-members button:text-is('Continue as Asha')")
-    await asha.page.wait_for_selector("#me-name:text-is('You are Asha')")
+    await asha.page.click(f"#known-members button:text-is({'Continue as ' + asha.name!r})")
+    await asha.page.wait_for_selector(f"#me-name:text-is({'You are ' + asha.name!r})")
     assert asha.errors == []
 
 
 async def test_the_newest_message_stays_in_view_unless_scrolled_up_and_a_rematch_opens(
-    browser: Any, table: LocalTable
+    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
 ) -> None:
-    asha = await Tab.join(browser, table.url, "Asha", viewport={"width": 900, "height": 560})
-    await asha.command("/pachisi auto mode:off")
+    table = shared_table
+    asha = await Tab.join(browser, table.url, named("Asha"), viewport={"width": 900, "height": 560})
+    await asha.manual()
     await asha.command(START)
     await asha.page.wait_for_selector("#channel-name:has-text('›')")
     thread = asha.page.url
@@ -203,9 +212,10 @@ async def newest_in_view(tab: Tab) -> bool:
 
 
 async def test_the_command_list_scrolls_with_a_cue_and_reaches_every_sub_command(
-    browser: Any, table: LocalTable
+    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
 ) -> None:
-    asha = await Tab.join(browser, table.url, "Asha", viewport={"width": 900, "height": 600})
+    table = shared_table
+    asha = await Tab.join(browser, table.url, named("Asha"), viewport={"width": 900, "height": 600})
     assert table.guild is not None
     command = next(iter(table.server.commands[table.guild.id].values()))
     subs = [o["name"] for o in command["options"]]
@@ -227,29 +237,29 @@ async def test_the_command_list_scrolls_with_a_cue_and_reaches_every_sub_command
     assert await asha.page.input_value("#box") == f"/pachisi {subs[-1]} "
 
 
-async def test_a_rematch_opens_for_every_member_of_the_game(browser: Any, table: LocalTable) -> None:
-    asha = await Tab.join(browser, table.url, "Asha")
-    await asha.command("/pachisi auto mode:off")  # until Bala is seated; then it mostly plays itself
-    await asha.command("/pachisi start players:4 pieces:1 level:easy")
+async def test_a_rematch_opens_for_every_member_of_the_game(
+    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
+) -> None:
+    asha = await Tab.join(browser, shared_table.url, named("Asha"))
+    await asha.manual()  # until Bala is seated; then it mostly plays itself
+    await asha.command(START)
     await asha.page.wait_for_selector("#channel-name:has-text('›')")
     thread = asha.page.url
     await asha.turn()
-    bala = await Tab.join(browser, thread, "Bala")
+    bala = await Tab.join(browser, thread, named("Bala"))
     await bala.page.click("#offer-take")
-    await bala.page.wait_for_selector("#messages li.message:has-text('Bala takes')")
+    await bala.page.wait_for_selector(f"#messages li.message:has-text({bala.name + ' takes'!r})")
     await bala.command("/pachisi auto mode:on")
     await asha.command("/pachisi auto mode:on")
     for _ in range(400):  # a choice of move now and then: either may click it (the other is refused)
-        if await asha.finished():
+        turn = await asha.next_turn_or_end()
+        if turn is None:
             break
-        turn = await asha.newest_turn()
-        if turn is not None:
-            for tab in (asha, bala):
-                with contextlib.suppress(Exception):
-                    await tab.page.click(
-                        f'#messages button[data-custom-id="{turn["id"]}"]:not([disabled])', timeout=500
-                    )
-        await asha.page.wait_for_timeout(200)
+        for tab in (asha, bala):
+            with contextlib.suppress(Exception):
+                await tab.page.click(
+                    f'#messages button[data-custom-id="{turn["id"]}"]:not([disabled])', timeout=500
+                )
     name = await bala.page.inner_text("#channel-name")
     await asha.open_channel("# pachisi")
     await asha.page.locator("#messages button:has-text('Rematch'):not([disabled])").last.click()
@@ -262,10 +272,11 @@ async def test_a_rematch_opens_for_every_member_of_the_game(browser: Any, table:
 
 
 async def test_a_command_the_bot_leaves_unanswered_is_named_in_the_members_words(
-    browser: Any, table: LocalTable
+    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
 ) -> None:
-    asha = await hindi_member(browser, table.url, "Asha")
-    pid = table.bot.child.pid
+    asha = await hindi_member(browser, shared_table.url, named("Asha"))
+    assert shared_table.bot is not None
+    pid = shared_table.bot.child.pid
     assert pid is not None
     os.kill(pid, signal.SIGSTOP)  # the bot hangs: Discord's client gives up after 3 s
     try:

@@ -1,60 +1,88 @@
-"""The local table in a real browser: members type commands and click buttons on the page, and
-the real bot, connected to the stand-in, answers."""
+"""The local table in a real browser, in English and in Hindi: members type commands and click
+buttons on the page, and the real bot, connected to the stand-in, answers. The tests share one
+table (conftest.py), each under names of its own; the bot that dies has a table of its own."""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 import aiohttp
 import pytest
 
+from localdiscord import commandline
 from localdiscord.objects import API
 from localdiscord.table import LocalTable
-from tests.local.languages import LANGUAGES, lang, member
-from tests.local.tabs import WON, Tab
+from localdiscord.words import language_of
+from tests.local.languages import LANGUAGES, lang, member, won
+from tests.local.tabs import Tab
 from tests.support.browser import PHONE
+
+pytestmark = pytest.mark.xdist_group("local-table")
+"""One worker runs the module: its tests share one Chromium (and one table), conftest.py."""
 
 START = "/pachisi start players:2 pieces:1 level:easy"
 
 
+def localized(table: LocalTable, locale: str, *path: str) -> list[str]:
+    """The names of `/pachisi <sub-command> <option>` as a member of `locale` types them."""
+    assert table.guild is not None
+    found: list[str] = []
+    options = list(table.server.commands[table.guild.id].values())
+    for name in path:
+        option = next(o for o in options if o["name"] == name)
+        found.append((option.get("name_localizations") or {}).get(locale) or name)
+        options = option.get("options", [])
+    return found
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
 async def test_a_game_started_in_the_command_box_and_played_to_the_end_by_clicking(
-    browser: Any, table: LocalTable
+    browser: Any, shared_table: LocalTable, named: Callable[[str], str], locale: str
 ) -> None:
-    asha = await Tab.join(browser, table.url, "Asha")
-    await asha.page.fill("#box", "/pachisi st")
-    await asha.page.wait_for_selector("#suggestions li:has-text('/pachisi start')")
+    words = lang(locale)
+    asha = await member(browser, shared_table.url, named("Asha"), locale)
+    command, start, players = localized(shared_table, locale, "pachisi", "start", "players")
+    await asha.page.fill("#box", f"/{command} {start[:2]}")
+    await asha.page.wait_for_selector(f"#suggestions li:has-text('/{command} {start}')")
     await asha.page.press("#box", "Tab")  # takes the first suggestion
-    assert await asha.page.input_value("#box") == "/pachisi start "
-    await asha.page.type("#box", "players:")
+    assert await asha.page.input_value("#box") == f"/{command} {start} "
+    await asha.page.type("#box", f"{players}:")
     await asha.page.wait_for_selector("#suggestions li:has-text('2')")
-    await asha.command("/pachisi auto mode:off")  # a Throw button on each of her turns
-    await asha.message_with("Only you can see this").first.wait_for()
+    await asha.manual()
     await asha.command(START)
     await asha.page.wait_for_selector("#channel-name:has-text('›')")  # her new table's thread opens
     await asha.page.wait_for_selector("#messages img.picture")  # the board
-    clicks = await asha.play_to_the_end(table.database)
+    clicks = await asha.play_to_the_end(shared_table.database)
     assert clicks > 0
-    await asha.message_with(WON).first.wait_for()  # the result, in English
+    await asha.message_with(won(locale)).first.wait_for()  # the result, in her language
     await asha.open_channel("# pachisi")
-    card = asha.message_with("Rematch")
-    await card.first.wait_for()
-    assert await card.locator("button:has-text('Rematch')").is_enabled()
-    await asha.page.locator("#messages a.mention").first.click()  # "started in #<thread>"
+    rematch = f"button:has-text({words.gettext('Rematch')!r})"
+    card = asha.message_with(asha.name).filter(has=asha.page.locator(rematch)).last
+    await card.wait_for()
+    assert await card.locator(rematch).is_enabled()
+    await asha.page.locator("#messages a.mention").last.click()  # "Playing in #<thread>": hers, the newest
     await asha.page.wait_for_selector("#channel-name:has-text('›')")
     assert asha.errors == []
 
 
-async def test_a_second_member_takes_a_seat_and_sees_the_same_thread(browser: Any, table: LocalTable) -> None:
-    asha = await Tab.join(browser, table.url, "Asha")
-    await asha.command("/pachisi auto mode:off")
+@pytest.mark.parametrize("locale", LANGUAGES)
+async def test_a_second_member_takes_a_seat_and_sees_the_same_thread(
+    browser: Any, shared_table: LocalTable, named: Callable[[str], str], locale: str
+) -> None:
+    words = lang(locale)
+    asha = await member(browser, shared_table.url, named("Asha"), locale)
+    await asha.manual()
     await asha.command("/pachisi start players:4 pieces:1 level:easy")
+    await asha.page.wait_for_selector("#channel-name:has-text('›')")
     await asha.page.wait_for_selector("#messages img.picture")
-    bala = await Tab.join(browser, table.url, "Bala")
-    await bala.page.locator("#messages button:has-text('Take a seat'):not([disabled])").first.click()
-    await bala.page.wait_for_selector("#messages li.message:has-text('Bala')")
-    await bala.open_thread()
-    await asha.page.wait_for_selector("#messages li.message:has-text('Bala')")
+    bala = await member(browser, shared_table.url, named("Bala"), locale)
+    take = f"#messages button:has-text({words.gettext('Take a seat')!r}):not([disabled])"
+    await bala.page.locator(take).last.click()  # the newest card: Asha's
+    await bala.page.wait_for_selector(f"#messages li.message:has-text({bala.name!r})")
+    await bala.open_thread(await asha.thread_name())
+    await asha.page.wait_for_selector(f"#messages li.message:has-text({bala.name!r})")
     bala_boards = await bala.page.locator("#messages img.picture").evaluate_all("(i) => i.map((x) => x.src)")
     asha_boards = await asha.page.locator("#messages img.picture").evaluate_all("(i) => i.map((x) => x.src)")
     assert bala_boards and bala_boards[-1] == asha_boards[-1]
@@ -64,12 +92,13 @@ async def test_a_second_member_takes_a_seat_and_sees_the_same_thread(browser: An
 
 @pytest.mark.parametrize("locale", LANGUAGES)
 async def test_an_ephemeral_answer_shows_only_on_its_members_page(
-    browser: Any, table: LocalTable, locale: str
+    browser: Any, shared_table: LocalTable, named: Callable[[str], str], locale: str
 ) -> None:
     words = lang(locale)
     only_you = words.gettext("Only you can see this")
-    asha = await member(browser, table.url, "Asha", locale)
-    bala = await member(browser, table.url, "Bala", locale)
+    asha = await member(browser, shared_table.url, named("Asha"), locale)
+    bala = await member(browser, shared_table.url, named("Bala"), locale)
+    pictures = await bala.page.locator("#messages img.picture").count()
     await asha.command("/pachisi help")
     answer = asha.message_with(only_you)
     await answer.wait_for()
@@ -77,48 +106,69 @@ async def test_an_ephemeral_answer_shows_only_on_its_members_page(
     await bala.command("/pachisi auto mode:on")  # a later answer of Bala's own, to wait for
     await bala.message_with(only_you).wait_for()
     assert await bala.message_with(only_you).count() == 1
-    assert await bala.page.locator("#messages img.picture").count() == 0  # her help, with its key, is not his
+    assert await bala.page.locator("#messages img.picture").count() == pictures  # her help's key is not his
     assert await asha.message_with(only_you).locator("img.picture").count() == 1
     await answer.locator(f"button:has-text({words.gettext('Dismiss message')!r})").click()
     await answer.wait_for(state="detached")
-    await asha.command("good luck, *Bala*")  # a line without / is a chat message, for everyone
-    said = bala.message_with("good luck")
+    await asha.command(f"good luck, *{bala.name}*")  # a line without / is a chat message, for everyone
+    said = bala.message_with(f"good luck, {bala.name}")
     await said.wait_for()
-    assert await said.locator(".author").inner_text() == "Asha"
-    assert await said.locator("em").inner_text() == "Bala"
+    assert await said.locator(".author").inner_text() == asha.name
+    assert await said.locator("em").inner_text() == bala.name
     await asha.command("/pachisi help")  # the bot is still there after hearing it
     await asha.message_with(only_you).locator("img.picture").wait_for()
 
 
+REFUSED = [
+    ("/pachisi start players:3", "players must be 2 or 4."),
+    ("/pachisi start pieces:9", "pieces must be from 1 to 4"),
+    ("/pachisi start pieces:two", "pieces must be a whole number"),
+    ("/pachisi start thread:maybe", "thread must be True or False"),
+    ("/pachisi begin", "no sub-command begin"),
+    ("/chess start", "no command /chess"),
+    ("/pachisi start colour:red", "has no option colour"),
+    ("/pachisi move", "needs the option choice"),
+]
+"""Lines the command box refuses, and (in English) why."""
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
 async def test_commands_the_bot_does_not_have_are_refused_on_the_page(
-    browser: Any, table: LocalTable
+    browser: Any, shared_table: LocalTable, named: Callable[[str], str], locale: str
 ) -> None:
-    asha = await Tab.join(browser, table.url, "Asha")
-    sent = len(table.server.interactions)
-    for line, reason in [
-        ("/pachisi start players:3", "players must be 2 or 4."),
-        ("/pachisi start pieces:9", "pieces must be from 1 to 4"),
-        ("/pachisi start pieces:two", "pieces must be a whole number"),
-        ("/pachisi start thread:maybe", "thread must be True or False"),
-        ("/pachisi begin", "no sub-command begin"),
-        ("/chess start", "no command /chess"),
-        ("/pachisi start colour:red", "has no option colour"),
-        ("/pachisi move", "needs the option choice"),
-    ]:
+    asha = await member(browser, shared_table.url, named("Asha"), locale)
+    assert shared_table.guild is not None
+    commands = commandline.localized(
+        list(shared_table.server.commands[shared_table.guild.id].values()), locale
+    )
+    sent = len(shared_table.server.interactions)
+    for line, reason in REFUSED:
         await asha.command(line)
-        assert reason in await asha.refusal(), line
+        shown = await asha.refusal()
+        with pytest.raises(commandline.Refused) as read:  # the reader's reason, in her language
+            commandline.read(line, commands, {}, language_of(locale))
+        assert shown == str(read.value), line
+        assert reason in shown if locale == "en-US" else any("\u0900" <= c <= "\u097f" for c in shown), line
         assert await asha.page.input_value("#box") == line  # kept, to be corrected
-    assert len(table.server.interactions) == sent  # nothing reached the bot
+    assert len(shared_table.server.interactions) == sent  # nothing reached the bot
     await asha.command("/pachisi help")
-    await asha.message_with("Only you can see this").wait_for()
-    assert len(table.server.interactions) == sent + 1
+    await asha.message_with(lang(locale).gettext("Only you can see this")).wait_for()
+    assert len(shared_table.server.interactions) == sent + 1
 
 
+@pytest.mark.parametrize(
+    ("locale", "in_minutes"), [("en-US", ("in 5 minutes", "in 4 minutes")), ("hi", ("5 मिनट में", "4 मिनट में"))]
+)
 async def test_markdown_mentions_and_times_are_shown_and_names_are_only_text(
-    browser: Any, table: LocalTable
+    browser: Any,
+    shared_table: LocalTable,
+    named: Callable[[str], str],
+    locale: str,
+    in_minutes: tuple[str, str],
 ) -> None:
-    evil = "<img src=x onerror=alert(1)>"
-    asha = await Tab.join(browser, table.url, evil)
+    table = shared_table
+    evil = named("<img src=x onerror=alert(1)>")
+    asha = await member(browser, table.url, evil, locale)
     member_id = next(m.user.id for m in table.guild.members.values() if m.user.name == evil)  # type: ignore[union-attr]
     channel = next(iter(table.guild.channels))  # type: ignore[union-attr]
     soon = int(time.time()) + 300
@@ -130,23 +180,27 @@ async def test_markdown_mentions_and_times_are_shown_and_names_are_only_text(
         url = f"{table.server.url}{API}/channels/{channel}/messages"
         async with http.post(url, json={"content": content}, headers=headers) as response:
             assert response.status == 200
-    message = asha.message_with("quoted")
+    message = asha.message_with("quoted").last
     await message.wait_for()
     assert await message.locator("strong").inner_text() == "bold"
     assert await message.locator("em").inner_text() == "italics"
     assert await message.locator("p code").inner_text() == "code"
     assert await message.locator("pre code").inner_text() == "block"
     assert "quoted <b>not bold</b>" in await message.locator("blockquote").inner_text()
-    assert await message.locator("time.timestamp").inner_text() in ("in 5 minutes", "in 4 minutes")
+    assert await message.locator("time.timestamp").inner_text() in in_minutes  # in her language
     assert await message.locator(".mention").inner_text() == "@" + evil
     assert await asha.page.locator("img:not(.picture)").count() == 0  # no element from any text
     assert evil in await asha.page.inner_text("#me-name")
 
 
-async def test_phone_width_board_fits_and_buttons_work_by_keyboard(browser: Any, table: LocalTable) -> None:
-    asha = await Tab.join(browser, table.url, "Asha", viewport=PHONE)
-    await asha.command("/pachisi auto mode:off")
+async def test_phone_width_board_fits_and_buttons_work_by_keyboard(
+    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
+) -> None:
+    """The layout and the keyboard at a phone's width (in Hindi as well: test_first_hour.py)."""
+    asha = await Tab.join(browser, shared_table.url, named("Asha"), viewport=PHONE)
+    await asha.manual()
     await asha.command(START)
+    await asha.page.wait_for_selector("#channel-name:has-text('›')")
     board = asha.page.locator("#messages img.picture").last
     await board.wait_for()
     await asha.page.wait_for_function(
@@ -163,20 +217,27 @@ async def test_phone_width_board_fits_and_buttons_work_by_keyboard(browser: Any,
         await asha.page.keyboard.press("Shift+Tab")
     await asha.page.keyboard.press("Enter")
     await asha.wait_gone(turn["id"])
-    await asha.page.screenshot(path=str(table.database.parent / "phone.png"))
+    await asha.page.screenshot(path=str(shared_table.database.parent / "phone.png"))
 
 
-async def test_a_bot_that_dies_is_started_again_and_the_game_goes_on(browser: Any, table: LocalTable) -> None:
-    asha = await Tab.join(browser, table.url, "Asha")
-    await asha.command("/pachisi auto mode:off")
+async def test_a_bot_that_dies_is_started_again_and_the_game_goes_on(
+    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
+) -> None:
+    """(The later tests of the module meet the bot started again, as members of a table do.)"""
+    asha = await Tab.join(browser, shared_table.url, named("Asha"))
+    await asha.manual()
     await asha.command(START)
+    await asha.page.wait_for_selector("#channel-name:has-text('›')")
     await asha.turn()
-    assert table.bot is not None and table.bot.child.running
-    await table.bot.child.kill()  # SIGKILL: no clean shutdown
+    bot = shared_table.bot
+    assert bot is not None and bot.child.running
+    runs = bot.runs
+    await bot.child.kill()  # SIGKILL: no clean shutdown
     await asha.page.wait_for_selector("#bot-status.offline")
     await asha.page.wait_for_selector("#bot-status.online", timeout=30_000)
-    assert table.bot.runs == 2
-    turn = await asha.turn()
-    await asha.click(turn["id"])
-    await asha.wait_gone(turn["id"])
-    assert await asha.play_to_the_end(table.database) >= 0
+    assert bot.runs == runs + 1
+    for _ in range(2):  # her throw is taken after the restart, and the game offers the next turn
+        turn = await asha.turn()
+        await asha.click(turn["id"])
+        await asha.wait_gone(turn["id"])
+    assert asha.errors == []

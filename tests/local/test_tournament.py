@@ -9,8 +9,13 @@ import os
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from localdiscord.table import LocalTable
 from tests.local.tabs import Tab
+
+pytestmark = pytest.mark.xdist_group("local-tournament")
+"""One worker runs the module: its tests share one Chromium (and one table), conftest.py."""
 
 OPEN = "/pachisi tournament open name:Cup rounds:1 players:2 pieces:1 level:easy"
 SCREENSHOT = os.environ.get("PACHISI_TOURNAMENT_SCREENSHOT")
