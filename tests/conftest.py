@@ -9,10 +9,15 @@ tests are skipped, saying why. Each PostgreSQL test gets an empty `public` schem
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Generator
 from pathlib import Path
 
 import pytest
+
+try:
+    from _pytest.nodeid import NodeId  # pytest 9
+except ImportError:  # pytest 8: `item._nodeid` is the node id itself
+    NodeId = None  # type: ignore[assignment,misc]
 
 from bot.core.store import Store
 from engine import build
@@ -33,15 +38,28 @@ def pytest_configure(config: pytest.Config) -> None:
     config.option.ignore = [*(config.option.ignore or []), *sources]
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+@pytest.hookimpl(wrapper=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> Generator[None]:
     """The long tests (`slow`) go first, so that under pytest-xdist they start at once and the
     short ones fill the other workers around them, rather than one of them ending the run late.
     Under `--dist loadgroup`, the tests that stop a PostgreSQL server of their own run on one
-    worker, one after another, on one such server (e2e/conftest.py)."""
+    worker, one after another, on one such server (e2e/conftest.py), as do each browser module's
+    (local/conftest.py)."""
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable: slow ones first
     for item in items:
         if "postgres_server" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.xdist_group("private_postgres"))
+    yield  # pytest-xdist names each item's group here
+    for item in items:
+        keep_group(item)
+
+
+def keep_group(item: pytest.Item) -> None:
+    """pytest-xdist 3.8 (`--dist loadgroup`) names an item's group by writing `item._nodeid`, which
+    pytest 9 no longer reads (its node ids are `item._id`): without this its groups are ignored."""
+    grouped = item.__dict__.get("_nodeid")
+    if NodeId is not None and isinstance(grouped, str) and grouped != item.nodeid:
+        item._id = NodeId.parse(grouped)
 
 
 def pytest_report_header() -> str:

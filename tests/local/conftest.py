@@ -26,11 +26,6 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-try:
-    from _pytest.nodeid import NodeId  # pytest 9
-except ImportError:  # pytest 8: `item._nodeid` is the node id itself
-    NodeId = None  # type: ignore[assignment,misc]
-
 from localdiscord.table import LocalTable
 from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, missing
 
@@ -49,15 +44,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             continue
         if inspect.iscoroutinefunction(getattr(item, "function", None)):
             item.add_marker(pytest.mark.asyncio(loop_scope="module"), append=False)  # before auto mode's
-        keep_group(item)
-
-
-def keep_group(item: pytest.Item) -> None:
-    """pytest-xdist 3.8 (`--dist loadgroup`) names an item's group by writing `item._nodeid`, which
-    pytest 9 no longer reads (its node ids are `item._id`): without this its groups are ignored."""
-    grouped = item.__dict__.get("_nodeid")
-    if NodeId is not None and isinstance(grouped, str) and grouped != item.nodeid:
-        item._id = NodeId.parse(grouped)
 
 
 def need_chromium() -> None:
