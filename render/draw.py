@@ -243,12 +243,13 @@ def render(
     if last_move is not None and not story:
         story = [DrawnMove(last_move, last_position)]
     story = list(story)[-MAX_STORY:]
-    if position.result is not None:  # a finished game: nobody is to move, nothing to choose
+    over = position.result is not None or termination is not None
+    if over:  # a game over, won or stopped: nobody is to move, nothing to choose
         throw, cowries, choices = None, None, None
     marks = piece_marks(words)
     canvas = Canvas(_base(position.result is not None).copy())
     names = names or {}
-    panels.draw_panels(canvas, words, position, names, throw, cowries, story, choices or ())
+    panels.draw_panels(canvas, words, position, names, throw, cowries, story, choices or (), over=over)
     placement = labels.place(position, story, choices or ())
     for square in position.blockades():
         blockade_mark(canvas, layout.square_box(square))

@@ -185,6 +185,7 @@ class PanelLabels(NamedTuple):
     no_capture_needed: str
     captured: str
     not_captured: str
+    never_captured: str
     last_moves: str
     none_yet: str
     this_throw: str
@@ -202,6 +203,7 @@ def panel_labels(words: Words) -> PanelLabels:
         no_capture_needed=words.gettext("No capture needed"),
         captured=words.gettext("✓ Captured: may go home"),
         not_captured=words.gettext("✗ No capture yet"),
+        never_captured=words.gettext("✗ Captured nothing"),
         last_moves=words.gettext("Last moves"),
         none_yet=words.gettext("None yet"),
         this_throw=words.gettext("This throw"),

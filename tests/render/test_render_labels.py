@@ -171,3 +171,25 @@ def test_the_piece_boxes_hold_every_piece_drawn(players: int) -> None:
             paint.rectangle((box[0], box[1], box[2] - 1, box[3] - 1), fill=255)
         stray = ImageChops.subtract(changed, inside)
         assert stray.getbbox() is None, (position.notation(), stray.getbbox())
+
+
+def test_a_game_stopped_without_a_result_draws_no_throw_choices_nor_anyone_to_move() -> None:
+    """A game ended by a member (or whose channel went) has no result, yet it is over: its last
+    board draws the pieces as they stand and nothing of the throw that was pending."""
+    live = Position.parse(
+        "black:0,3,3,25 red:0,8,71,84 yellow:59,84,84,84 green:0,0,42,84 turn:black captured:black+yellow rules:classic"
+    )
+    moves = live.legal_moves(4)
+    assert moves
+    stopped = decode(board_png(live, termination="abandoned"))
+    stale = decode(
+        board_png(live, termination="abandoned", throw=4, cowries=(True,) * 4 + (False,) * 2, choices=moves)
+    )
+    assert stopped.tobytes() == stale.tobytes()
+    playing = decode(board_png(live, throw=4, choices=moves))
+    landing = layout.square_box(ROUTES[moves[0].seat][moves[0].dst])
+    assert count_colour(playing, landing, theme.CHOICE_EDGE) > 50
+    assert count_colour(stopped, landing, theme.CHOICE_EDGE) == 0
+    frame = layout.panel_box(0)
+    assert stopped.crop(frame).tobytes() != playing.crop(frame).tobytes(), "no frame, no 'to move'"
+    assert stopped.size == playing.size, "no result: no result's band"
