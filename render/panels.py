@@ -216,7 +216,7 @@ class Entry(NamedTuple):
 
 
 def _move_entry(words: Words, move: Move, victims: Sequence[int], position: Position | None) -> Entry:
-    places = (w.place_words(words, move.seat, move.src), w.place_words(words, move.seat, move.dst))
+    places = (w.source_words(words, move, position), w.place_words(words, move.seat, move.dst))
     return Entry(w.move_words(words, move, victims, position), places)
 
 
@@ -224,6 +224,8 @@ ENTRY_SIZES = (22, 20, 18, 16)
 """The sizes of a side box's entries (a move, a choice), all of a box's at one size."""
 ENTRY_GAP = 10
 """Space between two entries of a side box, besides their lines."""
+ENTRY_LINES = 3
+"""The most lines of one entry: a move from a square told apart by its lane may need three."""
 
 
 def line_height(size: int) -> int:
@@ -232,14 +234,14 @@ def line_height(size: int) -> int:
 
 
 def entry_lines(texts: Sequence[Entry], width: int, room: int) -> tuple[list[list[str]], int] | None:
-    """Each text on at most two lines of `width` px (a move named by its places is longer than a
+    """Each text on at most three lines of `width` px (a move named by its places is longer than a
     line), all at the largest of `ENTRY_SIZES` at which they reach no further than `room` px below
     the first line's middle, a smaller size rather than a place's name broken; None when they fit
     at none."""
     for whole_places in (True, False):
         for size in ENTRY_SIZES:
             wrapped = [sprites.lines(text, size, width, keep) for text, keep in texts]
-            fits = all(len(shown) <= 2 for shown in wrapped) and all(
+            fits = all(len(shown) <= ENTRY_LINES for shown in wrapped) and all(
                 sprites.text_width(line, size) <= width for shown in wrapped for line in shown
             )
             kept = all(
