@@ -172,21 +172,30 @@ def _lane_words(words: Speaker, arm: int, column: int) -> str:
 def square_words(words: Speaker, seat: int, step: int) -> str:
     """The very square a piece of `seat` at `step` (1-83) stands on, as the picture shows it: the
     arm's lane and the square counted from the centre, "Black's right column, square 3"; on the
-    way home up its own middle column, "Black's way home, square 3" (the squares it left by). Said where
-    `place_words` would name two pieces alike."""
-    place = SQUARES[ROUTES[seat][step]]
-    owner = seat_name(words, place.arm)
+    way home up its own middle column, "Black's way home, square 3" (the squares it left by).
+    Said where `place_words` would name two pieces alike, and where the Hint names a square."""
+    square = ROUTES[seat][step]
+    place = SQUARES[square]
     if place.column == MID and place.arm == seat and step > HOME // 2:
-        return words.pgettext(
-            "place before from/to",
-            "{owner}'s way home, square {row}",
-            owner=owner,
-            row=place.row,
-        )
+        return way_home_words(words, seat, place.row)
+    return lane_square_words(words, square)
+
+
+def way_home_words(words: Speaker, seat: int, row: int) -> str:
+    """A square of a seat's middle column on its way home: "Black's way home, square 3"."""
+    return words.pgettext(
+        "place before from/to", "{owner}'s way home, square {row}", owner=seat_name(words, seat), row=row
+    )
+
+
+def lane_square_words(words: Speaker, square: int) -> str:
+    """A square (engine.board's number) as the picture shows it, whoever stands there: "Red's top
+    row, square 5"."""
+    place = SQUARES[square]
     return words.pgettext(
         "place before from/to",
         "{owner}'s {lane}, square {row}",
-        owner=owner,
+        owner=seat_name(words, place.arm),
         lane=_lane_words(words, place.arm, place.column),
         row=place.row,
     )
