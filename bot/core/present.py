@@ -112,7 +112,7 @@ def board_of(
     """The picture of `game` with `events` numbered on it; `at`: a position the game passed through
     (the member's own throws shown before the computers'), drawn without a throw or choices. A
     game over (won, drawn, resigned or ended) is drawn with nobody to move: no throw, no choices."""
-    story = tuple((e.move, e.before) for e in events if e.move is not None)
+    story = tuple((e.move, e.before) for e in events if e.move is not None) or game.story
     if at is not None:
         return Board(at, panel_names(lang, game, names), story, words=lang.picture)
     if game.status != Status.ACTIVE:
