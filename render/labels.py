@@ -191,13 +191,21 @@ def _free(box: Box, blocked: Sequence[Box]) -> bool:
 
 
 def _spot(
-    home: Point, options: Callable[[Point], list[tuple[Box, tuple[Point, ...]]]], blocked: Sequence[Box]
+    home: Point,
+    options: Callable[[Point], list[tuple[Box, tuple[Point, ...]]]],
+    blocked: Sequence[Box],
+    lines: Sequence[Sequence[Point]] = (),
+    lead: tuple[Point, Sequence[Box]] | None = None,
 ) -> tuple[Point, Box, tuple[Point, ...]]:
-    """The free spot nearest `home` for a label whose ways to stand at a centre are `options(centre)`."""
+    """The free spot nearest `home` for a label whose ways to stand at a centre are `options(centre)`,
+    off `lines` (the other choices' arrows); `lead`: where its own arrow's line to it starts and
+    the labels that line must not run over."""
     for dx, dy in SPOTS:
         centre = (home[0] + dx, home[1] + dy)
+        if lead is not None and any(passes_through((lead[0], centre), box) for box in lead[1]):
+            continue
         for box, minis in options(centre):
-            if _free(box, blocked):
+            if _free(box, blocked) and _clear(box, lines):
                 return centre, box, minis
     box, minis = options(home)[0]
     return home, box, minis  # nowhere free within reach: its home (not met on a real board)
@@ -234,30 +242,51 @@ def _standing(position: Position, move: Move) -> int:
     return 0 if square is None else len({seat for seat, _ in position.pieces_on(square)})
 
 
+def _clear(box: Box, lines: Sequence[Sequence[Point]]) -> bool:
+    return not any(passes_through(line, box) for line in lines)
+
+
+def _routes(choices: Sequence[Move]) -> list[list[Point]]:
+    """Each choice's arrow along its route, off the squares' centres (`CHOICE_OFFSETS`)."""
+    found = []
+    for index, move in enumerate(choices):
+        shift = CHOICE_OFFSETS[index % len(CHOICE_OFFSETS)]
+        found.append([(x + shift, y + shift) for x, y in layout.path_points(move.seat, move.src, move.dst)])
+    return found
+
+
 def _place_tiles(
     position: Position, choices: Sequence[Move], by_square: dict[int, list[Box]], fixed: list[Box]
 ) -> tuple[list[Label], set[int]]:
     """Each tile on its landing square when that is free of everything but the square's own
-    pieces, else at the nearest free spot, in the choices' order."""
+    pieces and off the other choices' arrows, else at the nearest such spot, in the choices'
+    order (two pieces on one lane: the nearer one's tile steps aside from the farther one's
+    arrow)."""
     tiles: list[Label] = []
     covered: set[int] = set()
+    routes = _routes(choices)
     for index, move in enumerate(choices):
         home = layout.step_point(move.seat, move.dst)
         square = _landing(move)
         options = partial(tile_options, standing=_standing(position, move))
         labels = [t.box for t in tiles]
+        lines = [route for other, route in enumerate(routes) if other != index]
         if square is not None and square not in covered:
             others = [
                 b for sq, boxes in by_square.items() if sq != square and sq not in covered for b in boxes
             ]
-            free = [(box, minis) for box, minis in options(home) if _free(box, fixed + others + labels)]
+            free = [
+                (box, minis)
+                for box, minis in options(home)
+                if _free(box, fixed + others + labels) and _clear(box, lines)
+            ]
             if free:
                 if square in by_square:
                     covered.add(square)
                 tiles.append(Label(index, home, home, *free[0]))
                 continue
         blocked = fixed + labels + [b for sq, boxes in by_square.items() if sq not in covered for b in boxes]
-        centre, box, minis = _spot(home, options, blocked)
+        centre, box, minis = _spot(home, options, blocked, lines, (routes[index][-1], labels))
         tiles.append(Label(index, centre, home, box, minis))
     return tiles, covered
 
@@ -283,6 +312,17 @@ def _place_numbers(story: Sequence[DrawnMove], blocked: list[Box]) -> list[Label
         centre, box, _ = _spot(home, partial(_disc_options, size=size), taken)
         placed[index] = Label(index, centre, home, box)
     return [placed[index] for index in range(len(story))]
+
+
+def passes_through(line: Sequence[Point], box: Box) -> bool:
+    """A polyline (an arrow's middle) runs over `box`: checked every 2 px along each segment."""
+    for (x1, y1), (x2, y2) in pairwise(line):
+        steps = max(abs(x2 - x1), abs(y2 - y1)) // 2 + 1
+        for k in range(steps + 1):
+            x, y = x1 + (x2 - x1) * k / steps, y1 + (y2 - y1) * k / steps
+            if box[0] <= x < box[2] and box[1] <= y < box[3]:
+                return True
+    return False
 
 
 def crossings(first: list[Point], second: list[Point]) -> int:
@@ -316,8 +356,11 @@ def _uncross(
         if a.home != b.home and (a.centre == a.home or b.centre == b.home):
             continue
         rest = [t.box for t in tiles if t.order not in (i, j)]
-        moved_a = _moved(a, b.centre, _standing(position, choices[i]), visible + rest)
-        moved_b = _moved(b, a.centre, _standing(position, choices[j]), visible + rest)
+        routes = _routes(choices)
+        lines_a = [route for k, route in enumerate(routes) if k != i]
+        lines_b = [route for k, route in enumerate(routes) if k != j]
+        moved_a = _moved(a, b.centre, _standing(position, choices[i]), visible + rest, lines_a)
+        moved_b = _moved(b, a.centre, _standing(position, choices[j]), visible + rest, lines_b)
         if moved_a is None or moved_b is None or overlaps(moved_a.box, moved_b.box):
             continue
         new_a, new_b = _arrow(i, choices[i], moved_a), _arrow(j, choices[j], moved_b)
@@ -325,10 +368,12 @@ def _uncross(
             tiles[i], tiles[j], arrows[i], arrows[j] = moved_a, moved_b, new_a, new_b
 
 
-def _moved(tile: Label, centre: Point, standing: int, blocked: Sequence[Box]) -> Label | None:
+def _moved(
+    tile: Label, centre: Point, standing: int, blocked: Sequence[Box], lines: Sequence[Sequence[Point]]
+) -> Label | None:
     """`tile` standing at `centre` instead, its pieces on the first free corner; None if it would
-    cover something there."""
+    cover something there or stand on another choice's arrow (`lines`)."""
     for box, minis in tile_options(centre, standing):
-        if _free(box, blocked):
+        if _free(box, blocked) and _clear(box, lines):
             return Label(tile.order, centre, tile.home, box, minis)
     return None

@@ -14,7 +14,7 @@ from engine.board import HOME, ROUTES
 from render import DrawnMove, board_png, layout, theme
 from render.board import base_board
 from render.draw import MAX_STORY, render
-from render.labels import Label, Placement, crossings, overlaps, place, tile_options
+from render.labels import Label, Placement, crossings, overlaps, passes_through, place, tile_options
 from tests.render.helpers import count_colour, decode
 
 
@@ -46,6 +46,10 @@ def _check(placement: Placement) -> None:
         assert not overlaps(first.box, second.box), (first, second)
     for square in placement.covered:  # its pieces are drawn on the tile standing there
         assert any(tile.centre == tile.home == layout.square_centre(square) for tile in placement.tiles)
+    for tile in placement.tiles:  # a choice's arrow runs past the other choices' tiles, not under them
+        for order, arrow in enumerate(placement.arrows):
+            if order != tile.order:
+                assert not passes_through(arrow, tile.box), (order, tile)
 
 
 @pytest.mark.parametrize(("players", "seed"), [(2, 1), (2, 2), (4, 1), (4, 2)])
