@@ -227,7 +227,7 @@ def place(position: Position, story: Sequence[DrawnMove], choices: Sequence[Move
     arrows = [_arrow(index, move, tiles[index]) for index, move in enumerate(choices)]
     _uncross(tiles, arrows, choices, position, by_square, fixed, covered)
     pieces = fixed + [box for sq, boxes in by_square.items() if sq not in covered for box in boxes]
-    numbers = _place_numbers(story, pieces + [t.box for t in tiles])
+    numbers = _place_numbers(story, pieces + [t.box for t in tiles], arrows)
     return Placement(pieces, frozenset(covered), tiles, numbers, arrows)
 
 
@@ -297,9 +297,12 @@ def _arrow(index: int, move: Move, tile: Label) -> list[Point]:
     return points if tile.centre == tile.home else [*points, tile.centre]
 
 
-def _place_numbers(story: Sequence[DrawnMove], blocked: list[Box]) -> list[Label]:
+def _place_numbers(
+    story: Sequence[DrawnMove], blocked: list[Box], arrows: Sequence[Sequence[Point]] = ()
+) -> list[Label]:
     """Each move's number at the square it started from (an entering move's between the waiting
-    pieces and the Charkoni's centre), else the nearest free spot; the last move's first."""
+    pieces and the Charkoni's centre), else the nearest free spot off the choices' `arrows`; the
+    last move's first."""
     placed: dict[int, Label] = {}
     for index in reversed(range(len(story))):
         move = story[index].move
@@ -309,7 +312,7 @@ def _place_numbers(story: Sequence[DrawnMove], blocked: list[Box]) -> list[Label
             home = ((home[0] + middle[0]) // 2, (home[1] + middle[1]) // 2)
         size = LAST_NUMBER if index == len(story) - 1 else NUMBER
         taken = blocked + [label.box for label in placed.values()]
-        centre, box, _ = _spot(home, partial(_disc_options, size=size), taken)
+        centre, box, _ = _spot(home, partial(_disc_options, size=size), taken, arrows)
         placed[index] = Label(index, centre, home, box)
     return [placed[index] for index in range(len(story))]
 

@@ -1,5 +1,6 @@
-"""The board's labels (story numbers, choice tiles) cover no piece and no other label, over many
-positions of seeded random games; tiles trade places where that uncrosses their arrows."""
+"""The board's labels (story numbers, choice tiles) cover no piece and no other label, and no
+choice's arrow runs under another choice's tile or a story number, over many positions of seeded
+random games; tiles trade places where that uncrosses their arrows."""
 
 from __future__ import annotations
 
@@ -50,6 +51,8 @@ def _check(placement: Placement) -> None:
         for order, arrow in enumerate(placement.arrows):
             if order != tile.order:
                 assert not passes_through(arrow, tile.box), (order, tile)
+    for number in placement.numbers:  # and past the story's numbers
+        assert not any(passes_through(arrow, number.box) for arrow in placement.arrows), number
 
 
 @pytest.mark.parametrize(("players", "seed"), [(2, 1), (2, 2), (4, 1), (4, 2)])
