@@ -1,10 +1,11 @@
 """Where the board's labels go: the story's move numbers and the choices' letter tiles.
 
 Each label has a home (a number: the square its move started from; a tile: its move's landing
-square) and goes to the free spot nearest it, where it covers no piece, no struck-out capture mark
-and no other label, on the board and off the panels. A tile may stand on its own landing square's
-pieces: it shows them small on its corner (struck out when the move captures them), so it hides
-nothing. Then two tiles trade places where that uncrosses their arrows. Geometry only, no Pillow:
+square) and goes to the free spot nearest it, where it covers no piece, no struck-out capture mark,
+no other label and no other choice's arrow, on the board and off the panels. A tile stands on its
+landing square's pieces only when its move captures there: it shows them small on its corner (the
+captured struck out), so it hides nothing; beside pieces it spares it steps aside. Then two tiles
+trade places where that uncrosses their arrows. Geometry only, no Pillow:
 the tests check the boxes over many positions.
 """
 
@@ -237,9 +238,13 @@ def _landing(move: Move) -> int | None:
 
 
 def _standing(position: Position, move: Move) -> int:
-    """How many seats' pieces the tile of `move` shows on its corner."""
+    """How many seats' pieces the tile of `move` shows on its corner: those on its landing square
+    when it captures there (struck out, beside the pieces it spares), else none (a tile stands
+    beside pieces it does not capture, and they stay drawn full size)."""
     square = _landing(move)
-    return 0 if square is None else len({seat for seat, _ in position.pieces_on(square)})
+    if square is None or not position.captures(move):
+        return 0
+    return len({seat for seat, _ in position.pieces_on(square)})
 
 
 def _clear(box: Box, lines: Sequence[Sequence[Point]]) -> bool:
@@ -271,7 +276,8 @@ def _place_tiles(
         options = partial(tile_options, standing=_standing(position, move))
         labels = [t.box for t in tiles]
         lines = [route for other, route in enumerate(routes) if other != index]
-        if square is not None and square not in covered:
+        captures_there = square not in by_square or _standing(position, move) > 0
+        if square is not None and square not in covered and captures_there:
             others = [
                 b for sq, boxes in by_square.items() if sq != square and sq not in covered for b in boxes
             ]
