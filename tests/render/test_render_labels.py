@@ -68,6 +68,10 @@ def test_no_label_covers_a_piece_or_another_label_in_random_games(players: int, 
             ROUTES[s][step] for s in position.rules.seats for step in position.steps[s] if 0 < step < HOME
         }
         assert placement.covered <= on_board
+        for tile in placement.tiles:  # a tile hides only pieces its move captures
+            if tile.centre == tile.home and moves[tile.order].dst != HOME:
+                landing = ROUTES[moves[tile.order].seat][moves[tile.order].dst]
+                assert landing not in placement.covered or position.captures(moves[tile.order])
         displaced += sum(label.centre != label.home for label in placement.labels())
     assert displaced > 0  # crowded boards were met: some label had to move
 
