@@ -39,9 +39,11 @@ MINI = 24
 STACK_OFFSETS = ((-11, -11), (11, -11), (-11, 11), (11, 11))
 """Where each seat's small piece stands on a square shared by several seats."""
 STORY_OFFSET = -6
-CHOICE_OFFSETS = (4, 9, 14, -1, 19)
+CHOICE_OFFSETS = (4, 12, 20, -14, -22)
 """The story's paths and the choices' arrows run this many px off the squares' centres (diagonally),
-so a choice's arrow and a story path over the same squares, or two choices' arrows, lie side by side."""
+so a choice's arrow and a story path over the same squares, or two choices' arrows, lie side by side:
+8 px apart, as wide as an arrow with its white edge, so arrows along one lane read as separate
+lines, not one bundle."""
 
 _RINGS = (0, 8, 16, 24, 32, 40, 48, 56, 64, 72, 84, 96, 108, 120, 144, 168, 192, 240, 288, 336)
 _DIRECTIONS = 16

@@ -15,7 +15,17 @@ from engine.board import HOME, ROUTES
 from render import DrawnMove, board_png, layout, theme
 from render.board import base_board
 from render.draw import MAX_STORY, render
-from render.labels import Label, Placement, crossings, overlaps, passes_through, place, tile_options
+from render.labels import (
+    CHOICE_OFFSETS,
+    STORY_OFFSET,
+    Label,
+    Placement,
+    crossings,
+    overlaps,
+    passes_through,
+    place,
+    tile_options,
+)
 from tests.render.helpers import count_colour, decode
 
 
@@ -204,3 +214,12 @@ def test_a_game_stopped_without_a_result_draws_no_throw_choices_nor_anyone_to_mo
     frame = layout.panel_box(0)
     assert stopped.crop(frame).tobytes() != playing.crop(frame).tobytes(), "no frame, no 'to move'"
     assert stopped.size == playing.size, "no result: no result's band"
+
+
+def test_arrows_along_one_lane_lie_apart() -> None:
+    """Choices' arrows over the same squares (several pieces on one lane, shot 26 of the look) and
+    the story's paths run at least an arrow's width apart (4 px line, 2 px white edge each side),
+    so they read as separate lines rather than one bundle."""
+    offsets = [*CHOICE_OFFSETS, STORY_OFFSET]
+    assert min(abs(a - b) for a, b in combinations(offsets, 2)) >= 8
+    assert all(abs(offset) + 2 <= layout.CELL // 2 for offset in offsets), "within their squares"
