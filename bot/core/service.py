@@ -232,7 +232,9 @@ class GameService(GameReads):
             _check_active(game)
             if user_id != game.started_by and not can_manage:
                 raise NotAllowed.to_end(game.seat_of(user_id))
-            return await self._close(session, game)
+            ended = await self._close(session, game)
+            rows = await self.store.moves(session, game.id)  # its last board keeps the turn's story
+            return replace(ended, story=story_of(game.rules, rows, game.user_to_move()))
 
     async def concede(self, game_id: int, side: int) -> Played:
         """`side` loses where the pieces stand (a tournament game decided at its round's limit): the

@@ -48,3 +48,19 @@ async def test_a_seat_given_back_redraws_the_turns_board_with_its_story(world: W
     await world.table.seats.give_up(world.member(BOB), game, resign=False)
     assert (await world.game()).seat_of(BOB) is None
     assert await _story(world) == before
+
+
+async def test_an_ended_games_last_board_keeps_the_turns_story(world: World) -> None:
+    """`/pachisi end` redraws the turn's board as over (nobody to move, no choices), with the
+    moves it numbered."""
+    await world.start(rules=FOUR)
+    for _ in range(2):
+        await world.play_turn(ALICE)
+    game = await world.game()
+    before = await _story(world)
+    assert before
+    message = world.turn_message()
+    await world.table.seats.end(ALICE, game.id, can_manage=False)
+    assert message.board is not None and message.board.termination == "abandoned"
+    assert not message.board.choices and message.board.throw is None
+    assert tuple((str(m), b.notation()) for m, b in message.board.story) == before
