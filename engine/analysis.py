@@ -75,6 +75,8 @@ class Reason:
     threats: tuple[tuple[int, int], ...] = ()
     targets: tuple[tuple[int, int], ...] = ()
     step: int | None = None
+    square: int | None = None
+    """A blockade's square (engine.board's number): the place, whoever's steps count to it."""
     throw: int | None = None
     chance: int | None = None
     aim: tuple[int, int] | None = None
@@ -98,7 +100,7 @@ class Reason:
             data["threats"] = [{"seat": SEAT_NAMES[s], "throw": t} for s, t in self.threats]
         if self.targets:
             data["targets"] = [{"seat": SEAT_NAMES[s], "steps_ahead": d} for s, d in self.targets]
-        for key in ("step", "throw", "chance", "depth"):
+        for key in ("step", "square", "throw", "chance", "depth"):
             if getattr(self, key) is not None:
                 data[key] = getattr(self, key)
         if self.aim is not None:
@@ -262,15 +264,20 @@ def _blockade_reasons(
 
     old = contested(_blockades(position, side))
     new = contested(_blockades(after, side))
-    said = [Reason(FORMS_BLOCKADE, step=_step_on(after, seats, sq)) for sq in sorted(new - old)]
-    said += [Reason(BREAKS_BLOCKADE, step=_step_on(position, seats, sq)) for sq in sorted(old - new)]
+    said = [Reason(FORMS_BLOCKADE, step=_step_on(after, seats, sq), square=sq) for sq in sorted(new - old)]
+    said += [
+        Reason(BREAKS_BLOCKADE, step=_step_on(position, seats, sq), square=sq) for sq in sorted(old - new)
+    ]
     kept = old & new
     if kept:
         broken_elsewhere: set[int] = set()
         for other in alternatives:
             if other != move:
                 broken_elsewhere |= kept - _blockades(position.after(throw, other), side)
-        said += [Reason(KEEPS_BLOCKADE, step=_step_on(after, seats, sq)) for sq in sorted(broken_elsewhere)]
+        said += [
+            Reason(KEEPS_BLOCKADE, step=_step_on(after, seats, sq), square=sq)
+            for sq in sorted(broken_elsewhere)
+        ]
     return said
 
 

@@ -44,7 +44,9 @@ def board_png(
     is passed.
     `termination` of a finished game: "win", "frozen", "throw_limit" or "resignation", an enum
     member with such a name, or an outcome carrying one (`engine.game.Outcome`); a draw without it
-    is called frozen when the position is frozen, else the throw limit. `words`: the language of
+    is called frozen when the position is frozen, else the throw limit. "abandoned": a game
+    stopped without a result (ended, its channel gone): drawn as over, nobody to move, no throw
+    and no choices, but with no result's band. `words`: the language of
     every word drawn (render/words.py).
     """
     if moves is None:

@@ -208,13 +208,15 @@ def _choice_tiles(
 ) -> None:
     """Each legal move's letter, large, where the layout put it: on its landing square when it can.
 
-    A tile shows the pieces standing on the landing square small on its corner (struck out when
-    the move would capture them): standing on that square, it hides them from the board.
+    A tile of a capture shows the pieces standing on the landing square small on its corner (the
+    captured struck out): standing on that square, it hides them from the board.
     """
     for label in placement.tiles:
         move = choices[label.order]
         canvas.paste(sprites.tile(choice_label(label.order), TILE), label.centre)
         if move.dst == HOME:
+            continue
+        if not label.minis:  # it captures nothing: the landing square's pieces stay on the board
             continue
         victims = {seat for seat, _ in position.captures(move)}
         standing = sorted({seat for seat, _ in position.pieces_on(ROUTES[move.seat][move.dst])})
@@ -243,12 +245,13 @@ def render(
     if last_move is not None and not story:
         story = [DrawnMove(last_move, last_position)]
     story = list(story)[-MAX_STORY:]
-    if position.result is not None:  # a finished game: nobody is to move, nothing to choose
+    over = position.result is not None or termination is not None
+    if over:  # a game over, won or stopped: nobody is to move, nothing to choose
         throw, cowries, choices = None, None, None
     marks = piece_marks(words)
     canvas = Canvas(_base(position.result is not None).copy())
     names = names or {}
-    panels.draw_panels(canvas, words, position, names, throw, cowries, story, choices or ())
+    panels.draw_panels(canvas, words, position, names, throw, cowries, story, choices or (), over=over)
     placement = labels.place(position, story, choices or ())
     for square in position.blockades():
         blockade_mark(canvas, layout.square_box(square))

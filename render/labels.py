@@ -1,10 +1,11 @@
 """Where the board's labels go: the story's move numbers and the choices' letter tiles.
 
 Each label has a home (a number: the square its move started from; a tile: its move's landing
-square) and goes to the free spot nearest it, where it covers no piece, no struck-out capture mark
-and no other label, on the board and off the panels. A tile may stand on its own landing square's
-pieces: it shows them small on its corner (struck out when the move captures them), so it hides
-nothing. Then two tiles trade places where that uncrosses their arrows. Geometry only, no Pillow:
+square) and goes to the free spot nearest it, where it covers no piece, no struck-out capture mark,
+no other label and no other choice's arrow, on the board and off the panels. A tile stands on its
+landing square's pieces only when its move captures there: it shows them small on its corner (the
+captured struck out), so it hides nothing; beside pieces it spares it steps aside. Then two tiles
+trade places where that uncrosses their arrows. Geometry only, no Pillow:
 the tests check the boxes over many positions.
 """
 
@@ -38,9 +39,11 @@ MINI = 24
 STACK_OFFSETS = ((-11, -11), (11, -11), (-11, 11), (11, 11))
 """Where each seat's small piece stands on a square shared by several seats."""
 STORY_OFFSET = -6
-CHOICE_OFFSETS = (4, 9, 14, -1, 19)
+CHOICE_OFFSETS = (4, 12, 20, -14, -22)
 """The story's paths and the choices' arrows run this many px off the squares' centres (diagonally),
-so a choice's arrow and a story path over the same squares, or two choices' arrows, lie side by side."""
+so a choice's arrow and a story path over the same squares, or two choices' arrows, lie side by side:
+8 px apart, as wide as an arrow with its white edge, so arrows along one lane read as separate
+lines, not one bundle."""
 
 _RINGS = (0, 8, 16, 24, 32, 40, 48, 56, 64, 72, 84, 96, 108, 120, 144, 168, 192, 240, 288, 336)
 _DIRECTIONS = 16
@@ -191,13 +194,21 @@ def _free(box: Box, blocked: Sequence[Box]) -> bool:
 
 
 def _spot(
-    home: Point, options: Callable[[Point], list[tuple[Box, tuple[Point, ...]]]], blocked: Sequence[Box]
+    home: Point,
+    options: Callable[[Point], list[tuple[Box, tuple[Point, ...]]]],
+    blocked: Sequence[Box],
+    lines: Sequence[Sequence[Point]] = (),
+    lead: tuple[Point, Sequence[Box]] | None = None,
 ) -> tuple[Point, Box, tuple[Point, ...]]:
-    """The free spot nearest `home` for a label whose ways to stand at a centre are `options(centre)`."""
+    """The free spot nearest `home` for a label whose ways to stand at a centre are `options(centre)`,
+    off `lines` (the other choices' arrows); `lead`: where its own arrow's line to it starts and
+    the labels that line must not run over."""
     for dx, dy in SPOTS:
         centre = (home[0] + dx, home[1] + dy)
+        if lead is not None and any(passes_through((lead[0], centre), box) for box in lead[1]):
+            continue
         for box, minis in options(centre):
-            if _free(box, blocked):
+            if _free(box, blocked) and _clear(box, lines):
                 return centre, box, minis
     box, minis = options(home)[0]
     return home, box, minis  # nowhere free within reach: its home (not met on a real board)
@@ -219,7 +230,7 @@ def place(position: Position, story: Sequence[DrawnMove], choices: Sequence[Move
     arrows = [_arrow(index, move, tiles[index]) for index, move in enumerate(choices)]
     _uncross(tiles, arrows, choices, position, by_square, fixed, covered)
     pieces = fixed + [box for sq, boxes in by_square.items() if sq not in covered for box in boxes]
-    numbers = _place_numbers(story, pieces + [t.box for t in tiles])
+    numbers = _place_numbers(story, pieces + [t.box for t in tiles], arrows)
     return Placement(pieces, frozenset(covered), tiles, numbers, arrows)
 
 
@@ -229,35 +240,61 @@ def _landing(move: Move) -> int | None:
 
 
 def _standing(position: Position, move: Move) -> int:
-    """How many seats' pieces the tile of `move` shows on its corner."""
+    """How many seats' pieces the tile of `move` shows on its corner: those on its landing square
+    when it captures there (struck out, beside the pieces it spares), else none (a tile stands
+    beside pieces it does not capture, and they stay drawn full size)."""
     square = _landing(move)
-    return 0 if square is None else len({seat for seat, _ in position.pieces_on(square)})
+    if square is None or not position.captures(move):
+        return 0
+    return len({seat for seat, _ in position.pieces_on(square)})
+
+
+def _clear(box: Box, lines: Sequence[Sequence[Point]]) -> bool:
+    return not any(passes_through(line, box) for line in lines)
+
+
+def _routes(choices: Sequence[Move]) -> list[list[Point]]:
+    """Each choice's arrow along its route, off the squares' centres (`CHOICE_OFFSETS`)."""
+    found = []
+    for index, move in enumerate(choices):
+        shift = CHOICE_OFFSETS[index % len(CHOICE_OFFSETS)]
+        found.append([(x + shift, y + shift) for x, y in layout.path_points(move.seat, move.src, move.dst)])
+    return found
 
 
 def _place_tiles(
     position: Position, choices: Sequence[Move], by_square: dict[int, list[Box]], fixed: list[Box]
 ) -> tuple[list[Label], set[int]]:
     """Each tile on its landing square when that is free of everything but the square's own
-    pieces, else at the nearest free spot, in the choices' order."""
+    pieces and off the other choices' arrows, else at the nearest such spot, in the choices'
+    order (two pieces on one lane: the nearer one's tile steps aside from the farther one's
+    arrow)."""
     tiles: list[Label] = []
     covered: set[int] = set()
+    routes = _routes(choices)
     for index, move in enumerate(choices):
         home = layout.step_point(move.seat, move.dst)
         square = _landing(move)
         options = partial(tile_options, standing=_standing(position, move))
         labels = [t.box for t in tiles]
-        if square is not None and square not in covered:
+        lines = [route for other, route in enumerate(routes) if other != index]
+        captures_there = square not in by_square or _standing(position, move) > 0
+        if square is not None and square not in covered and captures_there:
             others = [
                 b for sq, boxes in by_square.items() if sq != square and sq not in covered for b in boxes
             ]
-            free = [(box, minis) for box, minis in options(home) if _free(box, fixed + others + labels)]
+            free = [
+                (box, minis)
+                for box, minis in options(home)
+                if _free(box, fixed + others + labels) and _clear(box, lines)
+            ]
             if free:
                 if square in by_square:
                     covered.add(square)
                 tiles.append(Label(index, home, home, *free[0]))
                 continue
         blocked = fixed + labels + [b for sq, boxes in by_square.items() if sq not in covered for b in boxes]
-        centre, box, minis = _spot(home, options, blocked)
+        centre, box, minis = _spot(home, options, blocked, lines, (routes[index][-1], labels))
         tiles.append(Label(index, centre, home, box, minis))
     return tiles, covered
 
@@ -268,9 +305,12 @@ def _arrow(index: int, move: Move, tile: Label) -> list[Point]:
     return points if tile.centre == tile.home else [*points, tile.centre]
 
 
-def _place_numbers(story: Sequence[DrawnMove], blocked: list[Box]) -> list[Label]:
+def _place_numbers(
+    story: Sequence[DrawnMove], blocked: list[Box], arrows: Sequence[Sequence[Point]] = ()
+) -> list[Label]:
     """Each move's number at the square it started from (an entering move's between the waiting
-    pieces and the Charkoni's centre), else the nearest free spot; the last move's first."""
+    pieces and the Charkoni's centre), else the nearest free spot off the choices' `arrows`; the
+    last move's first."""
     placed: dict[int, Label] = {}
     for index in reversed(range(len(story))):
         move = story[index].move
@@ -280,9 +320,20 @@ def _place_numbers(story: Sequence[DrawnMove], blocked: list[Box]) -> list[Label
             home = ((home[0] + middle[0]) // 2, (home[1] + middle[1]) // 2)
         size = LAST_NUMBER if index == len(story) - 1 else NUMBER
         taken = blocked + [label.box for label in placed.values()]
-        centre, box, _ = _spot(home, partial(_disc_options, size=size), taken)
+        centre, box, _ = _spot(home, partial(_disc_options, size=size), taken, arrows)
         placed[index] = Label(index, centre, home, box)
     return [placed[index] for index in range(len(story))]
+
+
+def passes_through(line: Sequence[Point], box: Box) -> bool:
+    """A polyline (an arrow's middle) runs over `box`: checked every 2 px along each segment."""
+    for (x1, y1), (x2, y2) in pairwise(line):
+        steps = max(abs(x2 - x1), abs(y2 - y1)) // 2 + 1
+        for k in range(steps + 1):
+            x, y = x1 + (x2 - x1) * k / steps, y1 + (y2 - y1) * k / steps
+            if box[0] <= x < box[2] and box[1] <= y < box[3]:
+                return True
+    return False
 
 
 def crossings(first: list[Point], second: list[Point]) -> int:
@@ -316,8 +367,11 @@ def _uncross(
         if a.home != b.home and (a.centre == a.home or b.centre == b.home):
             continue
         rest = [t.box for t in tiles if t.order not in (i, j)]
-        moved_a = _moved(a, b.centre, _standing(position, choices[i]), visible + rest)
-        moved_b = _moved(b, a.centre, _standing(position, choices[j]), visible + rest)
+        routes = _routes(choices)
+        lines_a = [route for k, route in enumerate(routes) if k != i]
+        lines_b = [route for k, route in enumerate(routes) if k != j]
+        moved_a = _moved(a, b.centre, _standing(position, choices[i]), visible + rest, lines_a)
+        moved_b = _moved(b, a.centre, _standing(position, choices[j]), visible + rest, lines_b)
         if moved_a is None or moved_b is None or overlaps(moved_a.box, moved_b.box):
             continue
         new_a, new_b = _arrow(i, choices[i], moved_a), _arrow(j, choices[j], moved_b)
@@ -325,10 +379,12 @@ def _uncross(
             tiles[i], tiles[j], arrows[i], arrows[j] = moved_a, moved_b, new_a, new_b
 
 
-def _moved(tile: Label, centre: Point, standing: int, blocked: Sequence[Box]) -> Label | None:
+def _moved(
+    tile: Label, centre: Point, standing: int, blocked: Sequence[Box], lines: Sequence[Sequence[Point]]
+) -> Label | None:
     """`tile` standing at `centre` instead, its pieces on the first free corner; None if it would
-    cover something there."""
+    cover something there or stand on another choice's arrow (`lines`)."""
     for box, minis in tile_options(centre, standing):
-        if _free(box, blocked):
+        if _free(box, blocked) and _clear(box, lines):
             return Label(tile.order, centre, tile.home, box, minis)
     return None

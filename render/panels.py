@@ -30,7 +30,7 @@ A part's arguments hold every text it draws, so its cached picture is keyed by t
 
 
 def seat_parts(
-    words: Words, position: Position, seat: int, name: str, throw: int | None
+    words: Words, position: Position, seat: int, name: str, throw: int | None, *, over: bool = False
 ) -> list[tuple[Part, tuple[Hashable, ...]]]:
     """A seat's panel (but the throw) as parts that do not overlap, each with its arguments.
 
@@ -40,7 +40,8 @@ def seat_parts(
     labels = w.panel_labels(words)
     mark = w.piece_marks(words)[seat]
     result = position.result
-    on_turn = result is None and position.turn == seat
+    over = over or result is not None
+    on_turn = not over and position.turn == seat
     status = ""
     if result is not None and result != DRAW and position.side_of(seat) == result:
         status = labels.wins
@@ -51,6 +52,8 @@ def seat_parts(
         capture = labels.no_capture_needed, theme.TEXT_DIM
     elif position.has_captured(position.side_of(seat)):
         capture = labels.captured, theme.CAPTURED_YES
+    elif over:
+        capture = labels.never_captured, theme.CAPTURED_NO
     else:
         capture = labels.not_captured, theme.CAPTURED_NO
     parts: list[tuple[Part, tuple[Hashable, ...]]] = [(_frame, ())] if on_turn else []
@@ -141,19 +144,23 @@ def draw_panels(
     cowries: tuple[bool, ...] | None,
     story: Sequence[DrawnMove],
     choices: Sequence[Move],
+    *,
+    over: bool = False,
 ) -> None:
     """Each seat's panel and the throw in the panel of the seat to move; in two-player games the
-    empty seats' corners hold the story and the throw instead."""
+    empty seats' corners hold the story and the throw instead. A game `over` (won, drawn or
+    stopped) has nobody to move and no throw."""
+    over = over or position.result is not None
     for seat in position.rules.seats:
         name = names.get(seat) or w.seat_name(words, seat)
-        for part, args in seat_parts(words, position, seat, name, throw):
+        for part, args in seat_parts(words, position, seat, name, throw, over=over):
             canvas.place(_patch(seat, part, args))
     if position.rules.players == 2:
         _draw_story_box(canvas, words, story)
-        if position.result is None:
+        if not over:
             name = names.get(position.turn) or w.seat_name(words, position.turn)
             _draw_throw_box(canvas, words, position, name, throw, cowries, choices)
-    elif position.result is None and throw is not None:
+    elif not over and throw is not None:
         _, top, _, bottom = layout.panel_inner_box(position.turn)
         _draw_throw(canvas, words, position.turn, bottom - top - 44, throw, cowries)
 
@@ -209,7 +216,7 @@ class Entry(NamedTuple):
 
 
 def _move_entry(words: Words, move: Move, victims: Sequence[int], position: Position | None) -> Entry:
-    places = (w.place_words(words, move.seat, move.src), w.place_words(words, move.seat, move.dst))
+    places = (w.source_words(words, move, position), w.place_words(words, move.seat, move.dst))
     return Entry(w.move_words(words, move, victims, position), places)
 
 
@@ -217,6 +224,8 @@ ENTRY_SIZES = (22, 20, 18, 16)
 """The sizes of a side box's entries (a move, a choice), all of a box's at one size."""
 ENTRY_GAP = 10
 """Space between two entries of a side box, besides their lines."""
+ENTRY_LINES = 3
+"""The most lines of one entry: a move from a square told apart by its lane may need three."""
 
 
 def line_height(size: int) -> int:
@@ -225,14 +234,14 @@ def line_height(size: int) -> int:
 
 
 def entry_lines(texts: Sequence[Entry], width: int, room: int) -> tuple[list[list[str]], int] | None:
-    """Each text on at most two lines of `width` px (a move named by its places is longer than a
+    """Each text on at most three lines of `width` px (a move named by its places is longer than a
     line), all at the largest of `ENTRY_SIZES` at which they reach no further than `room` px below
     the first line's middle, a smaller size rather than a place's name broken; None when they fit
     at none."""
     for whole_places in (True, False):
         for size in ENTRY_SIZES:
             wrapped = [sprites.lines(text, size, width, keep) for text, keep in texts]
-            fits = all(len(shown) <= 2 for shown in wrapped) and all(
+            fits = all(len(shown) <= ENTRY_LINES for shown in wrapped) and all(
                 sprites.text_width(line, size) <= width for shown in wrapped for line in shown
             )
             kept = all(
@@ -355,13 +364,14 @@ def _grace(canvas: Canvas, box: Box, dy: int, grace: str) -> None:
 
 
 def termination_word(termination: object) -> str | None:
-    """`win`, `frozen`, `throw_limit` or `resignation` from a string, an enum member (its name) or
-    an outcome with a `termination` (engine.game's `Outcome`); else None."""
+    """`win`, `frozen`, `throw_limit`, `resignation` or `abandoned` (a game stopped without a
+    result) from a string, an enum member (its name) or an outcome with a `termination`
+    (engine.game's `Outcome`); else None."""
     if termination is None:
         return None
     termination = getattr(termination, "termination", termination)
     word = str(getattr(termination, "name", termination)).strip().lower().replace("-", "_").replace(" ", "_")
-    return word if word in ("win", "frozen", "throw_limit", "resignation") else None
+    return word if word in ("win", "frozen", "throw_limit", "resignation", "abandoned") else None
 
 
 def draw_banner(canvas: Canvas, words: Words, position: Position, termination: str | None) -> None:

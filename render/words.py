@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol
 
-from engine.board import HOME, IS_CASTLE, MID, ROUTES, SEAT_NAMES, SQUARES
+from engine.board import HOME, IS_CASTLE, LEAD, MID, ROUTES, SEAT_NAMES, SQUARES
 from engine.game import MAX_THROWS
 from engine.state import DRAW, Move, Position, side_seats
 
@@ -142,13 +142,89 @@ def place_words(words: Speaker, seat: int, step: int) -> str:
     return words.pgettext("place before from/to", "{owner}'s arm", owner=owner)
 
 
+def _place_key(seat: int, step: int) -> tuple[str, int]:
+    """What `place_words` tells of a step (two steps of one key read alike)."""
+    if step == 0 or step >= HOME:
+        return ("charkoni" if step == 0 else "home", -1)
+    square = ROUTES[seat][step]
+    place = SQUARES[square]
+    if place.column == MID and place.row == 8:
+        return "tip", place.arm
+    return ("castle" if IS_CASTLE[square] else "arm", place.arm)
+
+
+def _lane_words(words: Speaker, arm: int, column: int) -> str:
+    """A column of an arm as the picture shows it, north up: Black's (south) and Yellow's
+    (north) arms stand, so their outer columns are left and right; Red's (east) and Green's
+    (west) lie, so theirs are the top and bottom rows."""
+    if column == MID:
+        return words.pgettext("lane of an arm", "middle column")
+    left = words.pgettext("lane of an arm", "left column")
+    right = words.pgettext("lane of an arm", "right column")
+    top = words.pgettext("lane of an arm", "top row")
+    bottom = words.pgettext("lane of an arm", "bottom row")
+    lead = column == LEAD
+    return (  # the leading lane (the way in) is the right one of the south arm, then around
+        (right, top, left, bottom) if lead else (left, bottom, right, top)
+    )[arm]
+
+
+def square_words(words: Speaker, seat: int, step: int) -> str:
+    """The very square a piece of `seat` at `step` (1-83) stands on, as the picture shows it: the
+    arm's lane and the square counted from the centre, "Black's right column, square 3"; on the
+    way home up its own middle column, "Black's way home, square 3" (the squares it left by).
+    Said where `place_words` would name two pieces alike, and where the Hint names a square."""
+    square = ROUTES[seat][step]
+    place = SQUARES[square]
+    if place.column == MID and place.arm == seat and step > HOME // 2:
+        return way_home_words(words, seat, place.row)
+    return lane_square_words(words, square)
+
+
+def way_home_words(words: Speaker, seat: int, row: int) -> str:
+    """A square of a seat's middle column on its way home: "Black's way home, square 3"."""
+    return words.pgettext(
+        "place before from/to", "{owner}'s way home, square {row}", owner=seat_name(words, seat), row=row
+    )
+
+
+def lane_square_words(words: Speaker, square: int) -> str:
+    """A square (engine.board's number) as the picture shows it, whoever stands there: "Red's top
+    row, square 5"."""
+    place = SQUARES[square]
+    return words.pgettext(
+        "place before from/to",
+        "{owner}'s {lane}, square {row}",
+        owner=seat_name(words, place.arm),
+        lane=_lane_words(words, place.arm, place.column),
+        row=place.row,
+    )
+
+
+def source_words(words: Speaker, move: Move, position: Position | None = None) -> str:
+    """Where a move starts: `place_words`, or, when another piece of its seat in `position` would
+    make a move read alike with the same throw, the square itself (`square_words`), so no two
+    choices of a throw share their words."""
+    if position is not None and 0 < move.src < HOME:
+        src, dst = _place_key(move.seat, move.src), _place_key(move.seat, move.dst)
+        span = move.dst - move.src
+        for other in set(position.steps[move.seat]):
+            end = HOME if move.dst == HOME and other + span > HOME else other + span  # the last square
+            if other in (0, move.src) or other >= HOME or end > HOME:
+                continue
+            if _place_key(move.seat, other) == src and _place_key(move.seat, end) == dst:
+                return square_words(words, move.seat, move.src)
+    return place_words(words, move.seat, move.src)
+
+
 def move_places(words: Speaker, move: Move, position: Position | None = None) -> str:
     """A move's piece and where it goes, in `place_words`, whatever it captures: "Black: from
     Black's arm to Red's castle", "Black: out of the Charkoni to Black's arm", "Red: home from
-    Green's arm" (through the escape hatch, when `position` says it takes it). The picture's
-    choices and story and the chat's choice buttons all say a move so."""
+    Green's arm" (through the escape hatch, when `position` says it takes it); from the square
+    itself where another piece would read alike (`source_words`). The picture's choices and story
+    and the chat's choice buttons all say a move so."""
     seat = seat_name(words, move.seat)
-    src, dst = place_words(words, move.seat, move.src), place_words(words, move.seat, move.dst)
+    src, dst = source_words(words, move, position), place_words(words, move.seat, move.dst)
     if move.src == 0:
         return words.gettext("{seat}: out of the Charkoni to {dst}", seat=seat, dst=dst)
     if move.dst >= HOME:
@@ -185,6 +261,7 @@ class PanelLabels(NamedTuple):
     no_capture_needed: str
     captured: str
     not_captured: str
+    never_captured: str
     last_moves: str
     none_yet: str
     this_throw: str
@@ -202,6 +279,7 @@ def panel_labels(words: Words) -> PanelLabels:
         no_capture_needed=words.gettext("No capture needed"),
         captured=words.gettext("✓ Captured: may go home"),
         not_captured=words.gettext("✗ No capture yet"),
+        never_captured=words.gettext("✗ Captured nothing"),
         last_moves=words.gettext("Last moves"),
         none_yet=words.gettext("None yet"),
         this_throw=words.gettext("This throw"),

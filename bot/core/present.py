@@ -59,7 +59,8 @@ class Board:
     throw: int | None = None
     cowries: tuple[bool, ...] | None = None
     choices: tuple[Move, ...] = ()
-    termination: Termination | None = None
+    termination: Termination | str | None = None
+    """How the game ended (`render.board_png`'s): "abandoned" for a game stopped without a result."""
     words: Words | None = None
     """The picture's language (None: English)."""
 
@@ -109,10 +110,22 @@ def board_of(
     at: Position | None = None,
 ) -> Board:
     """The picture of `game` with `events` numbered on it; `at`: a position the game passed through
-    (the member's own throws shown before the computers'), drawn without a throw or choices."""
-    story = tuple((e.move, e.before) for e in events if e.move is not None)
+    (the member's own throws shown before the computers'), drawn without a throw or choices. A
+    game over (won, drawn, resigned or ended) is drawn with nobody to move: no throw, no choices."""
+    story = tuple((e.move, e.before) for e in events if e.move is not None) or game.story
     if at is not None:
         return Board(at, panel_names(lang, game, names), story, words=lang.picture)
+    if game.status != Status.ACTIVE:
+        ended = "abandoned" if game.outcome is None else game.outcome.termination
+        return Board(
+            game.position,
+            panel_names(lang, game, names),
+            story,
+            last_move=game.last_move,
+            last_position=game.last_position,
+            termination=ended,
+            words=lang.picture,
+        )
     return Board(
         game.position,
         panel_names(lang, game, names),
@@ -262,8 +275,8 @@ def after_change(
         if earlier is None
         else Message(turns.turn_content(lang, game, [], earlier=earlier, closed=True, note=note))
     )
-    if game.status == Status.ABANDONED:
-        return Plan(done)
+    if game.status == Status.ABANDONED:  # its last board drawn again as over: nobody to move
+        return Plan(done if done is None else replace(done, board=board_of(lang, game, [], names)))
     post = turn_message(lang, game, list(played.events), names, tallies=tallies)
     if intro is not None:
         post = replace(post, content=f"{post.content}\n{intro}")

@@ -30,7 +30,15 @@ from bot.core.errors import (
     StaleTurn,
 )
 from bot.core.members import MemberSettings
-from bot.core.snapshot import GameSnapshot, Played, game_snapshot, move_values, new_game, stored_columns
+from bot.core.snapshot import (
+    GameSnapshot,
+    Played,
+    game_snapshot,
+    move_values,
+    new_game,
+    stored_columns,
+    story_of,
+)
 from bot.core.store import SeatRow, SeatValues, Status, Store, utcnow
 from bot.core.texts import language as languages
 from bot.core.turns import Turns
@@ -181,7 +189,8 @@ class GameService(GameReads):
             if seat not in free:
                 raise SeatTaken("seat_not_free", seat=seat, free=free)
             await self.store.add_player(session, game_id, user_id, seat)
-            return await self._play_on(session, game, _seat_change(seat, user_id, name))
+            played = await self._play_on(session, game, _seat_change(seat, user_id, name))
+            return await self._with_story(session, played)
 
     async def leave(self, game_id: int, user_id: int) -> Played:
         """The computer takes the member's seat back (and plays on if it is that seat's turn)."""
@@ -203,7 +212,18 @@ class GameService(GameReads):
                 await self.store.add_resignation(session, game_id, user_id)
             if resign and game.rules.players == 2:
                 return await self._play_on(session, game, lambda turns: turns.resign(seat))
-            return await self._play_on(session, game, _seat_change(seat, None))
+            played = await self._play_on(session, game, _seat_change(seat, None))
+            return await self._with_story(session, played)
+
+    async def _with_story(self, session: AsyncSession, played: Played) -> Played:
+        """A seat changed hands and nothing was played: the turn's message is drawn again, with
+        the moves it showed (`GameSnapshot.story`, read from the move log)."""
+        game = played.snapshot
+        if played.events or game.status != Status.ACTIVE:
+            return played
+        rows = await self.store.moves(session, game.id)
+        story = story_of(game.rules, rows, game.user_to_move())
+        return replace(played, snapshot=replace(game, story=story))
 
     async def end(self, game_id: int, user_id: int, *, can_manage: bool) -> GameSnapshot:
         """Stop a game without a result (status `abandoned`): its starter, or a channel manager."""
@@ -212,7 +232,9 @@ class GameService(GameReads):
             _check_active(game)
             if user_id != game.started_by and not can_manage:
                 raise NotAllowed.to_end(game.seat_of(user_id))
-            return await self._close(session, game)
+            ended = await self._close(session, game)
+            rows = await self.store.moves(session, game.id)  # its last board keeps the turn's story
+            return replace(ended, story=story_of(game.rules, rows, game.user_to_move()))
 
     async def concede(self, game_id: int, side: int) -> Played:
         """`side` loses where the pieces stand (a tournament game decided at its round's limit): the

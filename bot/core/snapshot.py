@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from bot.core.store import GameRow, GameValues, SeatRow, Status, aware, utcnow
+from bot.core.store import GameRow, GameValues, MoveRow, SeatRow, Status, aware, utcnow
 from bot.core.turns import Event, SeatInfo
 from engine.game import Game, Outcome, Termination, Throw
 from engine.rules import Rules
@@ -46,6 +46,10 @@ class GameSnapshot:
     auto_throws: Mapping[int, bool | None] = field(default_factory=dict, compare=False, repr=False)
     """The seated members' auto-throw choices read with the game (None: never chose), so a call
     that plays on need not ask again; empty when not read."""
+    story: tuple[tuple[Move, Position], ...] = field(default=(), compare=False, repr=False)
+    """The moves the turn message shows (each with the position it was played from), read from
+    the move log when a call changes seats without playing (`story_of`), so the turn's board is
+    drawn again with them; empty when not read."""
 
     @property
     def position(self) -> Position:
@@ -183,6 +187,27 @@ def stored_columns(game: GameSnapshot) -> GameValues:
         "last_move": None if game.last_move is None else str(game.last_move),
         "last_position": None if game.last_position is None else game.last_position.notation(),
     }
+
+
+def story_of(
+    rules: Rules, rows: Sequence[MoveRow], user_to_move: int | None
+) -> tuple[tuple[Move, Position], ...]:
+    """The moves the turn's message numbers on its board, from the move log (`rows`, oldest
+    first): those since the last member's click, which a click's message shows from its own
+    throws when the member clicks again, from the throws after them when another member is next."""
+    positions = [Position.initial(rules)]
+    for row in rows:
+        positions.append(positions[-1].after(row.throw, parse_move(row.move or "pass")))
+    clicked = max((i for i, row in enumerate(rows) if row.actor_id is not None), default=-1)
+    first = clicked + 1
+    if clicked >= 0 and rows[clicked].actor_id == user_to_move:
+        while first > 0 and rows[first - 1].actor_id == user_to_move:
+            first -= 1
+    return tuple(
+        (move, positions[i])
+        for i, row in enumerate(rows)
+        if i >= first and (move := parse_move(row.move or "pass")) is not None
+    )
 
 
 def move_values(game_id: int, event: Event, created_at: datetime) -> dict[str, object]:

@@ -165,7 +165,9 @@ class Turns:
             self.game.play(move)
         except IllegalMoveError:
             moves = [str(m) for m in self.game.legal_moves()]
-            raise IllegalMove("not_a_choice", typed=str(move), moves=moves) from None
+            raise IllegalMove(
+                "not_a_choice", typed=str(move), moves=moves, position=before.notation()
+            ) from None
         if actor is not None and self.seats[seat].missed:
             self.seats[seat] = replace(self.seats[seat], missed=0)
         self.events.append(

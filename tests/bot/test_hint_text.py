@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
+from random import Random
 
 import pytest
 
 from bot.core import present
 from bot.core.records import SeatTally
 from bot.core.texts import ENGLISH, answers, hints, turns
+from bot.core.texts.hints import reason
+from bot.core.texts.language import language
 from engine import Position, parse_move
 from engine import analysis as why
 from engine.analysis import Reason, analyse
+from engine.rules import Rules
+from engine.throws import throw_value
 from tests.support.snapshots import ALICE, game
 
 # Two players: Black (Alice) threw a 4; her piece on 26 can capture Yellow's on its 64 (Black's 30).
@@ -101,17 +107,18 @@ SAYINGS = [
         Reason(why.STAYS_IN_RANGE, threats=((1, 4), (1, 25), (3, 10))),
         "stays in range of Red's 4 and 25 and Green's 10",
     ),
-    (Reason(why.FORMS_BLOCKADE, step=30), "forms a blockade on 30"),
-    (Reason(why.BREAKS_BLOCKADE, step=30), "breaks your blockade on 30"),
-    (Reason(why.KEEPS_BLOCKADE, step=30), "keeps your blockade on 30"),
+    (Reason(why.FORMS_BLOCKADE, step=30, square=44), "forms a blockade on Red's bottom row, square 5"),
+    (Reason(why.BREAKS_BLOCKADE, step=30, square=44), "breaks your blockade on Red's bottom row, square 5"),
+    (Reason(why.KEEPS_BLOCKADE, step=30, square=44), "keeps your blockade on Red's bottom row, square 5"),
     (Reason(why.LAST_SQUARE), "reaches the last square, from where any throw brings it home"),
     (
         Reason(why.FINISHING_SQUARE, step=80, throw=4, chance=15),
-        "reaches 80, from where a 4 brings it home (15 in 64)",
+        "reaches Yellow's way home, square 4, from where a 4 brings it home (15 in 64)",
     ),
     (
         Reason(why.DEAD_SQUARE, step=77, aim=(78, 83)),
-        "stops on 77, from where no single throw brings it home (aim for 78 to 83)",
+        "stops on Yellow's way home, square 7, from where no single throw brings it home (aim for squares 1 "
+        "to 6 of its way home)",
     ),
     (
         Reason(why.THREATENS, targets=((1, 3),), opens_home=True),
@@ -152,3 +159,39 @@ def test_the_hint_says_why_the_search_differs_naming_the_choice_by_its_letter() 
     assert f"the search prefers it to {plain}, {named}, which looks better for now" in text
     line = next(line for line in text.splitlines() if line.startswith(f"**{plain}** {named}"))
     assert "the search finds it worse 3 throws ahead" in line
+
+
+STEP_KINDS = (
+    why.FORMS_BLOCKADE,
+    why.BREAKS_BLOCKADE,
+    why.KEEPS_BLOCKADE,
+    why.FINISHING_SQUARE,
+    why.DEAD_SQUARE,
+)
+
+
+@pytest.mark.parametrize("code", ["en", "hi"])
+def test_no_hint_names_a_square_by_its_step_number(code: str) -> None:
+    """A blockade's square and an endgame piece's square are named as the board shows them (its
+    lane and the square counted from the centre), never "on 15" or "कदम 75 पर", in both languages."""
+    lang = language(code)
+    rng = Random(5)
+    said = 0
+    for rules in (Rules.preset_rules("classic"), Rules.parse("classic,players=2,start_on_board=4")):
+        position = Position.initial(rules)
+        for _ in range(1500):
+            throw = throw_value(rng)
+            legal = position.legal_moves(throw)
+            for move in legal if len(legal) > 1 else []:
+                for found in why.reasons(position, throw, move, legal):
+                    if found.kind not in STEP_KINDS:
+                        continue
+                    text = reason(lang, found, position, {}, move.seat)
+                    said += 1
+                    numbers = {int(n) for n in re.findall(r"\d+", text)}
+                    assert numbers <= {1, 2, 3, 4, 5, 6, 7, 8, found.throw, found.chance, 64}, text
+                    assert "कदम" not in text and "step" not in text
+            position = position.after(throw, rng.choice(legal) if legal else None)
+            if position.result is not None:
+                position = Position.initial(rules)
+    assert said >= 20

@@ -66,8 +66,9 @@ def test_a_capture_names_the_member_whose_piece_goes_back_and_pings_them() -> No
 
 
 def test_every_choice_button_names_its_move_by_its_tile_and_the_boards_places() -> None:
-    """A choice is named by the letter of its tile on the board and the places it joins (the board
-    numbers no square): two moves between the same arms differ by their letters."""
+    """A choice is named by the letter of its tile on the board and the places it joins; two moves
+    between the same places start from squares told apart by their lane and their square counted
+    from the centre, as the board shows them, never by a step number."""
     position = Position.parse(
         "black:21,29,0,0 red:0,0,0,0 yellow:0,0,0,0 green:0,0,0,0 turn:black captured:- rules:classic"
     )
@@ -77,9 +78,8 @@ def test_every_choice_button_names_its_move_by_its_tile_and_the_boards_places() 
     snapshot = game(position=position, pending=2)
     labels = [b.label for b in present.turn_buttons(EN, snapshot) if b.action == present.MOVE]
     assert len(set(labels)) == len(labels) == len(moves)
-    assert labels[0] == "A: Black: from Red's castle to Red's arm"
-    assert labels[1] == "B: Black: from Red's castle to Red's arm"
-    assert not any(char.isdigit() for label in labels for char in label)
+    assert labels[0] == "A: Black: from Red's bottom row, square 5 to Red's arm"
+    assert labels[1] == "B: Black: from Red's top row, square 5 to Red's arm"
 
 
 def test_a_turn_message_names_who_throws_and_when_time_runs_out() -> None:

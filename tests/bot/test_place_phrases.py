@@ -19,12 +19,14 @@ from PIL import Image
 
 from bot.core.texts.board import choice_button, choice_letter, choice_option, move_path, move_steps
 from bot.core.texts.language import ENGLISH, language
+from bot.core.texts.refusals import refusal
 from engine import Move, Position
 from engine.board import HOME
 from engine.rules import Rules
 from engine.throws import throw_value
 from render import DrawnMove, board_png, layout, panels, sprites
 from render.draw import MAX_STORY
+from render.words import move_places, move_words
 
 DIRECT = re.compile(r"(?:का|की) (?:किला|सिरा) (?:से|पर)|(?:का|की) \S+ का (?:किला|सिरा)")
 """A place left in the direct case before its postposition: "का किला पर", "की भुजा का सिरा से"."""
@@ -171,3 +173,43 @@ def test_the_boards_side_boxes_name_moves_by_the_places_the_buttons_name(
             d.before is not None and move_steps(lang, d.before, d.move) in told for d in story[-MAX_STORY:]
         ]
         assert said[-1] and said == sorted(said)  # the latest moves, the last one always
+
+
+def throws_with_choices(count: int, seed: int) -> Iterator[tuple[Position, list[Move]]]:
+    """Positions of random four- and two-player games at throws that offer two or more moves,
+    the throws whose moves are most alike first (two pieces of one seat on one arm)."""
+    rng = Random(seed)
+    for rules in (Rules.preset_rules("classic"), Rules.parse("classic,players=2,start_on_board=4")):
+        position = Position.initial(rules)
+        found = 0
+        while found < count and position.result is None:
+            throw = throw_value(rng)
+            legal = position.legal_moves(throw)
+            if len(legal) >= 2:
+                found += 1
+                yield position, legal
+            position = position.after(throw, rng.choice(legal) if legal else None)
+            if position.result is not None:
+                position = Position.initial(rules)
+
+
+@pytest.mark.parametrize("code", ["en", "hi"])
+def test_no_two_choices_of_a_throw_read_alike(code: str) -> None:
+    """Two pieces of one seat on one arm, one throw: their buttons, the board's throw box and a
+    refusal that lists them never say the two alike (the square itself tells them apart)."""
+    lang = language(code)
+    alike = 0
+    for seed in range(6):
+        for position, legal in throws_with_choices(150, seed):
+            named = [choice_button(lang, i, position, m).split(": ", 1)[1] for i, m in enumerate(legal)]
+            assert len(set(named)) == len(named), (position.notation(), named)
+            drawn = [move_words(lang.picture, m, [], position) for m in legal]
+            assert len(set(drawn)) == len(drawn) and drawn == [move_places(lang, m, position) for m in legal]
+            refused = refusal(
+                lang,
+                "not_a_choice",
+                {"typed": "Z", "moves": [str(m) for m in legal], "position": position.notation()},
+            )
+            assert all(f"({text})" in refused for text in drawn)
+            alike += len({move_places(lang, m) for m in legal}) < len(legal)
+    assert alike >= 10, "positions where two moves would read alike without their squares"

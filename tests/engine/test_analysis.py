@@ -10,6 +10,7 @@ import pytest
 
 from engine import analysis as why
 from engine.analysis import Reason, analyse, as_json, reasons, threats
+from engine.board import ROUTES
 from engine.players import HARD_DEPTH, HardPlayer
 from engine.state import Move, Position, parse_move
 from engine.winchance import normal_move, win_chance
@@ -78,7 +79,7 @@ CASES = [
         _position("26,31,0,0"),
         4,
         "black:26-30",
-        Reason(why.FORMS_BLOCKADE, step=30),
+        Reason(why.FORMS_BLOCKADE, step=30, square=ROUTES[0][30]),
     ),
     (
         "keeps a blockade another move would break",
@@ -86,7 +87,7 @@ CASES = [
         _position("10,30,31,0"),
         4,
         "black:10-14",
-        Reason(why.KEEPS_BLOCKADE, step=30),
+        Reason(why.KEEPS_BLOCKADE, step=30, square=ROUTES[0][30]),
     ),
     (
         "breaks a blockade",
@@ -94,7 +95,7 @@ CASES = [
         _position("10,30,31,0"),
         4,
         "black:30-34",
-        Reason(why.BREAKS_BLOCKADE, step=30),
+        Reason(why.BREAKS_BLOCKADE, step=30, square=ROUTES[0][30]),
     ),
     (
         "an endgame square, home open",
@@ -266,4 +267,4 @@ def test_no_blockade_is_named_on_the_seats_own_column() -> None:
 def test_a_blockade_with_the_partner_is_named_by_the_movers_step() -> None:
     # Yellow's piece on its 64 stands on Black's 30: Black's piece joining it forms the blockade.
     position = _position("26,0,0,0", yellow="64,0,0,0")
-    assert Reason(why.FORMS_BLOCKADE, step=30) in _reasons(position, 4, "black:26-30")
+    assert Reason(why.FORMS_BLOCKADE, step=30, square=ROUTES[0][30]) in _reasons(position, 4, "black:26-30")

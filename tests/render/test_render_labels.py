@@ -1,5 +1,6 @@
-"""The board's labels (story numbers, choice tiles) cover no piece and no other label, over many
-positions of seeded random games; tiles trade places where that uncrosses their arrows."""
+"""The board's labels (story numbers, choice tiles) cover no piece and no other label, and no
+choice's arrow runs under another choice's tile or a story number, over many positions of seeded
+random games; tiles trade places where that uncrosses their arrows."""
 
 from __future__ import annotations
 
@@ -14,7 +15,17 @@ from engine.board import HOME, ROUTES
 from render import DrawnMove, board_png, layout, theme
 from render.board import base_board
 from render.draw import MAX_STORY, render
-from render.labels import Label, Placement, crossings, overlaps, place, tile_options
+from render.labels import (
+    CHOICE_OFFSETS,
+    STORY_OFFSET,
+    Label,
+    Placement,
+    crossings,
+    overlaps,
+    passes_through,
+    place,
+    tile_options,
+)
 from tests.render.helpers import count_colour, decode
 
 
@@ -46,6 +57,12 @@ def _check(placement: Placement) -> None:
         assert not overlaps(first.box, second.box), (first, second)
     for square in placement.covered:  # its pieces are drawn on the tile standing there
         assert any(tile.centre == tile.home == layout.square_centre(square) for tile in placement.tiles)
+    for tile in placement.tiles:  # a choice's arrow runs past the other choices' tiles, not under them
+        for order, arrow in enumerate(placement.arrows):
+            if order != tile.order:
+                assert not passes_through(arrow, tile.box), (order, tile)
+    for number in placement.numbers:  # and past the story's numbers
+        assert not any(passes_through(arrow, number.box) for arrow in placement.arrows), number
 
 
 @pytest.mark.parametrize(("players", "seed"), [(2, 1), (2, 2), (4, 1), (4, 2)])
@@ -61,6 +78,10 @@ def test_no_label_covers_a_piece_or_another_label_in_random_games(players: int, 
             ROUTES[s][step] for s in position.rules.seats for step in position.steps[s] if 0 < step < HOME
         }
         assert placement.covered <= on_board
+        for tile in placement.tiles:  # a tile hides only pieces its move captures
+            if tile.centre == tile.home and moves[tile.order].dst != HOME:
+                landing = ROUTES[moves[tile.order].seat][moves[tile.order].dst]
+                assert landing not in placement.covered or position.captures(moves[tile.order])
         displaced += sum(label.centre != label.home for label in placement.labels())
     assert displaced > 0  # crowded boards were met: some label had to move
 
@@ -171,3 +192,34 @@ def test_the_piece_boxes_hold_every_piece_drawn(players: int) -> None:
             paint.rectangle((box[0], box[1], box[2] - 1, box[3] - 1), fill=255)
         stray = ImageChops.subtract(changed, inside)
         assert stray.getbbox() is None, (position.notation(), stray.getbbox())
+
+
+def test_a_game_stopped_without_a_result_draws_no_throw_choices_nor_anyone_to_move() -> None:
+    """A game ended by a member (or whose channel went) has no result, yet it is over: its last
+    board draws the pieces as they stand and nothing of the throw that was pending."""
+    live = Position.parse(
+        "black:0,3,3,25 red:0,8,71,84 yellow:59,84,84,84 green:0,0,42,84 turn:black captured:black+yellow rules:classic"
+    )
+    moves = live.legal_moves(4)
+    assert moves
+    stopped = decode(board_png(live, termination="abandoned"))
+    stale = decode(
+        board_png(live, termination="abandoned", throw=4, cowries=(True,) * 4 + (False,) * 2, choices=moves)
+    )
+    assert stopped.tobytes() == stale.tobytes()
+    playing = decode(board_png(live, throw=4, choices=moves))
+    landing = layout.square_box(ROUTES[moves[0].seat][moves[0].dst])
+    assert count_colour(playing, landing, theme.CHOICE_EDGE) > 50
+    assert count_colour(stopped, landing, theme.CHOICE_EDGE) == 0
+    frame = layout.panel_box(0)
+    assert stopped.crop(frame).tobytes() != playing.crop(frame).tobytes(), "no frame, no 'to move'"
+    assert stopped.size == playing.size, "no result: no result's band"
+
+
+def test_arrows_along_one_lane_lie_apart() -> None:
+    """Choices' arrows over the same squares (several pieces on one lane, shot 26 of the look) and
+    the story's paths run at least an arrow's width apart (4 px line, 2 px white edge each side),
+    so they read as separate lines rather than one bundle."""
+    offsets = [*CHOICE_OFFSETS, STORY_OFFSET]
+    assert min(abs(a - b) for a, b in combinations(offsets, 2)) >= 8
+    assert all(abs(offset) + 2 <= layout.CELL // 2 for offset in offsets), "within their squares"

@@ -8,7 +8,7 @@ from PIL import Image
 from engine import Move, Position
 from engine.board import NUM_SQUARES, ROUTES
 from render import board_png, choice_label, layout, theme
-from render.labels import CHOICE_OFFSETS, STORY_OFFSET, TILE
+from render.labels import CHOICE_OFFSETS, STORY_OFFSET, TILE, centred_box, place
 from tests.render.helpers import close, count_colour, decode, pixel
 
 FOUR = "black:{0} red:{1} yellow:{2} green:{3} turn:black captured:-"
@@ -151,13 +151,17 @@ def _ink_height(image: Image.Image, box: tuple[int, int, int, int], colour: them
 
 
 def test_choices_have_a_large_letter_on_their_landing_squares() -> None:
+    """Each tile on its landing square, or beside it where another choice's arrow runs over the
+    square (20-45 passes 30, where 5-30 lands)."""
     pos = position("5,20,0,0")
     moves = pos.legal_moves(25)
     assert [choice_label(i) for i in range(len(moves))] == ["A", "B", "C"]  # enter, 5-30, 20-45
     image = decode(board_png(pos, throw=25, choices=moves))
     bare = decode(board_png(pos, throw=25))
-    for move in moves:
-        box = _tile_box(move)
+    for move, tile in zip(moves, place(pos, [], moves).tiles, strict=True):
+        box = centred_box(tile.centre, TILE)
+        home = layout.step_point(move.seat, move.dst)
+        assert max(abs(tile.centre[0] - home[0]), abs(tile.centre[1] - home[1])) <= layout.CELL
         assert count_colour(image, box, theme.CHOICE_EDGE) > 300
         assert count_colour(bare, box, theme.CHOICE_EDGE) == 0
         # At least 30 px high on the 960 px picture: 12 px on a phone showing it 400 px wide.

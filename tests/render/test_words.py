@@ -8,7 +8,6 @@ import io
 import re
 from collections.abc import Callable, Iterator
 from functools import cache
-from itertools import pairwise
 
 import pytest
 from PIL import Image, ImageSequence
@@ -360,11 +359,17 @@ def test_every_word_drawn_comes_from_the_catalog(drawn: list[str]) -> None:
         w.replay_start_caption(MARKED, len(_record("classic,players=2", 2).throws)),
     }
     assert expected <= set(drawn), expected - set(drawn)
-    # A name too long for one line is drawn on two (render.panels.name_lines): its second line
-    # closes the bracket the first opened.
-    continued = {
-        b for a, b in pairwise(drawn) if a.startswith("[") and not a.endswith("]") and b.endswith("]")
-    }
+    # A name too long for one line is drawn on two (render.panels.name_lines), a side box's entry
+    # on up to three: the lines after a first one that opens brackets, until they close, go on it.
+    continued: set[str] = set()
+    depth = 0
+    for text in drawn:
+        if depth > 0:
+            continued.add(text)
+        elif not text.startswith("["):
+            continue
+        depth += text.count("[") - text.count("]")
+        depth = max(depth, 0)
     stray = {
         text
         for text in drawn

@@ -363,5 +363,7 @@ def read_choice(game: GameSnapshot, choice: str) -> Move:
     except NotationError:
         move = None
     if move is None:
-        raise GameError("not_a_choice", typed=text, moves=[str(m) for m in moves])
+        raise GameError(
+            "not_a_choice", typed=text, moves=[str(m) for m in moves], position=game.position.notation()
+        )
     return move

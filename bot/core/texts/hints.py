@@ -12,6 +12,8 @@ from bot.core.texts.language import Language
 from engine import Move, Position
 from engine import analysis as why
 from engine.analysis import Analysis, Choice, Reason
+from engine.board import HOME
+from render.words import lane_square_words, square_words
 
 REASONS_LENGTH = 280
 """At most this many characters of reasons per choice: five choices and the head stay under 2,000."""
@@ -52,7 +54,7 @@ def choice_line(lang: Language, choice: Choice, position: Position, letters: dic
     """`**B** Black: from Black's arm to Red's castle, 48 %: lands on Red's castle, ...`: a choice,
     its chance and why (the daily puzzle's verdict lists its choices the same way). The reasons
     follow a colon, not a full stop: they begin in lower case."""
-    said = [reason(lang, r, position, letters) for r in choice.reasons]
+    said = [reason(lang, r, position, letters, choice.move.seat) for r in choice.reasons]
     why_text = reasons_text(lang, said) or lang.gettext("no capture, castle, danger or blockade changes")
     if len(why_text) > REASONS_LENGTH:  # Discord refuses a message over 2,000 characters
         why_text = why_text[: REASONS_LENGTH - 1].rstrip() + "…"
@@ -73,8 +75,14 @@ def reasons_text(lang: Language, said: list[str]) -> str:
     return text
 
 
-def reason(lang: Language, said: Reason, position: Position, letters: dict[Move, str]) -> str:
-    """One reason in words, for the seat to move in `position` (`letters`: each choice's letter)."""
+def reason(
+    lang: Language, said: Reason, position: Position, letters: dict[Move, str], seat: int | None = None
+) -> str:
+    """One reason in words, for the seat to move in `position` (`letters`: each choice's letter;
+    `seat`: whose piece the choice moves, the seat to move unless said). Squares are named as the
+    board shows them (render.words), never by a step number."""
+    if said.kind in (why.FINISHING_SQUARE, why.DEAD_SQUARE):
+        return _endgame(lang, said, position.turn if seat is None else seat)
     if said.kind == why.SEARCH_PREFERS:
         assert said.move is not None and said.depth is not None
         return lang.ngettext(
@@ -162,29 +170,36 @@ def _range(lang: Language, said: Reason) -> str:
 
 
 def _blockade(lang: Language, said: Reason) -> str:
+    assert said.square is not None
+    place = lane_square_words(lang, said.square)
     if said.kind == why.FORMS_BLOCKADE:
-        return lang.gettext("forms a blockade on {step}", step=said.step)
+        return lang.gettext("forms a blockade on {place}", place=place)
     if said.kind == why.BREAKS_BLOCKADE:
-        return lang.gettext("breaks your blockade on {step}", step=said.step)
-    return lang.gettext("keeps your blockade on {step}", step=said.step)
+        return lang.gettext("breaks your blockade on {place}", place=place)
+    return lang.gettext("keeps your blockade on {place}", place=place)
 
 
-def _endgame(lang: Language, said: Reason) -> str:
-    if said.kind == why.LAST_SQUARE:
-        return lang.gettext("reaches the last square, from where any throw brings it home")
+def _last_square(lang: Language, said: Reason) -> str:
+    return lang.gettext("reaches the last square, from where any throw brings it home")
+
+
+def _endgame(lang: Language, said: Reason, seat: int) -> str:
+    assert said.step is not None
+    place = square_words(lang, seat, said.step)
     if said.kind == why.FINISHING_SQUARE:
         return lang.gettext(
-            "reaches {step}, from where a {throw} brings it home ({chance} in 64)",
-            step=said.step,
+            "reaches {place}, from where a {throw} brings it home ({chance} in 64)",
+            place=place,
             throw=said.throw,
             chance=said.chance,
         )
     assert said.aim is not None
     return lang.gettext(
-        "stops on {step}, from where no single throw brings it home (aim for {first} to {last})",
-        step=said.step,
-        first=said.aim[0],
-        last=said.aim[1],
+        "stops on {place}, from where no single throw brings it home (aim for squares {first} to {last} of "
+        "its way home)",
+        place=place,
+        first=HOME - said.aim[1],
+        last=HOME - said.aim[0],
     )
 
 
@@ -227,10 +242,9 @@ _SAYINGS: dict[str, Callable[[Language, Reason], str]] = {
     why.FORMS_BLOCKADE: _blockade,
     why.BREAKS_BLOCKADE: _blockade,
     why.KEEPS_BLOCKADE: _blockade,
-    why.LAST_SQUARE: _endgame,
-    why.FINISHING_SQUARE: _endgame,
-    why.DEAD_SQUARE: _endgame,
+    why.LAST_SQUARE: _last_square,
     why.THREATENS: _threatens,
     why.SEARCH_FINDS_WORSE: _search_finds_worse,
 }
-"""Each kind of reason but the search's preference (which names a choice by its letter) in words."""
+"""Each kind of reason in words but the search's preference (which names a choice by its letter)
+and the endgame's squares (which name the moved piece's way home)."""

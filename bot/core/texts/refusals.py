@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.core.texts.board import choice_letter, colour
 from bot.core.texts.language import Language
-from engine import Move
+from engine import Move, Position
 from engine.errors import NotationError, number
 from engine.rules import PRESETS, SWITCHES
 from render.words import move_places
@@ -41,18 +41,24 @@ def permission_name(lang: Language, name: str) -> str:
     return names.get(name, name)
 
 
-def _choices(lang: Language, moves: Sequence[str]) -> str:
+def _choices(lang: Language, moves: Sequence[str], position: str | None = None) -> str:
     """The throw's choices as its buttons name them, one to pick: `A (Red: out of the Charkoni to
-    Red's arm) or B (Red: along Red's arm)` (`moves` in the notation, in the buttons' order)."""
+    Red's arm) or B (Red: along Red's arm)` (`moves` in the notation, in the buttons' order;
+    `position` the notation of the position they are played from, which tells two pieces on one
+    arm apart as the buttons do)."""
     if not moves:
         return lang.gettext("none")
-    return lang.either([f"{choice_letter(i)} ({_named(lang, move)})" for i, move in enumerate(moves)])
+    try:
+        at = None if position is None else Position.parse(position)
+    except NotationError:
+        at = None
+    return lang.either([f"{choice_letter(i)} ({_named(lang, move, at)})" for i, move in enumerate(moves)])
 
 
-def _named(lang: Language, move: str) -> str:
+def _named(lang: Language, move: str, position: Position | None = None) -> str:
     """A move in the notation (`red:4-9`) as the buttons write it (`Red: along Red's arm`)."""
     try:
-        return move_places(lang, Move.parse(move))
+        return move_places(lang, Move.parse(move), position)
     except NotationError:
         return quoted(move)
 
@@ -242,10 +248,10 @@ SAY: dict[str, Callable[[Language], Say]] = {
         lambda: lang.gettext("That button is no longer in use: use the newest message of the game.")
     ),
     "not_a_choice": lambda lang: (
-        lambda typed, moves: lang.gettext(
+        lambda typed, moves, position=None: lang.gettext(
             "{typed} is not a move of this throw: choose {choices}.",
             typed=quoted(typed),
-            choices=_choices(lang, moves),
+            choices=_choices(lang, moves, position),
         )
     ),
     "no_throws": lambda lang: (
