@@ -8,11 +8,11 @@ import asyncio
 
 import pytest
 
-from bot.core.errors import NotYourTurn, StaleTurn
+from bot.core.errors import GameError, NotYourTurn, StaleTurn
 from bot.core.present import MOVE, THROW, turn_message
 from bot.core.store import Status
 from bot.core.texts import ENGLISH, table
-from bot.table import flow
+from bot.table import acts, flow
 from bot.table.acts import Act
 from bot.table.channel import WriteRefused
 from tests.support.world import ALICE, BOB, CHOICES, TWO, World, pick
@@ -279,3 +279,24 @@ async def test_a_new_games_first_turn_message_says_once_what_the_bot_plays_by_it
     assert message.content.endswith(said) and "/pachisi auto" in said
     await world.play_turn(ALICE)
     assert all(said not in m.content for m in world.room.messages)
+
+
+async def test_whose_turn_it_is_is_told_before_what_a_typed_choice_means(world: World) -> None:
+    """Bob types a letter on Alice's throw: he hears it is her turn, whether or not the letter names
+    one of her moves, as his click on one of her buttons does; only Alice hears about the letter."""
+    await world.start(rules=CHOICES, members={CHOICES.seats[1]: BOB})
+    game = await world.to_a_choice(ALICE)
+    for typed in ("Q", "A", None):
+        with pytest.raises(NotYourTurn) as refused:
+            acts.typed(game, BOB, typed)
+        assert refused.value.key == "members_turn", typed
+    with pytest.raises(NotYourTurn) as clicked:
+        await world.click(BOB, MOVE)
+    assert clicked.value.key == "members_turn", "a button refuses in the same order"
+    with pytest.raises(GameError) as letter:
+        acts.typed(game, ALICE, "Q")
+    assert letter.value.key == "not_a_choice"
+    act = acts.typed(game, ALICE, "a")
+    assert act == Act(game.id, ALICE, game.turn_number, game.legal_moves()[0])
+    await world.table.flow.play(act)
+    assert (await world.game()).turn_number > game.turn_number
