@@ -309,9 +309,7 @@ class GameService(GameReads):
         )
         change(turns)
         if not turns.over:
-            seated = [info.user_id for info in turns.seats.values() if info.user_id is not None]
-            throwers = await self.members.auto_throwers(session, seated, game.auto_throws)
-            await play_rest(self.workers, turns, self.rng, throwers)
+            await play_rest(self.workers, turns, self.rng, await self._throwers(session, game, turns))
         last = turns.events[-1] if turns.events else None
         new = replace(
             game,
@@ -336,6 +334,15 @@ class GameService(GameReads):
             game.message_id if shown_on is not None and game.message_id not in (None, shown_on) else None
         )
         return Played(replace(new, version=game.version + 1), tuple(turns.events), replaced)
+
+    async def _throwers(self, session: AsyncSession, game: GameSnapshot, turns: Turns) -> frozenset[int]:
+        """The members the bot throws for: those with auto-throw on, except in a game of one piece
+        a seat, where every throw has one move and the throw is all a member does: thrown for
+        them, the game would play itself to the end."""
+        if game.rules.pieces == 1:
+            return frozenset()
+        seated = [info.user_id for info in turns.seats.values() if info.user_id is not None]
+        return await self.members.auto_throwers(session, seated, game.auto_throws)
 
     def _deadline(self, old: GameSnapshot, new: GameSnapshot, played: bool) -> datetime | None:
         """A member to act gets a fresh deadline when the turn moved on or changed hands; a pending

@@ -91,7 +91,17 @@ class Seats:
             await self.retire_rematch(opening.rematch_of)
         await self.post_card(game)
         await reply.tell(table.your_game(reply.language, game, reply.user_id, note))
-        await self.flow.changed(played, intro=table.plays_by_itself(self.flow.language(game)))
+        await self.flow.changed(played, intro=await self.intro(game))
+
+    async def intro(self, game: GameSnapshot) -> str | None:
+        """A new game's word on what the bot plays for its members, as it applies to this table;
+        none once the game is over (it played itself to its end)."""
+        if game.status != Status.ACTIVE:
+            return None
+        members = [info.user_id for info in game.seats.values() if info.user_id is not None]
+        async with self.flow.store.transaction() as session:
+            auto = bool(await self.service.members.auto_throwers(session, members))
+        return table.plays_by_itself(self.flow.language(game), auto=auto, one_piece=game.rules.pieces == 1)
 
     async def thread_name(self, lang: Language, user_id: int, name: str, channel_id: int) -> str:
         """The name of the thread a member's new table plays in, off the channel `channel_id`:

@@ -240,3 +240,9 @@ async def test_two_processes_opening_the_same_rematch_keep_one(world: World) -> 
     assert second.value.key == "rematch_started" and f"<#{301}>" in str(second.value)
     assert await service.get_active(302) is None, "nothing of the second start is kept"
     assert (await service.get(old.id)).rematch_id == first.snapshot.id
+
+
+async def test_a_game_over_gets_no_word_on_what_the_bot_plays_for_its_members(world: World) -> None:
+    finished = await _finished_in_a_thread(world)
+    assert finished.status == Status.FINISHED
+    assert await world.table.seats.intro(finished) is None
