@@ -24,6 +24,7 @@ from bot.core.service import GameService
 from bot.core.store import Store, upgrade
 from bot.core.workers import Workers
 from bot.health import http_trace
+from bot.heartbeat import time_heartbeats
 from bot.sync import sync_commands
 from bot.table import Table
 from bot.translator import CatalogTranslator
@@ -64,6 +65,7 @@ class PachisiBot(commands.AutoShardedBot):
     def __init__(self, settings: Settings, *, clock: Clock | None = None, **options: Any) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # no privileged intents: slash commands and buttons need none
+        time_heartbeats()  # a heartbeat's latency is its round trip, however busy the process
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,

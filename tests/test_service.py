@@ -148,6 +148,37 @@ async def test_concurrent_starts_in_one_channel_make_one_game(db_url: str, store
     )
 
 
+async def test_concurrent_rematches_of_one_game_make_one_game(db_url: str, store: Store) -> None:
+    """Rematch clicks raced through two processes, each in its own new thread: the first to commit
+    is the game's rematch, every other start is refused with its place and keeps nothing."""
+    old = (await service(store).start(GUILD, CHANNEL, ALICE, TWO, "normal", None)).snapshot
+    await service(store).end(old.id, ALICE, can_manage=False)
+    other = Store(db_url)
+    try:
+        services = [service(store), service(other)] * 3
+        results = await asyncio.gather(
+            *(
+                s.start(
+                    GUILD, 500 + i, ALICE, TWO, "normal", None, card_channel_id=CHANNEL, rematch_of=old.id
+                )
+                for i, s in enumerate(services)
+            ),
+            return_exceptions=True,
+        )
+    finally:
+        await other.close()
+    [started] = [r.snapshot for r in results if isinstance(r, Played)]
+    refused = [r for r in results if not isinstance(r, Played)]
+    assert len(refused) == 5 and all(
+        isinstance(r, NotAllowed) and r.key == "rematch_started" for r in refused
+    )
+    assert all(r.params == {"thread": started.channel_id} for r in refused if isinstance(r, NotAllowed))
+    assert (await service(store).get(old.id)).rematch_id == started.id
+    for i in range(6):
+        active = await service(store).get_active(500 + i)
+        assert active is None or active.id == started.id, "no refused start keeps a game"
+
+
 async def test_start_refuses_unknown_levels_and_seats_out_of_play(store: Store) -> None:
     games = service(store)
     with pytest.raises(NotAllowed) as unknown:

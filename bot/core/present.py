@@ -167,10 +167,11 @@ def turn_buttons(lang: Language, game: GameSnapshot) -> tuple[Button, ...]:
 
 
 def card_buttons(lang: Language, game: GameSnapshot) -> tuple[Button, ...]:
-    """Take a seat while one is free, Rematch once the game is won or drawn; else none."""
+    """Take a seat while one is free, Rematch once the game is won or drawn (until it is used);
+    else none."""
     if game.status == Status.ACTIVE and game.free_seats():
         return (Button(JOIN, game.id, game.turn_number, answers.button(lang, JOIN)),)
-    if game.status == Status.FINISHED:
+    if game.status == Status.FINISHED and game.rematch_id is None:
         return (Button(REMATCH, game.id, game.turn_number, answers.button(lang, REMATCH), style="success"),)
     return ()
 

@@ -76,6 +76,12 @@ class GameReads:
             row = await self.store.move_at(session, game_id, turn_number)
         return row is not None and row.actor_id == user_id
 
+    async def refuse_second_rematch(self, game: GameSnapshot) -> None:
+        """Refuse a Rematch of `game` once it has one, naming where that one plays."""
+        if game.rematch_id is not None:
+            async with self.store.transaction() as session:
+                await _refuse_second_rematch(self.store, session, game.rematch_id)
+
     async def get_active(self, channel_id: int) -> GameSnapshot | None:
         async with self.store.transaction() as session:
             row = await self.store.active_game(session, channel_id)
@@ -128,6 +134,7 @@ class GameService(GameReads):
         members: dict[int, int] | None = None,
         names: Mapping[int, str] | None = None,
         turn_seconds: int | None = None,
+        rematch_of: int | None = None,
     ) -> Played:
         """A new game, played on to its first decision: the starter takes `seat` (default Black),
         computers at `level` the rest; `hints` offers the Hint button and the win chances;
@@ -136,7 +143,9 @@ class GameService(GameReads):
         `members`: seat -> member for more seats taken from the start (a rematch).
         `card_channel_id`: the channel that shows the table card when `channel_id` is its thread.
         `names`: member -> display name, stored with the seats (the board draws them after a restart).
-        `turn_seconds`: a member's time for a turn in this game (a tournament's), else the bot's."""
+        `turn_seconds`: a member's time for a turn in this game (a tournament's), else the bot's.
+        `rematch_of`: the finished game whose Rematch this is; it has one rematch, so a second is
+        refused with the first's place (`rematch_started`) and nothing is kept."""
         try:
             get_player(level)
         except ValueError:
@@ -161,6 +170,10 @@ class GameService(GameReads):
                 await self.store.add_game(session, row, seats)
                 for member, taken in sorted((u, s) for s, u in seated.items()):
                     await self.store.add_player(session, row.id, member, taken)
+                if rematch_of is not None:
+                    claimed = await self.store.claim_rematch(session, rematch_of, row.id)
+                    if claimed != row.id:
+                        await _refuse_second_rematch(self.store, session, claimed)
                 return await self._play_on(session, game_snapshot(row, seats), lambda turns: None)
         except IntegrityError:
             # Another process started one between our check and our insert: the unique index said no.
@@ -318,9 +331,7 @@ class GameService(GameReads):
         )
         change(turns)
         if not turns.over:
-            seated = [info.user_id for info in turns.seats.values() if info.user_id is not None]
-            throwers = await self.members.auto_throwers(session, seated, game.auto_throws)
-            await play_rest(self.workers, turns, self.rng, throwers)
+            await play_rest(self.workers, turns, self.rng, await self._throwers(session, game, turns))
         last = turns.events[-1] if turns.events else None
         new = replace(
             game,
@@ -345,6 +356,15 @@ class GameService(GameReads):
             game.message_id if shown_on is not None and game.message_id not in (None, shown_on) else None
         )
         return Played(replace(new, version=game.version + 1), tuple(turns.events), replaced)
+
+    async def _throwers(self, session: AsyncSession, game: GameSnapshot, turns: Turns) -> frozenset[int]:
+        """The members the bot throws for: those with auto-throw on, except in a game of one piece
+        a seat, where every throw has one move and the throw is all a member does: thrown for
+        them, the game would play itself to the end."""
+        if game.rules.pieces == 1:
+            return frozenset()
+        seated = [info.user_id for info in turns.seats.values() if info.user_id is not None]
+        return await self.members.auto_throwers(session, seated, game.auto_throws)
 
     def _deadline(self, old: GameSnapshot, new: GameSnapshot, played: bool) -> datetime | None:
         """A member to act gets a fresh deadline when the turn moved on or changed hands; a pending
@@ -404,6 +424,12 @@ async def _refuse_second_game(store: Store, session: AsyncSession, game_id: int,
     seat = next((s.seat for s in await store.seats(session, game_id) if s.user_id == user_id), None)
     if seat is not None:
         raise NotAllowed("playing_here", game=game_id, seat=seat)
+
+
+async def _refuse_second_rematch(store: Store, session: AsyncSession, rematch_id: int) -> None:
+    """A finished game's Rematch already opened `rematch_id`: the member is sent there."""
+    row = await store.game(session, rematch_id)
+    raise NotAllowed("rematch_started", thread=row.channel_id if row is not None else 0)
 
 
 def _check_active(game: GameSnapshot) -> None:

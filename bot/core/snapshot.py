@@ -43,6 +43,8 @@ class GameSnapshot:
     """The starter's display name when they started the game (None: not stored)."""
     turn_seconds: int | None = None
     """A member's time for a turn here (a tournament's move time); None: the bot's setting."""
+    rematch_id: int | None = None
+    """The game this one's Rematch opened (None: none yet)."""
     auto_throws: Mapping[int, bool | None] = field(default_factory=dict, compare=False, repr=False)
     """The seated members' auto-throw choices read with the game (None: never chose), so a call
     that plays on need not ask again; empty when not read."""
@@ -166,6 +168,7 @@ def game_snapshot(
         language=row.language or "en",
         starter_name=row.starter_name,
         turn_seconds=row.turn_seconds,
+        rematch_id=row.rematch_id,
         auto_throws=auto_throws or {},
     )
 

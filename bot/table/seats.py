@@ -11,7 +11,8 @@ thread or the channel itself) is the chat's to make: the caller hands it in as a
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
 from bot.core import present, records
@@ -21,7 +22,7 @@ from bot.core.present import Message
 from bot.core.snapshot import GameSnapshot, Played
 from bot.core.store import Status
 from bot.core.texts import Language, table
-from bot.table.channel import Reply
+from bot.table.channel import Reply, WriteRefused
 from bot.table.flow import GameFlow
 from engine import Rules
 from engine.game import Termination
@@ -42,6 +43,8 @@ class Opening:
     language: str = "en"
     members: dict[int, int] = field(default_factory=dict)
     names: dict[int, str] = field(default_factory=dict)
+    rematch_of: int | None = None
+    """The finished game whose Rematch opens this table (it opens one: `GameService.start`)."""
 
 
 @dataclass(frozen=True)
@@ -83,11 +86,24 @@ class Seats:
             hints=opening.hints,
             language=opening.language,
             names={**opening.names, reply.user_id: reply.user_name},
+            rematch_of=opening.rematch_of,
         )
         game = played.snapshot
+        if opening.rematch_of is not None:
+            await self.retire_rematch(opening.rematch_of)
         await self.post_card(game)
         await reply.tell(table.your_game(reply.language, game, reply.user_id, note))
-        await self.flow.changed(played, intro=table.plays_by_itself(self.flow.language(game)))
+        await self.flow.changed(played, intro=await self.intro(game))
+
+    async def intro(self, game: GameSnapshot) -> str | None:
+        """A new game's word on what the bot plays for its members, as it applies to this table;
+        none once the game is over (it played itself to its end)."""
+        if game.status != Status.ACTIVE:
+            return None
+        members = [info.user_id for info in game.seats.values() if info.user_id is not None]
+        async with self.flow.store.transaction() as session:
+            auto = bool(await self.service.members.auto_throwers(session, members))
+        return table.plays_by_itself(self.flow.language(game), auto=auto, one_piece=game.rules.pieces == 1)
 
     async def thread_name(self, lang: Language, user_id: int, name: str, channel_id: int) -> str:
         """The name of the thread a member's new table plays in, off the channel `channel_id`:
@@ -108,9 +124,34 @@ class Seats:
         posted = await self.flow.writer.post(channel, card, game)
         await self.service.set_card(game.id, posted.id)
 
+    @asynccontextmanager
+    async def rematching(self, reply: Reply, game_id: int) -> AsyncIterator[Opening]:
+        """A Rematch click on the card of `game_id`: the table to open (`rematch`), opened by the
+        caller inside the block. One click at a time per game: a second click (a double click)
+        waits, deferred, for the first's table and is then sent to it (`rematch_started`)."""
+        lock = self.flow.locks[game_id]
+        if lock.locked():
+            await reply.defer(thinking=True, ephemeral=True)
+        async with lock:
+            opening = await self.rematch(reply.user_id, game_id)
+            if not reply.done():
+                await reply.defer(thinking=True, ephemeral=True)
+            yield opening
+
+    async def retire_rematch(self, game_id: int) -> None:
+        """The finished game's Rematch is used: its card's button goes grey."""
+        old = await self.service.get(game_id)
+        channel = self.flow.card_channel(old)
+        if channel is None or old.card_message_id is None:
+            return
+        try:
+            await channel.disable_buttons(await channel.fetch(old.card_message_id))
+        except WriteRefused as exc:
+            log.warning("game=%s rematch button not disabled (%s %s)", game_id, exc.status, exc.code)
+
     async def rematch(self, user_id: int, game_id: int) -> Opening:
         """The same seats and options at a new table (a new thread of the card's channel), for a
-        member who played the game once it is over."""
+        member who played the game once it is over, unless its rematch has started."""
         old = await self.service.get(game_id)
         players = {info.user_id: seat for seat, info in old.seats.items() if info.user_id}
         everyone = await records.game_players(self.flow.store, game_id)
@@ -118,6 +159,7 @@ class Seats:
             raise NotAllowed("rematch_not_yours")
         if old.status == Status.ACTIVE:
             raise NotAllowed("rematch_too_soon")
+        await self.service.refuse_second_rematch(old)
         seat = players.pop(user_id, None)
         levels = {info.level for info in old.seats.values()}
         level = levels.pop() if len(levels) == 1 else self.settings.default_level
@@ -131,6 +173,7 @@ class Seats:
             language=old.language,
             members={s: u for u, s in players.items()},
             names={u: name for u, name in names.items() if name},
+            rematch_of=game_id,
         )
 
     async def take(self, reply: Reply, game: GameSnapshot, seat: int | None) -> None:

@@ -81,9 +81,9 @@ async def test_export_and_replay_in_the_channel_find_the_game_of_its_thread(
     start_table: Callable[..., AbstractAsyncContextManager[Table]],
 ) -> None:
     async with start_table(default_thread=True, default_auto_throw=True) as table:
-        # One piece each: every throw has one move or none, so the bot plays Alice's turns too.
         await table.alice.slash(table.channel, "pachisi start", players=2, pieces=1, level="easy")
         [thread] = await table.fake.wait_until(lambda: table.channel.threads, what="the game's thread")
+        await table.alice.slash(thread, "pachisi leave")  # the computers play the game to its end
         await table.fake.wait_until(lambda: final_message(thread), what="the game's result")
         (game,) = await stored_games(table.database_url)
         assert game.snapshot.status == "finished" and game.snapshot.card_channel_id == table.channel.id

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from bot.cogs.pachisi.views import CONFIRM_YES
 from bot.core.texts import ENGLISH, answers
 from engine.game import Termination
@@ -87,3 +89,27 @@ async def test_a_member_without_a_seat_hears_why_before_any_confirmation_to_end(
     reply = await table.bob.slash(table.channel, "pachisi end")
     assert reply.ephemeral and not reply.components
     assert reply.content.startswith("You have no seat in this game")
+
+
+async def test_a_double_click_on_end_the_game_keeps_the_answer_of_the_first(table: Table) -> None:
+    """The second click of a double click on "End the game" arrives before the buttons are gone:
+    it is acknowledged and changes nothing, instead of turning the answer into "this game is over"."""
+    await table.alice.slash(table.channel, "pachisi start", players=2, pieces=4, level="easy")
+    await wait_for_turn_or_end(table)
+    question = await table.alice.slash(table.channel, "pachisi end")
+    confirm = question.message
+    assert confirm is not None
+    asked = confirm.content
+    first = await table.alice.click(confirm, custom_id=CONFIRM_YES, wait=False)
+    second = await table.alice.click(confirm, custom_id=CONFIRM_YES, wait=False)
+    await first.wait()
+    await second.wait()
+    [game] = await stored_games(table.database_url)
+    ended = f"<@{table.alice.id}> ended the game after {game.snapshot.turn_number} throws."
+    working = answers.working(ENGLISH)
+    await table.fake.wait_until(
+        lambda: confirm.content not in (asked, working), what="the confirmation's answer"
+    )
+    await asyncio.sleep(0.5)  # anything the second click would write comes now
+    assert confirm.content == ended and second.deferred
+    assert not [m for m in table.channel.messages if m.ephemeral and "over" in m.content]

@@ -204,13 +204,20 @@ async def test_rematch_opens_a_new_thread_with_the_same_seats(tables: Table) -> 
     await tables.fake.wait_until(lambda: "Rematch" in [b.label for b in card.buttons], what="Rematch")
     refused = await tables.bob.click(card, "Rematch")
     assert "Only the players of this game" in refused.content and refused.ephemeral
-    await tables.alice.click(card, "Rematch")
+    first = await tables.alice.click(card, "Rematch", wait=False)  # a double click
+    again = await tables.alice.click(card, "Rematch", wait=False)
+    await first.wait()
+    await again.wait()
     second = await the_thread(tables, 2)
     games = await stored_games(tables.database_url)
     new = games[-1].snapshot
     assert new.channel_id == second.id and new.rules == games[0].snapshot.rules
     assert new.seats[2].user_id == tables.alice.id and new.seats[0].level == "hard"
+    told = await tables.fake.wait_until(lambda: again.message, what="the second click's answer")
+    assert told.ephemeral and told.content == f"The rematch has already started: <#{second.id}>."
+    assert len(games) == 2 and len(tables.channel.threads) == 2, "one rematch"
     assert len(tables.channel.messages) == 2  # one card per table
+    assert all(b.disabled for b in card.buttons), "the used Rematch is greyed"
 
 
 async def test_refusals_say_what_to_do_and_never_echo_input_whole(tables: Table) -> None:

@@ -8,11 +8,11 @@ import asyncio
 
 import pytest
 
-from bot.core.errors import NotYourTurn, StaleTurn
+from bot.core.errors import GameError, NotYourTurn, StaleTurn
 from bot.core.present import MOVE, THROW, turn_message
 from bot.core.store import Status
 from bot.core.texts import ENGLISH, table
-from bot.table import flow
+from bot.table import acts, flow
 from bot.table.acts import Act
 from bot.table.channel import WriteRefused
 from tests.support.world import ALICE, BOB, CHOICES, TWO, World, pick
@@ -271,11 +271,59 @@ async def test_a_second_copy_of_the_turn_message_plays_and_the_first_is_closed(w
 
 
 async def test_a_new_games_first_turn_message_says_once_what_the_bot_plays_by_itself(world: World) -> None:
-    """The throws played before anyone clicked (forced moves, auto-throw) are explained once, on
-    the game's first turn message; the next update of that message drops the word."""
-    await world.start(members={TWO.seats[1]: BOB})
+    """The throws played before anyone clicked (forced moves) are explained once, on the game's first
+    turn message; the next update of that message drops the word. Auto-throw is off at this table:
+    the word does not offer to turn it off."""
+    await world.start(rules=CHOICES, members={CHOICES.seats[1]: BOB})
     message = world.turn_message()
-    said = table.plays_by_itself(ENGLISH)
-    assert message.content.endswith(said) and "/pachisi auto" in said
+    said = table.plays_by_itself(ENGLISH, auto=False, one_piece=False)
+    assert message.content.endswith(said) and "/pachisi auto" not in message.content
     await world.play_turn(ALICE)
     assert all(said not in m.content for m in world.room.messages)
+
+
+async def test_with_auto_throw_on_the_bot_throws_for_members_and_says_how_to_stop_it(world: World) -> None:
+    await world.table.flow.service.members.set_auto_throw(ALICE, True)
+    game = await world.start(rules=CHOICES)
+    assert game.pending_throw is not None or game.turn_number > 0, "the bot threw for Alice"
+    said = table.plays_by_itself(ENGLISH, auto=True, one_piece=False)
+    assert world.turn_message().content.endswith(said) and "/pachisi auto off" in said
+
+
+async def test_a_one_piece_game_waits_for_each_members_throw_even_with_auto_throw_on(world: World) -> None:
+    """With one piece a seat every throw has one move: thrown for its members too, the game played
+    itself to its end before anyone clicked. The members throw; their moves are played at once."""
+    members = world.table.flow.service.members
+    for user in (ALICE, BOB):
+        await members.set_auto_throw(user, True)
+    game = await world.start(members={TWO.seats[1]: BOB})
+    assert game.status == Status.ACTIVE and game.turn_number == 0 and game.pending_throw is None
+    message = world.turn_message()
+    assert message.actions() == [THROW] and ALICE in message.pings
+    said = table.plays_by_itself(ENGLISH, auto=True, one_piece=True)
+    assert message.content.endswith(said) and "/pachisi auto" not in said
+    await world.click(ALICE, THROW)
+    after = await world.game()
+    assert [row.actor_id for row in await world.move_rows()] == [ALICE], "her throw, played at once"
+    assert after.pending_throw is None and world.turn_message().actions() == [THROW]
+
+
+async def test_whose_turn_it_is_is_told_before_what_a_typed_choice_means(world: World) -> None:
+    """Bob types a letter on Alice's throw: he hears it is her turn, whether or not the letter names
+    one of her moves, as his click on one of her buttons does; only Alice hears about the letter."""
+    await world.start(rules=CHOICES, members={CHOICES.seats[1]: BOB})
+    game = await world.to_a_choice(ALICE)
+    for typed in ("Q", "A", None):
+        with pytest.raises(NotYourTurn) as refused:
+            acts.typed(game, BOB, typed)
+        assert refused.value.key == "members_turn", typed
+    with pytest.raises(NotYourTurn) as clicked:
+        await world.click(BOB, MOVE)
+    assert clicked.value.key == "members_turn", "a button refuses in the same order"
+    with pytest.raises(GameError) as letter:
+        acts.typed(game, ALICE, "Q")
+    assert letter.value.key == "not_a_choice"
+    act = acts.typed(game, ALICE, "a")
+    assert act == Act(game.id, ALICE, game.turn_number, game.legal_moves()[0])
+    await world.table.flow.play(act)
+    assert (await world.game()).turn_number > game.turn_number

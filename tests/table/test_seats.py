@@ -3,13 +3,17 @@ and resigning, ending a game and its rematch, and where the news goes."""
 
 from __future__ import annotations
 
+import asyncio
+import functools
 from pathlib import Path
 
 import pytest
 
 from bot.backup import replay_all, sqlite_path
+from bot.core import present
 from bot.core.errors import NotAllowed, NotPlaying
 from bot.core.present import REMATCH, THROW
+from bot.core.snapshot import GameSnapshot
 from bot.core.store import Status
 from bot.core.texts import ENGLISH, table
 from bot.table.seats import Opening, Place
@@ -232,3 +236,75 @@ async def test_a_members_second_table_off_a_channel_gets_a_numbered_thread_name(
     ]
     assert await seats.thread_name(ENGLISH, BOB, "Bob", CHANNEL) == "Pachisi: Bob's table"
     assert await seats.thread_name(ENGLISH, ALICE, "Alice", 999) == "Pachisi: Alice's table"
+
+
+async def _finished_in_a_thread(world: World) -> GameSnapshot:
+    """Alice's game in a thread of the channel, with Bob seated, finished by her resignation."""
+    thread = await world.chat.open_thread(CHANNEL, GUILD, "Pachisi: Alice's table")
+    opening = Opening(TWO, "easy", 0, thread=True, members={TWO.seats[1]: BOB}, names=NAMES)
+    await world.table.seats.open(
+        world.member(ALICE), Place(GUILD, thread, card_channel_id=CHANNEL), opening, note=[]
+    )
+    game = await world.table.flow.service.get_active(thread)
+    assert game is not None
+    await world.table.seats.give_up(
+        Click(world.chat, world.chat.room(thread), ALICE, NAMES[ALICE]), game, resign=True
+    )
+    return await world.table.flow.service.get(game.id)
+
+
+async def _rematch_click(world: World, user_id: int, game_id: int) -> Click:
+    """What the Rematch button does (bot/cogs/pachisi/buttons.py): the table opens in a new thread."""
+    click = world.member(user_id)
+    async with world.table.seats.rematching(click, game_id) as opening:
+        thread = await world.chat.open_thread(CHANNEL, GUILD, "Pachisi: Alice's table 2")
+        await world.table.seats.open(click, Place(GUILD, thread, card_channel_id=CHANNEL), opening, note=[])
+    return click
+
+
+async def test_a_double_click_on_rematch_opens_one_table_and_sends_the_second_click_there(
+    world: World,
+) -> None:
+    old = await _finished_in_a_thread(world)
+    card = world.room.find(old.card_message_id or 0)
+    assert card.actions() == [REMATCH]
+    first, second = await asyncio.gather(
+        _rematch_click(world, ALICE, old.id),
+        _rematch_click(world, ALICE, old.id),
+        return_exceptions=True,
+    )
+    assert isinstance(first, Click), first
+    assert isinstance(second, NotAllowed) and second.key == "rematch_started", second
+    rematch = (await world.table.flow.service.get(old.id)).rematch_id
+    assert rematch is not None
+    new = await world.table.flow.service.get(rematch)
+    assert f"<#{new.channel_id}>" in str(second), "the second click is sent to the table"
+    assert len(world.chat.threads) == 2, "one thread for the rematch"
+    assert new.seat_of(BOB) == TWO.seats[1] and new.status == Status.ACTIVE
+    assert card.disabled and card.actions() == [], "the used Rematch goes grey"
+    with pytest.raises(NotAllowed) as later:
+        await _rematch_click(world, BOB, old.id)
+    assert later.value.key == "rematch_started", "Bob's click later finds it too"
+    assert len(world.chat.threads) == 2
+    redrawn = present.card(ENGLISH, await world.table.flow.service.get(old.id), "Alice")
+    assert redrawn.buttons == (), "a card drawn again offers no used Rematch"
+
+
+async def test_two_processes_opening_the_same_rematch_keep_one(world: World) -> None:
+    """The rematch is recorded in the new game's own transaction: a second start for the same
+    finished game (another process, past the first's check) is refused and keeps nothing."""
+    old = await _finished_in_a_thread(world)
+    service = world.table.flow.service
+    start = functools.partial(service.start, GUILD, rules=TWO, level="easy", seat=0, rematch_of=old.id)
+    first = await start(301, ALICE, card_channel_id=CHANNEL)
+    with pytest.raises(NotAllowed) as second:
+        await start(302, BOB, card_channel_id=CHANNEL)
+    assert second.value.key == "rematch_started" and f"<#{301}>" in str(second.value)
+    assert await service.get_active(302) is None, "nothing of the second start is kept"
+    assert (await service.get(old.id)).rematch_id == first.snapshot.id
+
+
+async def test_a_game_over_gets_no_word_on_what_the_bot_plays_for_its_members(world: World) -> None:
+    finished = await _finished_in_a_thread(world)
+    assert finished.status == Status.FINISHED
+    assert await world.table.seats.intro(finished) is None

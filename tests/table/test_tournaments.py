@@ -349,3 +349,18 @@ async def test_a_game_opened_but_not_noted_before_a_kill_is_adopted_not_doubled(
     assert noted.game_id == played.snapshot.id
     assert next(t for t in found.round_tables() if t.id == second.id).game_id is not None
     assert len(world.chat.threads) == 2  # the killed process's, and the second table's
+
+
+async def test_a_one_piece_event_waits_for_its_entrants_throws_with_auto_throw_on(world: World) -> None:
+    """One piece each and auto-throw on: the bot threw for both entrants and played their one moves,
+    and the round's game was over before either had a turn. Now each entrant throws."""
+    for user in MEMBERS[:2]:
+        await world.table.flow.service.members.set_auto_throw(user, True)
+    tournament = await opened(world, rounds=1, round_seconds=10**6)
+    await sign_up(world, tournament, MEMBERS[:2])
+    await world.table.tournaments.start(member(world, ORGANIZER), manager=False)
+    await until(lambda: games_open(world, tournament.id), "round 1's game")
+    [table] = (await current(world, tournament.id)).round_tables()
+    game = await world.table.flow.service.get(table.game_id or 0)
+    assert game.status == Status.ACTIVE and game.turn_number == 0 and game.pending_throw is None
+    assert game.user_to_move() in MEMBERS[:2]

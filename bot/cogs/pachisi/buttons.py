@@ -132,9 +132,8 @@ class RematchButton(OnTurn, template=rf"pachisi:{REMATCH}:{GAME}:{TURN}"):
 
     async def clicked(self, interaction: discord.Interaction[Any], bot: Host) -> None:
         member = reply(interaction)
-        plan = await bot.table.seats.rematch(member.user_id, self.game_id)
-        await member.defer(thinking=True, ephemeral=True)
-        await opening.open_table(interaction, member, bot.table.seats, plan)
+        async with bot.table.seats.rematching(member, self.game_id) as plan:
+            await opening.open_table(interaction, member, bot.table.seats, plan)
 
 
 class HintButton(OnTurn, template=rf"pachisi:{HINT}:{GAME}:{TURN}"):

@@ -21,15 +21,16 @@ from bot.cogs.pachisi.buttons import reply
 from bot.cogs.pachisi.hints import chances_line
 from bot.cogs.pachisi.opening import open_table
 from bot.cogs.pachisi.views import Confirm, manages_channels
-from bot.core.errors import GameError, NoGame, NotThrown, NotYourTurn
+from bot.core.errors import GameError, NoGame
 from bot.core.present import board_of
 from bot.core.snapshot import GameSnapshot
 from bot.core.texts import ENGLISH, Language, answers, board, table, turns
 from bot.core.texts.language import SHIPPED, choose, native_name, speaks
 from bot.core.texts.rules import RULES
+from bot.table import acts
 from bot.table.acts import Act
 from bot.table.seats import Opening
-from engine import SEAT_NAMES, Move, NotationError, Rules, parse_move
+from engine import SEAT_NAMES, Rules
 from engine.players import LEVELS
 
 if TYPE_CHECKING:
@@ -52,8 +53,6 @@ def level_choice_name(level: str) -> str:
 LEVEL_CHOICES = [app_commands.Choice(name=level_choice_name(level), value=level) for level in LEVELS]
 RULE_OPTIONS = ("must_capture", "escape_hatch", "last_square", "enter_moves", "start_on_board")
 NEEDED_PERMISSIONS = ("view_channel", "send_messages", "attach_files", "embed_links")
-MAX_CHOICE = 100
-"""Longer typed choices are not read (a move is about a dozen characters; a choice name at most 100)."""
 
 
 def rules_completions(current: str) -> list[tuple[str, str]]:
@@ -236,18 +235,15 @@ class PlayCommands(PachisiCommands):
 
     @app_commands.command(name="throw", description="Throw the cowries for your turn")
     async def throw(self, interaction: discord.Interaction[Any]) -> None:
-        await self.typed(interaction, await self.channel_game(interaction), None)
+        await self.typed(
+            interaction, acts.typed(await self.channel_game(interaction), interaction.user.id, None)
+        )
 
     @app_commands.command(name="move", description="Play one of the legal moves of your throw")
     @app_commands.describe(choice="the move: its letter on the board, or pick from the list")
     async def move(self, interaction: discord.Interaction[Any], choice: str) -> None:
         game = await self.channel_game(interaction)
-        user = interaction.user.id
-        if game.pending_throw is None:  # no choice is a move before the throw: say what comes first
-            if game.user_to_move() == user:
-                raise NotThrown()
-            raise NotYourTurn.for_user(game.seat_to_move(), game.user_to_move(), game.seat_of(user))
-        await self.typed(interaction, game, read_choice(game, choice))
+        await self.typed(interaction, acts.typed(game, interaction.user.id, choice))
 
     @move.autocomplete("choice")
     async def move_choices(
@@ -264,14 +260,13 @@ class PlayCommands(PachisiCommands):
         ]
         return [c for c in choices if wanted in c.name.lower() or wanted in c.value][:25]
 
-    async def typed(
-        self, interaction: discord.Interaction[Any], game: GameSnapshot, move: Move | None
-    ) -> None:
-        """`/pachisi throw` or `/pachisi move`: played and shown in the game's channel; the member is
-        told what happened."""
+    async def typed(self, interaction: discord.Interaction[Any], act: Act) -> None:
+        """`/pachisi throw` or `/pachisi move`, read as `act`: played and shown in the game's
+        channel; the member is told what happened."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         self.flow.remember(reply(interaction))
-        played = await self.flow.play(Act(game.id, interaction.user.id, game.turn_number, move))
+        played = await self.flow.play(act)
+        move = act.move
         lang = language_of(interaction)
         after = played.snapshot
         if move is None and after.pending_throw is not None and not played.events:
@@ -349,21 +344,3 @@ class PlayCommands(PachisiCommands):
         if game is None:
             raise NoGame()
         return game
-
-
-def read_choice(game: GameSnapshot, choice: str) -> Move:
-    """A typed choice: a board letter (A, B...) or a move like `black:12-16`; checked by the service."""
-    text = choice.strip()
-    moves = game.legal_moves()
-    letters = {board.choice_letter(i).lower(): m for i, m in enumerate(moves)}
-    if text.lower() in letters:
-        return letters[text.lower()]
-    try:
-        move = parse_move(text.split(" ")[0].lower()) if len(text) <= MAX_CHOICE else None
-    except NotationError:
-        move = None
-    if move is None:
-        raise GameError(
-            "not_a_choice", typed=text, moves=[str(m) for m in moves], position=game.position.notation()
-        )
-    return move

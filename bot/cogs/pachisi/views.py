@@ -39,13 +39,16 @@ Act = Callable[[discord.Interaction[Any]], Awaitable[str | None]]
 class Confirm(discord.ui.View):
     """A question asked ephemerally before something that cannot be undone (so it needs no
     persistence): yes does `act` and the question becomes what happened (or the refusal), no
-    leaves it as `kept`. Nothing is left at `working`."""
+    leaves it as `kept`. Nothing is left at `working`. The question is answered once: a second
+    click (a double click, before the buttons are gone) is acknowledged and changes nothing, as a
+    repeated click on a move already played."""
 
     def __init__(self, act: Act, *, yes: str, no: str, kept: str, working: str) -> None:
         super().__init__(timeout=60)
         self.act = act
         self.no_text = kept
         self.working = working
+        self.answered = False
         confirm: discord.ui.Button[Confirm] = discord.ui.Button(
             label=yes, style=discord.ButtonStyle.danger, custom_id=CONFIRM_YES
         )
@@ -57,7 +60,17 @@ class Confirm(discord.ui.View):
         self.add_item(confirm)
         self.add_item(cancel)
 
+    async def _once(self, interaction: discord.Interaction[Any]) -> bool:
+        """Whether this click is the question's first answer; a repeat is acknowledged silently."""
+        if self.answered:
+            await interaction.response.defer()
+            return False
+        self.answered = True
+        return True
+
     async def _yes(self, interaction: discord.Interaction[Any]) -> None:
+        if not await self._once(interaction):
+            return
         await interaction.response.edit_message(content=self.working, view=None)
         try:
             done = await self.act(interaction)
@@ -69,6 +82,8 @@ class Confirm(discord.ui.View):
             await interaction.edit_original_response(content=done, allowed_mentions=NO_MENTIONS)
 
     async def _no(self, interaction: discord.Interaction[Any]) -> None:
+        if not await self._once(interaction):
+            return
         await interaction.response.edit_message(content=self.no_text, view=None)
 
     async def on_error(

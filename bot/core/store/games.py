@@ -132,6 +132,20 @@ class GameQueries(Database):
         result = await session.execute(_UPDATE_GAME, {**values, **params})
         return bool(result.rowcount == 1)  # type: ignore[attr-defined]
 
+    async def claim_rematch(self, session: AsyncSession, game_id: int, rematch_id: int) -> int:
+        """Record `rematch_id` as the rematch of `game_id` unless one is recorded already (two
+        writers: the second waits for the first's row and finds it set); the game's rematch."""
+        query = (
+            update(GameRow)
+            .where(GameRow.id == game_id, GameRow.rematch_id.is_(None))
+            .values(rematch_id=rematch_id)
+            .execution_options(synchronize_session=False)
+        )
+        if (await session.execute(query)).rowcount == 1:  # type: ignore[attr-defined]
+            return rematch_id
+        found = await session.scalar(select(GameRow.rematch_id).where(GameRow.id == game_id))
+        return rematch_id if found is None else found
+
     async def set_shown(self, session: AsyncSession, game_id: int, **values: Unpack[ShownValues]) -> None:
         """Which Discord messages show the game (display only: no version bump)."""
         query = (

@@ -142,6 +142,9 @@ class GameRow(Base):
     """The starter's display name when they started it (the card's "Asha's table" after a restart)."""
     turn_seconds: Mapped[int | None] = mapped_column(Integer)
     """A member's time for a turn in this game (a tournament's move time); NULL: the bot's setting."""
+    rematch_id: Mapped[int | None] = mapped_column(Integer)
+    """The game its Rematch opened, written once in that game's transaction: a second Rematch
+    finds it (`Store.claim_rematch`)."""
 
     __table_args__ = (
         CheckConstraint("status IN ('active', 'finished', 'abandoned')", name="status"),

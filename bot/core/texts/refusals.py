@@ -239,6 +239,9 @@ SAY: dict[str, Callable[[Language], Say]] = {
         )
     ),
     "rematch_too_soon": lambda lang: lambda: lang.gettext("This game is still on: finish it first."),
+    "rematch_started": lambda lang: (
+        lambda thread: lang.gettext("The rematch has already started: <#{thread}>.", thread=thread)
+    ),
     "conflict": lambda lang: (
         lambda: lang.gettext(
             "Already played: someone else was quicker. The game's newest message shows where it stands."

@@ -165,12 +165,21 @@ def your_game(lang: Language, game: GameSnapshot, user_id: int, missing: list[st
     return text
 
 
-def plays_by_itself(lang: Language) -> str:
-    """Said once, on a new game's first turn message: why throws were played before anyone clicked."""
-    return lang.gettext(
-        "_I play a throw with only one move at once, and with auto-throw on I also throw for you "
-        "(`/pachisi auto off`: you click Throw yourself)._"
-    )
+def plays_by_itself(lang: Language, *, auto: bool, one_piece: bool) -> str:
+    """Said once, on a new game's first turn message: what the bot plays for its members. `auto`:
+    a member at the table has auto-throw on; `one_piece`: one piece a seat, where the bot throws
+    for nobody (every throw has one move: the throw is the member's whole turn)."""
+    if one_piece:
+        return lang.gettext(
+            "_With one piece each, every throw has only one move: you click Throw on your turn, "
+            "and I play its move at once._"
+        )
+    if auto:
+        return lang.gettext(
+            "_I play a throw with only one move at once, and with auto-throw on I also throw for you "
+            "(`/pachisi auto off`: you click Throw yourself)._"
+        )
+    return lang.gettext("_I play a throw with only one move at once._")
 
 
 def seat_taken(lang: Language, user_id: int, game: GameSnapshot, seat: int) -> str:
