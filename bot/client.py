@@ -73,7 +73,7 @@ class PachisiBot(commands.AutoShardedBot):
             help_command=None,
             tree_cls=PachisiTree,  # one error handler for every command
             http_trace=http_trace(),  # counts Discord's 429s by bucket (bot/core/metrics.py)
-            **options,
+            **{"guild_ready_timeout": settings.guild_ready_seconds, **options},
         )
         self.settings = settings
         self.clock = clock or Clock()
