@@ -11,6 +11,7 @@ its /metrics at each beat: a round trip, never near an interval."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import math
 import urllib.request
 from pathlib import Path
@@ -33,6 +34,11 @@ def gateway_latency(port: int) -> float:
     return float(line.split()[-1])
 
 
+def acked(table: LocalTable, beats: int) -> bool:
+    """The stand-in has acknowledged `beats` heartbeats."""
+    return table.server.gateway.heartbeats >= beats
+
+
 async def test_an_idle_bot_keeps_up_with_its_heartbeats(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -46,9 +52,7 @@ async def test_an_idle_bot_keeps_up_with_its_heartbeats(
     try:
         await table.wait_ready()
         for beat in range(1, BEATS + 1):
-            await table.server.wait_until(
-                lambda beat=beat: table.server.gateway.heartbeats >= beat, 60, f"heartbeat {beat}"
-            )
+            await table.server.wait_until(functools.partial(acked, table, beat), 60, f"heartbeat {beat}")
             await asyncio.sleep(INTERVAL_MS / 4000)  # the bot reads the ack before its next beat
             latencies.append(await asyncio.to_thread(gateway_latency, port))
     finally:
