@@ -39,10 +39,11 @@ from tests.support.table import (
 
 KILL_POINTS = ("resuming", "starting", "answering", "after a post", "playing")
 """Where in its life the bot is killed: just after it said it was ready (it resumes its games,
-computers play); connected but not yet ready (discord.py waits for its guilds); while a member's click or command
-is being answered (sent to it, not answered); a turn's post carried out by Discord but never answered
-to the bot; a random moment up to PLAYING_WINDOW seconds into play. The last kill comes as a game
-has ended (its result shown), so that the kills span a game's end and the next one's start too."""
+computers play); connected but not yet ready (discord.py waits for its guilds); while a member's
+click or command is being answered (sent to it, not answered); a turn's post carried out by Discord
+but never answered to the bot; a random moment up to PLAYING_WINDOW seconds into play. The last
+kill comes as a game has ended (its result shown), so that the kills span a game's end and the next
+one's start too."""
 ROUNDS = 3
 """Each kill point is hit this often (the order cycles through them): every kind of moment more than
 once, each time at another point of other games."""
