@@ -44,9 +44,10 @@ click or command is being answered (sent to it, not answered); a turn's post car
 but never answered to the bot; a random moment up to PLAYING_WINDOW seconds into play. The last
 kill comes as a game has ended (its result shown), so that the kills span a game's end and the next
 one's start too."""
-ROUNDS = 3
+ROUNDS = 2
 """Each kill point is hit this often (the order cycles through them): every kind of moment more than
-once, each time at another point of other games."""
+once, each time at another point of other games. Removing the retirement of orphaned turn messages
+on resume (bot/table/resume.py) fails the soak at this count, as it did at 50 random kills."""
 SCHEDULE = [*KILL_POINTS * ROUNDS, "a game ended"]
 KILLS = len(SCHEDULE)
 PLAYING_WINDOW = 0.8
