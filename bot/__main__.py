@@ -5,7 +5,8 @@ unreachable database, an unhealthy bot), 2 a usage or settings error (a bad opti
 token, a token Discord refuses).
 
 `play` hands its arguments to `python -m localdiscord` (the local table in the browser): the bot
-and the stand-in never import each other.
+and the stand-in never import each other. Each command imports what it needs when it runs: `backup`,
+`healthcheck` or a refused setting do not load discord.py and the cogs (a second or more of start).
 """
 
 from __future__ import annotations
@@ -23,14 +24,14 @@ import urllib.request
 from collections.abc import Callable
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import alembic.util
-import discord
-
-from bot import backup, backups, eventloop, health, preflight, probe
-from bot.client import PachisiBot, point_discord_at
+from bot import eventloop
 from bot.core.config import Settings, SettingsError, check_database_folder, load_settings
 from engine import build
+
+if TYPE_CHECKING:
+    from bot.client import PachisiBot
 
 
 def token_help() -> str:
@@ -59,6 +60,9 @@ def configure_logging(level: str) -> None:
 async def run(settings: Settings) -> None:
     """Run until the gateway gives up or SIGINT/SIGTERM arrives, then shut down in order
     (`PachisiBot.close`), awaited here: nothing is left for `eventloop.run` to cancel halfway."""
+    from bot import health, probe
+    from bot.client import PachisiBot
+
     bot = PachisiBot(settings)
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
@@ -79,11 +83,15 @@ def serving(bot: PachisiBot, settings: Settings) -> contextlib.AbstractAsyncCont
     """/healthz and /metrics while the bot runs, when METRICS_PORT is set."""
     if settings.metrics_port is None:
         return contextlib.nullcontext()
+    from bot import health
+
     return health.serving(bot, settings.metrics_host, settings.metrics_port)
 
 
 async def sync(settings: Settings) -> None:
     """Log in, migrate the database, sync the slash commands whatever the database says, log out."""
+    from bot.client import PachisiBot
+
     bot = PachisiBot(settings)
     bot.force_sync = True
     async with bot:
@@ -107,6 +115,8 @@ async def rebuild_ratings(settings: Settings) -> None:
 
 def copy(command: str, options: argparse.Namespace, settings: Settings) -> None:
     """`backup TARGET [--keep N]` or `restore FILE`: a refusal is one sentence and exit status 1."""
+    from bot import backup, backups
+
     if command == "backup" and options.keep is not None and not Path(options.target).is_dir():
         print(f"backup: --keep needs TARGET to be a folder ({options.target} is not one)", file=sys.stderr)
         raise SystemExit(2)
@@ -151,6 +161,8 @@ def checked_settings() -> Settings:
 
 def reachable(settings: Settings) -> None:
     """Exit 1 with one line when the database does not answer."""
+    from bot import preflight
+
     try:
         eventloop.run(preflight.check_database(settings.database_url))
     except preflight.DatabaseUnreachable as exc:
@@ -165,6 +177,12 @@ def start(settings: Settings, forced_sync: bool) -> None:
         raise SystemExit(2)
     build.exit_if_stale()
     reachable(settings)
+    import alembic.util
+    import discord
+
+    from bot import backup, health
+    from bot.client import point_discord_at
+
     configure_logging(settings.log_level)
     logging.getLogger("bot").info("engine: %s; event loop: %s", build.describe(), eventloop.NAME)
     point_discord_at(settings.discord_api_base, settings.discord_gateway_url)

@@ -12,7 +12,6 @@ import yarl
 from discord.ext import commands
 from sqlalchemy import make_url
 
-import render
 from bot.cogs.answers import PachisiTree
 from bot.cogs.pachisi.buttons import BUTTONS, COMPONENTS
 from bot.cogs.pachisi.channels import DiscordChannels
@@ -28,7 +27,6 @@ from bot.heartbeat import time_heartbeats
 from bot.sync import sync_commands
 from bot.table import Table
 from bot.translator import CatalogTranslator
-from engine import Position
 
 log = logging.getLogger(__name__)
 
@@ -75,7 +73,7 @@ class PachisiBot(commands.AutoShardedBot):
             help_command=None,
             tree_cls=PachisiTree,  # one error handler for every command
             http_trace=http_trace(),  # counts Discord's 429s by bucket (bot/core/metrics.py)
-            **options,
+            **{"guild_ready_timeout": settings.guild_ready_seconds, **options},
         )
         self.settings = settings
         self.clock = clock or Clock()
@@ -96,10 +94,10 @@ class PachisiBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         await upgrade(self.settings.database_url)
-        # Build the renderer's caches now, not on the first turn (about half a second).
-        await asyncio.get_running_loop().run_in_executor(
-            self.render_pool, render.board_png, Position.initial()
-        )
+        # The renderer's caches are built now, not on the first turn (about half a second), where
+        # the turns' boards are drawn: in each worker, or in this process with WORKERS=0. Beside
+        # workers, this process draws only the rare pictures (legend, puzzle, hint chart): it builds
+        # them on the first, not at every start and restart.
         await self.workers.warm()
         self.store = Store(self.settings.database_url, **pool_options(self.settings.database_url))
         self.service = GameService(

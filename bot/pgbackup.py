@@ -25,7 +25,6 @@ from pathlib import Path
 
 from sqlalchemy import make_url
 
-from bot import health
 from bot.backup import BackupError, head_revision
 
 COPY = re.compile(r"^COPY (?:\w+\.)?(\w+) ")
@@ -122,6 +121,8 @@ def backup(database_url: str, target: Path) -> Dumped:
 
 def restore(backup_file: Path, database_url: str) -> Dumped:
     """Write a checked dump of this bot's revision over the database, with nobody else connected."""
+    from bot import health  # with discord.py and aiohttp: only a PostgreSQL restore asks the server
+
     dumped = contents(backup_file)
     head = head_revision()
     if dumped.revision != head:

@@ -40,6 +40,7 @@ EXAMPLES = {
     "metrics_port": "METRICS_PORT=9464",
     "metrics_host": "METRICS_HOST=127.0.0.1 (0.0.0.0 in a container)",
     "workers": "WORKERS=2 (0: no worker processes)",
+    "guild_ready_seconds": "GUILD_READY_SECONDS=2.0",
     "project_url": "PROJECT_URL=https://github.com/you/pachisi",
     "discord_api_base": "DISCORD_API_BASE=http://127.0.0.1:8080 (unset: Discord itself)",
     "discord_gateway_url": "DISCORD_GATEWAY_URL=ws://127.0.0.1:8080/gateway (unset: Discord's)",
@@ -84,6 +85,10 @@ class Settings(BaseSettings):
     workers: int | None = None
     """Worker processes for the board pictures and the computers' decisions (bot/core/workers.py);
     unset: one per core; 0: in the bot's own process."""
+    guild_ready_seconds: float = 2.0
+    """After connecting, how long no new guild must arrive before the bot counts itself ready and
+    resumes its games (discord.py's `guild_ready_timeout`); a stand-in that sends every guild at once
+    may take less."""
     project_url: str | None = None
     """The project's page (its rules and records in full), linked from `/pachisi rules` and the export."""
     discord_api_base: str | None = None
@@ -135,7 +140,7 @@ class Settings(BaseSettings):
             raise ValueError("must be more than 0 seconds")
         return value
 
-    @field_validator("computer_pace_seconds")
+    @field_validator("computer_pace_seconds", "guild_ready_seconds")
     @classmethod
     def _not_negative(cls, value: float) -> float:
         if not value >= 0:

@@ -28,6 +28,7 @@ BAD = [
     ("TURN_TIMEOUT_SECONDS", "soon", "not a number"),
     ("TURN_TIMEOUT_SECONDS", "0", "more than 0"),
     ("COMPUTER_PACE_SECONDS", "-1", "0 seconds or more"),
+    ("GUILD_READY_SECONDS", "-1", "0 seconds or more"),
     ("WORKERS", "many", "not a whole number"),
     ("WORKERS", "-2", "0 or more"),
     ("PROJECT_URL", "github.com/you/pachisi", "not a http or https address"),

@@ -5,6 +5,7 @@ and finishes. Damaged, mismatched or ill-timed restores are refused and change n
 from __future__ import annotations
 
 import asyncio
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -73,7 +74,7 @@ async def test_a_backup_taken_during_play_restores_and_the_game_resumes(
     table = subprocess_table(fake, database_url)
     copy = tmp_path / "backup.sqlite3"
     async with running_bot(fake, bot_env(fake, database_url)) as bot:
-        await table.alice.slash(table.channel, "pachisi start", players=2, pieces=4, level="easy")
+        await table.alice.slash(table.channel, "pachisi start", players=2, pieces=2, level="easy")
         await play_turns(table, 3)
         taken = await while_playing(
             table, asyncio.to_thread(cli, "backup", str(copy), database_url=database_url)
@@ -157,9 +158,11 @@ async def test_a_damaged_or_mismatched_backup_is_refused_and_changes_nothing(
 ) -> None:
     await played_database(start_table)
     target = Path(make_url(database_url).database or "")
+    taken = tmp_path / "backup.sqlite3"
+    assert cli("backup", str(taken), database_url=database_url).returncode == 0
     for how, says in REFUSALS.items():
         copy = tmp_path / f"{how}.sqlite3"
-        assert cli("backup", str(copy), database_url=database_url).returncode == 0
+        shutil.copyfile(taken, copy)
         damage(copy, how)
         before = target.read_bytes()
         refused = cli("restore", str(copy), database_url=database_url)
@@ -217,7 +220,7 @@ async def test_a_postgres_backup_taken_during_play_restores_and_the_game_resumes
     (folder / "pachisi-20200101T000000Z.dump").write_text("an old backup, deleted by --keep 1")
     path = f"{postgres_server.bin}:/usr/bin:/bin"
     async with running_bot(fake, bot_env(fake, postgres_url)) as bot:
-        await table.alice.slash(table.channel, "pachisi start", players=2, pieces=4, level="easy")
+        await table.alice.slash(table.channel, "pachisi start", players=2, pieces=2, level="easy")
         await play_turns(table, 3)
         backing_up = asyncio.to_thread(
             cli, "backup", str(folder), "--keep", "1", database_url=postgres_url, path=path

@@ -1,6 +1,8 @@
 """`python -m bot` with METRICS_PORT: /healthz follows the gateway and the database, and /metrics
 counts a played game (bot/health.py, bot/core/metrics.py): what an operator watches, and every
-metric the dashboard and the alert examples in deploy/ name."""
+metric the dashboard and the alert examples in deploy/ name. Where it listens, and the metrics of a
+game, are read from the bot as a process; /healthz following the database and the gateway from the
+same server (`health.serving`) in front of a bot in this process."""
 
 from __future__ import annotations
 
@@ -13,15 +15,15 @@ from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 import aiohttp
-import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot import health as health_server
+from bot.client import PachisiBot
 from bot.core.store import StoreUnavailable
 from bot.health import action_of, command_of
 from tests.e2e.fakediscord import FakeDiscord
 from tests.promql import alert_exprs, dashboard_exprs, exposed, metric_names
-from tests.support.driver import TIMEOUT
+from tests.support.driver import TIMEOUT, BotProcess
 from tests.support.processes import (
     REPO_ROOT,
     PostgresServer,
@@ -33,6 +35,7 @@ from tests.support.processes import (
 )
 from tests.support.table import (
     Table,
+    bot_settings,
     live_buttons,
     play_out,
     subprocess_table,
@@ -101,7 +104,8 @@ async def test_metrics_after_a_played_game(fake: FakeDiscord, database_url: str)
     # Discord says 429 to two posts through the channel (discord.py waits and posts again).
     fake.fail_next("POST", "/channels/{c}/messages", status=429, retry_after=0.2, times=2, bucket="f00d")
     port = free_port()
-    async with running_bot(fake, bot_env(fake, database_url, METRICS_PORT=str(port))):
+    async with running_bot(fake, bot_env(fake, database_url, METRICS_PORT=str(port))) as bot:
+        await listens(bot, "127.0.0.1", port)  # this machine only, unless METRICS_HOST says otherwise
         assert await health(port) == (200, {"status": "ok", "gateway": True, "database": True})
         # Four pieces: with two, the computer never chose between two moves in about 3 % of games.
         await table.alice.slash(table.channel, "pachisi start", players=2, pieces=4, level="easy")
@@ -163,16 +167,18 @@ async def test_healthz_follows_postgres_stopped_and_back(
 ) -> None:
     table = subprocess_table(fake, postgres_url)
     port = free_port()
-    async with running_bot(fake, bot_env(fake, postgres_url, METRICS_PORT=str(port))):
+    bot = PachisiBot(bot_settings(fake, postgres_url), guild_ready_timeout=0.1)
+    async with fake.running(bot), health_server.serving(bot, "127.0.0.1", port):
         assert (await health(port))[0] == 200
         await table.alice.slash(table.channel, "pachisi start", players=2, pieces=1, level="easy")
         message = await wait_for_turn_or_end(table)
+        errors = total(await scrape(port), "pachisi_database_errors_total")
         await postgres_server.stop()
         try:
             body = await health_becomes(port, 503)
             assert body == {"status": "unhealthy", "gateway": True, "database": False}
             await refused(table, message)
-            assert total(await scrape(port), "pachisi_database_errors_total") >= 1  # scrapes while down
+            assert total(await scrape(port), "pachisi_database_errors_total") > errors  # scrapes while down
         finally:
             await postgres_server.start()
         assert await health_becomes(port, 200) == {"status": "ok", "gateway": True, "database": True}
@@ -187,35 +193,42 @@ async def refused(table: Table, message: Any) -> None:
     assert answer.ephemeral and answer.content == SAVED, answer.content
 
 
-async def test_healthz_unhealthy_while_sqlite_is_locked(fake: FakeDiscord, database_url: str) -> None:
+async def test_healthz_unhealthy_while_sqlite_is_locked(
+    start_table: Callable[..., AbstractAsyncContextManager[Table]], database_url: str
+) -> None:
     port = free_port()
-    async with running_bot(fake, bot_env(fake, database_url, METRICS_PORT=str(port))):
+    async with start_table() as table, health_server.serving(table.bot, "127.0.0.1", port):
         assert (await health(port))[0] == 200
         async with sqlite_locked(database_url):
             assert await health(port) == (503, {"status": "unhealthy", "gateway": True, "database": False})
         assert await health_becomes(port, 200) == {"status": "ok", "gateway": True, "database": True}
 
 
-@pytest.mark.parametrize("host", ["127.0.0.1", "0.0.0.0"])
-async def test_the_metrics_listen_where_told(fake: FakeDiscord, database_url: str, host: str) -> None:
-    """127.0.0.1 unless METRICS_HOST says otherwise; `python -m bot healthcheck` asks /healthz."""
+async def listens(bot: BotProcess, host: str, port: int) -> None:
+    """The bot process serves on `host`:`port` and says so, and `python -m bot healthcheck`, with
+    the bot's settings, finds it healthy there."""
+    await bot.wait_for_output(f"health and metrics on http://{host}:{port}")
+    listening = subprocess.run(["ss", "-Hltn", f"sport = :{port}"], capture_output=True, text=True)
+    assert f"{host}:{port}" in listening.stdout, listening.stdout
+    check = subprocess.run(
+        [sys.executable, "-m", "bot", "healthcheck"],
+        env={**bot.child.env},
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
+    assert check.returncode == 0, check.stderr
+    assert '"status": "ok"' in check.stdout
+
+
+async def test_the_metrics_listen_where_told(fake: FakeDiscord, database_url: str) -> None:
+    """METRICS_HOST=0.0.0.0: every address (127.0.0.1, the default, in the played game's test);
+    `python -m bot healthcheck` asks /healthz on this machine."""
     port = free_port()
-    extra = {"METRICS_PORT": str(port)} | ({} if host == "127.0.0.1" else {"METRICS_HOST": host})
-    env = bot_env(fake, database_url, **extra)
+    env = bot_env(fake, database_url, METRICS_PORT=str(port), METRICS_HOST="0.0.0.0")
     async with running_bot(fake, env) as bot:
-        await bot.wait_for_output(f"health and metrics on http://{host}:{port}")
-        listening = subprocess.run(["ss", "-Hltn", f"sport = :{port}"], capture_output=True, text=True)
-        assert f"{host}:{port}" in listening.stdout, listening.stdout
-        check = subprocess.run(
-            [sys.executable, "-m", "bot", "healthcheck"],
-            env={**bot.child.env},
-            cwd=REPO_ROOT,
-            capture_output=True,
-            text=True,
-            timeout=TIMEOUT,
-        )
-        assert check.returncode == 0, check.stderr
-        assert '"status": "ok"' in check.stdout
+        await listens(bot, "0.0.0.0", port)
 
 
 async def test_healthz_says_when_the_gateway_is_closed(

@@ -58,8 +58,8 @@ async def test_two_shard_processes_one_killed_and_replaced(fake: FakeDiscord, po
     first = bot_process(fake, shard_env(fake, postgres_url, 0))
     second = bot_process(fake, shard_env(fake, postgres_url, 1))
     try:
+        await asyncio.gather(first.start(), second.start())
         for shard, bot in enumerate((first, second)):
-            await bot.start()
             assert bot.ready_report is not None and f"guilds=1 shards=[{shard}]" in bot.ready_report
         for table in tables:
             await table.alice.slash(table.channel, "pachisi start", players=2, pieces=1, level="easy")

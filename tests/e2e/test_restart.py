@@ -24,15 +24,17 @@ from tests.support.table import (
 
 async def test_killed_while_the_computers_play(fake: FakeDiscord, database_url: str) -> None:
     table = subprocess_table(fake, database_url)
-    env = bot_env(fake, database_url)
+    # The computers play up to 200 throws a step (MAX_THROWS_AT_ONCE), each after their pace: a
+    # second's pace between steps is the window for the kill below. Without it the steps follow
+    # at once and, on a busy machine, a poll could first look after the game had ended.
+    env = bot_env(fake, database_url, COMPUTER_PACE_SECONDS="1")
     async with running_bot(fake, env) as bot:
-        # Four pieces a seat: the longer game leaves a wide window for the kill below.
+        # Four pieces a seat: some 460 throws, three steps.
         await table.alice.slash(table.channel, "pachisi start", players=4, pieces=4, level="easy")
         await wait_for_turn_or_end(table)
-        await table.alice.slash(table.channel, "pachisi leave")  # four computers play on, fast
+        await table.alice.slash(table.channel, "pachisi leave")  # four computers play on
 
-        # One open store and a one-column read keep the polls quick: the computers play a whole
-        # game in a few seconds, and a slow poll could first look after the game has ended.
+        # One open store and a one-column read keep the polls quick.
         store = Store(database_url)
         try:
 

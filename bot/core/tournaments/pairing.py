@@ -38,8 +38,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
-import networkx as nx
-
 COMPUTER: None = None
 """A seat the computer takes (a bye's opponent, a partnership's or a table's filler)."""
 
@@ -127,6 +125,8 @@ def _weights(costs: Mapping[Pair, Cost], pairs_per_matching: int) -> dict[Pair, 
 
 def _match(nodes: Sequence[object], cost: Callable[[object, object], Cost]) -> list[Pair]:
     """The minimum-cost perfect matching of `nodes` (an even number), in the nodes' order."""
+    import networkx as nx  # here, not at the top: a tenth of a second off every start of the bot
+
     costs = {(a, b): cost(a, b) for a, b in combinations(nodes, 2)}
     if not costs:
         return []
