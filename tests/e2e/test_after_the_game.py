@@ -11,16 +11,15 @@ from PIL import Image
 
 from engine.record import read_record
 from tests.support.processes import stored_games
-from tests.support.table import Table, final_message
+from tests.support.table import Table, final_message, play_out
 
 
 async def test_after_a_game_members_list_export_replay_and_see_their_rating(
     start_table: Callable[..., AbstractAsyncContextManager[Table]],
 ) -> None:
-    async with start_table(default_auto_throw=True) as table:
-        # With auto-throw every throw of a one-piece game has one move at most: it plays itself.
+    async with start_table() as table:
         await table.alice.slash(table.channel, "pachisi start", players=2, pieces=1, level="hard")
-        await table.fake.wait_until(lambda: final_message(table.channel), what="the game's result")
+        await play_out(table, [table.alice], by="buttons")  # one click a throw: one piece, one move
         (game,) = await stored_games(table.database_url)
         assert game.snapshot.status == "finished"
 

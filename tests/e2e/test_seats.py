@@ -105,7 +105,7 @@ async def test_a_double_click_on_end_the_game_keeps_the_answer_of_the_first(tabl
     await first.wait()
     await second.wait()
     [game] = await stored_games(table.database_url)
-    ended = f"<@{table.alice.id}> ended the game after {game.snapshot.turn_number} throws."
+    ended = f"You ended the game after {game.snapshot.turn_number} throws."  # her own word; the news is the table's
     working = answers.working(ENGLISH)
     await table.fake.wait_until(
         lambda: confirm.content not in (asked, working), what="the confirmation's answer"

@@ -103,6 +103,10 @@ class Tab:
         return str(await self.page.inner_text("#channel-name")).split("› ", 1)[1]
 
     def message_with(self, text: str | re.Pattern[str]) -> Any:
+        """A message holding `text` as the page shows it (a sentence's bold marks are drawn, not
+        shown)."""
+        if isinstance(text, str):
+            text = text.replace("**", "")
         return self.page.locator("#messages > li.message", has_text=text)
 
     async def texts(self) -> list[str]:
@@ -160,10 +164,13 @@ class Tab:
             await self.page.keyboard.press(key)
         raise AssertionError(f"{wanted} not reached in {limit} presses of {key}")
 
-    async def play_to_the_end(self, database: Path, limit: int = 400, *, keyboard: bool = False) -> int:
+    async def play_to_the_end(
+        self, database: Path, limit: int = 400, *, keyboard: bool = False, shared: bool = False
+    ) -> int:
         """Click Throw or the first move offered until the stored game of the thread the tab shows
         (in `database`) is over; returns the clicks made. `keyboard`: with the keyboard alone
-        (Shift+Tab to the turn's button, Enter)."""
+        (Shift+Tab to the turn's button, Enter). `shared`: other members play in the thread too, so
+        only a turn message that names this member ("@Asha (Black), ...") is clicked."""
         from playwright.async_api import TimeoutError as PlaywrightTimeout
 
         thread = re.search(r"/t/(\d+)$", self.page.url)
@@ -178,6 +185,11 @@ class Tab:
                     return clicks
                 continue
             turn = await handle.json_value()
+            if shared and not await self.names_me(turn["message"]):
+                await self.page.wait_for_timeout(100)
+                if await games.over_in(int(thread[1])):
+                    return clicks
+                continue
             if keyboard:
                 await self.focus_by_keyboard(f"el.dataset.customId === {turn['id']!r}")
                 await self.page.keyboard.press("Enter")
@@ -186,3 +198,9 @@ class Tab:
             await self.wait_gone(turn["id"])
             clicks += 1
         raise AssertionError(f"no end after {limit} clicks")
+
+    async def names_me(self, message: str) -> bool:
+        """The turn message is this member's: its turn line names them with their colour ("@Asha
+        (Black), your throw."; the story's lines above it say "@Asha, Black: ...")."""
+        text = await self.page.locator(f'#messages > li.message[data-id="{message}"] .body').inner_text()
+        return f"@{self.name} (" in text

@@ -263,7 +263,10 @@ async def test_a_rematch_opens_for_every_member_of_the_game(
     name = await bala.page.inner_text("#channel-name")
     await asha.open_channel("# pachisi")
     await asha.page.locator("#messages button:has-text('Rematch'):not([disabled])").last.click()
-    for tab in (asha, bala):  # Bala, still at the old table, is taken to the new one too
+    await asha.page.wait_for_function("(old) => location.href !== old", arg=thread)
+    first = await asha.turn()  # her throw; then the new table calls Bala in for his
+    await asha.click(first["id"])
+    for tab in (asha, bala):  # Bala, still at the old table, is taken to the new one when called in
         await tab.page.wait_for_function(
             "([old, name]) => location.href !== old && document.querySelector('#channel-name').textContent === name",
             arg=[thread, f"{name} 2"],  # Asha's second table off the channel: numbered

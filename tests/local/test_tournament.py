@@ -1,10 +1,11 @@
 """A small tournament on the local table in a real browser: the table's runner (the first browser,
 a moderator from the start) opens it with the command box, another member may not, four members sign up with the card's Join button, the organizer starts it, the games play in
-their threads (one piece each, the bot throwing for everyone: each throw has one move at most), and
+their threads (one piece each: each member clicks Throw on their turns, and its one move plays), and
 every page shows the final standings' picture and the podium."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 from pathlib import Path
 from typing import Any
@@ -38,6 +39,7 @@ async def test_four_members_play_a_tournament_to_its_podium(browser: Any, table:
     await asha.message_with("4 entrants").wait_for()  # the card, edited for each join
     await asha.command("/pachisi tournament start")
     await asha.page.wait_for_selector("#channel-name:has-text('›')")  # her table's thread opens
+    await asyncio.gather(*(play_own_game(tab, table.database) for tab in tabs))
     for tab in tabs:
         await tab.open_channel("# pachisi")
         await tab.message_with("Congratulations to the podium").wait_for()
@@ -49,3 +51,15 @@ async def test_four_members_play_a_tournament_to_its_podium(browser: Any, table:
         await asha.message_with("final standings").scroll_into_view_if_needed()
         await asha.page.screenshot(path=str(Path(SCREENSHOT)))
     assert all(tab.errors == [] for tab in tabs)
+
+
+async def play_own_game(tab: Tab, database: Path) -> None:
+    """The member finds the thread of their table (its first message names them) and plays their
+    turns there to the game's end."""
+    for number in (1, 2):
+        await tab.open_thread(f"Cup: round 1, table {number}")
+        await tab.message_with(" vs ").first.wait_for()  # the table's first message, who plays whom
+        if await tab.message_with(f"@{tab.name}").count():
+            await tab.play_to_the_end(database, shared=True)
+            return
+    raise AssertionError(f"no table of {tab.name}'s")
