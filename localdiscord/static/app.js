@@ -577,7 +577,13 @@
     state.fresh.delete(thread.id);
     const here = state.channels.get(state.current);
     const asked = state.awaitThreadFrom && Date.now() - state.awaitThreadFrom < 30000;
-    return Boolean(asked || (here && (here.id === thread.parent_id || (here.thread && here.name === thread.name))));
+    return Boolean(asked || (here && (here.id === thread.parent_id || (here.thread && sameTable(here.name, thread.name)))));
+  }
+
+  // A rematch's thread is its table's name numbered ("Asha's table 2" after "Asha's table").
+  function sameTable(old, name) {
+    const unnumbered = (text) => text.replace(/ \d+$/, "");
+    return unnumbered(old) === unnumbered(name);
   }
 
   function context() {

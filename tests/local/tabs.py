@@ -17,7 +17,7 @@ from bot.core.texts.language import choose
 from tests.support import play
 from tests.support.browser import DESKTOP
 
-TIMEOUT_MS = 15_000
+TIMEOUT_MS = 30_000
 LOOK_AGAIN_MS = 1_000
 """How long a tab waits for a turn before it asks the stored game whether the game is over."""
 NEWEST_TURN = """([prefix, plays]) => {
