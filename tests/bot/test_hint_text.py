@@ -195,3 +195,17 @@ def test_no_hint_names_a_square_by_its_step_number(code: str) -> None:
             if position.result is not None:
                 position = Position.initial(rules)
     assert said >= 20
+
+
+def test_two_choices_say_their_reasons_whole_where_five_would_be_cut() -> None:
+    """The reasons' room is shared by the choices: a reason of 400 characters is cut among five
+    choices but said whole between two (a cut in mid-sentence was what a member read)."""
+    snapshot = game(TWO, position=POSITION, pending=4)
+    analysis = analyse(POSITION, 4)
+    long = Reason(why.THREATENS, targets=tuple((seat, steps) for seat in (1, 3) for steps in range(2, 9)))
+    two = replace(analysis, choices=tuple(replace(c, reasons=(long,)) for c in analysis.choices[:2]))
+    said = hints.reasons_text(ENGLISH, [hints.reason(ENGLISH, long, POSITION, {}, two.choices[0].move.seat)])
+    assert hints.REASONS_LENGTH < len(said) < hints.reasons_room(2)
+    text = hints.hint(ENGLISH, snapshot, two)
+    assert "…" not in text and len(text) < 2000
+    assert hints.reasons_room(5) == hints.REASONS_LENGTH

@@ -16,7 +16,14 @@ from engine.board import HOME
 from render.words import lane_square_words, square_words
 
 REASONS_LENGTH = 280
-"""At most this many characters of reasons per choice: five choices and the head stay under 2,000."""
+"""At least this many characters of reasons per choice: five choices and the head stay under 2,000."""
+REASONS_ROOM = 5 * REASONS_LENGTH
+"""The reasons of all choices together: fewer choices may each say more."""
+
+
+def reasons_room(choices: int) -> int:
+    """How many characters of reasons each of `choices` choices may have."""
+    return max(REASONS_LENGTH, REASONS_ROOM // max(choices, 1))
 
 
 def hint(lang: Language, game: GameSnapshot, analysis: Analysis) -> str:
@@ -45,19 +52,22 @@ def hint(lang: Language, game: GameSnapshot, analysis: Analysis) -> str:
             chance=before,
         ),
     ]
+    room = reasons_room(len(analysis.choices))
     for choice in analysis.choices:
-        lines.append(choice_line(lang, choice, position, letters))
+        lines.append(choice_line(lang, choice, position, letters, room))
     return "\n".join(lines)
 
 
-def choice_line(lang: Language, choice: Choice, position: Position, letters: dict[Move, str]) -> str:
+def choice_line(
+    lang: Language, choice: Choice, position: Position, letters: dict[Move, str], room: int = REASONS_LENGTH
+) -> str:
     """`**B** Black: from Black's arm to Red's castle, 48 %: lands on Red's castle, ...`: a choice,
     its chance and why (the daily puzzle's verdict lists its choices the same way). The reasons
     follow a colon, not a full stop: they begin in lower case."""
     said = [reason(lang, r, position, letters, choice.move.seat) for r in choice.reasons]
     why_text = reasons_text(lang, said) or lang.gettext("no capture, castle, danger or blockade changes")
-    if len(why_text) > REASONS_LENGTH:  # Discord refuses a message over 2,000 characters
-        why_text = why_text[: REASONS_LENGTH - 1].rstrip() + "…"
+    if len(why_text) > room:  # Discord refuses a message over 2,000 characters
+        why_text = why_text[: room - 1].rstrip() + "…"
     return lang.gettext(
         "**{letter}** {move}, {chance}: {why}.",
         letter=letters[choice.move],

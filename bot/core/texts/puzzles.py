@@ -8,7 +8,7 @@ from datetime import date
 
 from bot.core.puzzles import Daily, Streak
 from bot.core.texts.board import choice_letter, colour, move_steps
-from bot.core.texts.hints import choice_line
+from bot.core.texts.hints import choice_line, reasons_room
 from bot.core.texts.language import Language
 from engine.analysis import Analysis
 from engine.puzzles import EASY, MEDIUM, Puzzle
@@ -112,7 +112,8 @@ def verdict(lang: Language, daily: Daily, analysis: Analysis) -> str:
         ),
     ]
     by_move = {choice.move: choice for choice in analysis.choices}
-    lines += [choice_line(lang, by_move[move], position, letters) for move in moves]
+    room = reasons_room(len(moves))
+    lines += [choice_line(lang, by_move[move], position, letters, room) for move in moves]
     lines.append(
         lang.gettext(
             "The tactic: **{tactic}**. More in the rules' strategy: `/pachisi rules section:{section}`.",
