@@ -139,6 +139,8 @@ def place_words(words: Speaker, seat: int, step: int) -> str:
         return words.pgettext("place before from/to", "the tip of {owner}'s arm", owner=owner)
     if IS_CASTLE[square]:
         return words.pgettext("place before from/to", "{owner}'s castle", owner=owner)
+    if place.column == MID and place.arm == seat and step > HOME // 2:  # its own column, homeward
+        return words.pgettext("place before from/to", "{owner}'s way home", owner=owner)
     return words.pgettext("place before from/to", "{owner}'s arm", owner=owner)
 
 
@@ -150,7 +152,9 @@ def _place_key(seat: int, step: int) -> tuple[str, int]:
     place = SQUARES[square]
     if place.column == MID and place.row == 8:
         return "tip", place.arm
-    return ("castle" if IS_CASTLE[square] else "arm", place.arm)
+    if IS_CASTLE[square]:
+        return "castle", place.arm
+    return ("way" if place.column == MID and place.arm == seat and step > HOME // 2 else "arm", place.arm)
 
 
 def _lane_words(words: Speaker, arm: int, column: int) -> str:

@@ -213,3 +213,17 @@ def test_no_two_choices_of_a_throw_read_alike(code: str) -> None:
             assert all(f"({text})" in refused for text in drawn)
             alike += len({move_places(lang, m) for m in legal}) < len(legal)
     assert alike >= 10, "positions where two moves would read alike without their squares"
+
+
+def test_a_piece_on_its_way_home_is_said_to_be_there() -> None:
+    """Its own middle column homeward (steps 77-83: 76 is a castle) is "Black's way home"; that
+    column outward is still its arm. Never "from Black's way home, square 6 to Black's arm" for a
+    piece that stays on it."""
+    seen = 0
+    for seed in range(6):
+        for position, legal in throws_with_choices(150, seed):
+            for move in legal:
+                if 77 <= move.dst <= 83:
+                    seen += 1
+                    assert move_places(ENGLISH, move, position).endswith("'s way home"), move
+    assert seen >= 5

@@ -137,7 +137,7 @@ async def test_a_pseudo_language_game_shows_only_the_catalogs_sentences(
     assert game.status == Status.FINISHED and game.language == PSEUDO
     aside = names_aside(table, game) | {languages.language(PSEUDO).moment(game.created_at)}
     texts = [*seen_texts(table), *offered]
-    assert sum("⟦" in text for text in texts) > 50
+    assert sum("⟦" in text for text in texts) > 30  # a whole game of texts, however long the game
     stray = {text: words for text in texts if (words := foreign(text, aside))}
     assert not stray, "\n".join(f"{words}: {text!r}" for text, words in stray.items())
 

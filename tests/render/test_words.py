@@ -107,7 +107,7 @@ def test_a_move_in_words_says_between_which_places_and_whom_it_took() -> None:
     assert w.move_words(ENGLISH, Move(0, 0, 8)) == "Black: out of the Charkoni to the tip of Black's arm"
     assert w.move_words(ENGLISH, Move(1, 5, 30)) == "Red: from Red's arm to Yellow's arm"
     assert w.move_words(ENGLISH, Move(0, 5, 7)) == "Black: along Black's arm"
-    assert w.move_words(ENGLISH, Move(2, 80, HOME)) == "Yellow: home from Yellow's arm"
+    assert w.move_words(ENGLISH, Move(2, 80, HOME)) == "Yellow: home from Yellow's way home"
     assert w.move_words(ENGLISH, Move(0, 5, 30), [1]) == "Black: from Black's arm to Red's arm, takes Red"
     assert w.move_words(ENGLISH, Move(0, 5, 30), [1, 3]).endswith(", takes Red + Green")
     assert w.move_words(ENGLISH, Move(1, 0, 1), [2]) == "Red: out of the Charkoni to Red's arm, takes Yellow"
