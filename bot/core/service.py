@@ -97,7 +97,38 @@ class GameReads:
             return [game_snapshot(row, seats[row.id]) for row in rows]
 
 
-class GameService(GameReads):
+class GameNotes(GameReads):
+    """What the Discord side keeps beside a game's play: the messages that show it, the hints
+    used (display only: no version bump)."""
+
+    async def shown(self, game_id: int, message_id: int | None) -> None:
+        """Remember the message that now shows the game's turn (None: none shows it any more)."""
+        async with self.store.transaction() as session:
+            await self.store.set_shown(session, game_id, message_id=message_id)
+
+    async def set_card(self, game_id: int, message_id: int | None) -> None:
+        """Remember the table card's message."""
+        async with self.store.transaction() as session:
+            await self.store.set_shown(session, game_id, card_message_id=message_id)
+
+    async def use_hint(self, game_id: int, user_id: int, turn_number: int) -> GameSnapshot:
+        """Count a hint for the seat to move, whose member `user_id` asks on `turn_number` after
+        throwing; refuses anyone else, a turn gone by, and a game with hints off."""
+        async with self.store.transaction() as session:
+            game = await self._load(session, game_id)
+            if not game.hints:
+                raise NotAllowed("hints_off")
+            if game.status != Status.ACTIVE or game.turn_number != turn_number or game.pending_throw is None:
+                raise NotAllowed("hint_too_late")
+            if game.user_to_move() != user_id:
+                raise NotAllowed("hint_not_yours")
+            seat = game.seat_to_move()
+            await self.store.update_seat(session, game_id, seat, hints_used=SeatRow.hints_used + 1)
+            info = game.seats[seat]
+            return replace(game, seats={**game.seats, seat: replace(info, hints_used=info.hints_used + 1)})
+
+
+class GameService(GameNotes):
     """A game's changes, each one transaction (start, act, seats, timers, resignation), safe to run
     in several processes sharing one database; the table layer's `GameFlow` shows them."""
 
@@ -146,16 +177,7 @@ class GameService(GameReads):
         `turn_seconds`: a member's time for a turn in this game (a tournament's), else the bot's.
         `rematch_of`: the finished game whose Rematch this is; it has one rematch, so a second is
         refused with the first's place (`rematch_started`) and nothing is kept."""
-        try:
-            get_player(level)
-        except ValueError:
-            raise NotAllowed("unknown_level", level=level, levels=list(LEVELS)) from None
-        if not languages.speaks(language):
-            spoken = [languages.native_name(code) for code in languages.SHIPPED]
-            raise NotAllowed("unknown_language", language=language, languages=spoken)
-        seat = rules.seats[0] if seat is None else seat
-        if seat not in rules.seats:
-            raise NotAllowed("seat_out_of_play", seats=list(rules.seats))
+        seat = _starter_seat(rules, level, language, seat)
         seated = {**(members or {}), seat: user_id}
         try:
             async with self.store.transaction() as session:
@@ -390,34 +412,6 @@ class GameService(GameReads):
                     values["joined_at"] = self.clock()
                 await self.store.update_seat(session, old.id, seat, **values)
 
-    # --- what the Discord side keeps (display only: no version bump) ----------------------
-
-    async def shown(self, game_id: int, message_id: int | None) -> None:
-        """Remember the message that now shows the game's turn (None: none shows it any more)."""
-        async with self.store.transaction() as session:
-            await self.store.set_shown(session, game_id, message_id=message_id)
-
-    async def set_card(self, game_id: int, message_id: int | None) -> None:
-        """Remember the table card's message."""
-        async with self.store.transaction() as session:
-            await self.store.set_shown(session, game_id, card_message_id=message_id)
-
-    async def use_hint(self, game_id: int, user_id: int, turn_number: int) -> GameSnapshot:
-        """Count a hint for the seat to move, whose member `user_id` asks on `turn_number` after
-        throwing; refuses anyone else, a turn gone by, and a game with hints off."""
-        async with self.store.transaction() as session:
-            game = await self._load(session, game_id)
-            if not game.hints:
-                raise NotAllowed("hints_off")
-            if game.status != Status.ACTIVE or game.turn_number != turn_number or game.pending_throw is None:
-                raise NotAllowed("hint_too_late")
-            if game.user_to_move() != user_id:
-                raise NotAllowed("hint_not_yours")
-            seat = game.seat_to_move()
-            await self.store.update_seat(session, game_id, seat, hints_used=SeatRow.hints_used + 1)
-            info = game.seats[seat]
-            return replace(game, seats={**game.seats, seat: replace(info, hints_used=info.hints_used + 1)})
-
 
 async def _refuse_second_game(store: Store, session: AsyncSession, game_id: int, user_id: int) -> None:
     """A member who plays in the channel's game is told so, not asked to join it."""
@@ -430,6 +424,21 @@ async def _refuse_second_rematch(store: Store, session: AsyncSession, rematch_id
     """A finished game's Rematch already opened `rematch_id`: the member is sent there."""
     row = await store.game(session, rematch_id)
     raise NotAllowed("rematch_started", thread=row.channel_id if row is not None else 0)
+
+
+def _starter_seat(rules: Rules, level: str, language: str, seat: int | None) -> int:
+    """The starter's seat (default the first), once the level, language and seat are known ones."""
+    try:
+        get_player(level)
+    except ValueError:
+        raise NotAllowed("unknown_level", level=level, levels=list(LEVELS)) from None
+    if not languages.speaks(language):
+        spoken = [languages.native_name(code) for code in languages.SHIPPED]
+        raise NotAllowed("unknown_language", language=language, languages=spoken)
+    seat = rules.seats[0] if seat is None else seat
+    if seat not in rules.seats:
+        raise NotAllowed("seat_out_of_play", seats=list(rules.seats))
+    return seat
 
 
 def _check_active(game: GameSnapshot) -> None:
