@@ -334,17 +334,21 @@ def analyse(
         return Analysis(position, throw, before, ())
     side = position.side_of(position.turn)
     ranked = HardPlayer(nodes=nodes).rank(position, throw, moves, rng or Random(0))
-    plain = normal_move(position, throw)
+    chances = {move: win_chance(position.after(throw, move))[side] for move in ranked}
+    # The pick is weighed against the one-move look's pick, or else against the choice whose
+    # chance shows higher than the pick's: a member reads why the lower figure is the advice.
+    rival = normal_move(position, throw)
+    if rival == ranked[0]:
+        rival = max(ranked, key=lambda move: chances[move])
     choices = []
     for index, move in enumerate(ranked):
         said = reasons(position, throw, move, moves)
-        if len(moves) > 1 and plain != ranked[0]:
+        if len(moves) > 1 and rival != ranked[0]:
             if index == 0:
-                said.append(Reason(SEARCH_PREFERS, move=plain, depth=HARD_DEPTH))
-            elif move == plain:
+                said.append(Reason(SEARCH_PREFERS, move=rival, depth=HARD_DEPTH))
+            elif move == rival:
                 said.append(Reason(SEARCH_FINDS_WORSE, depth=HARD_DEPTH))
-        chance = win_chance(position.after(throw, move))[side]
-        choices.append(Choice(move, chance, index == 0, tuple(said)))
+        choices.append(Choice(move, chances[move], index == 0, tuple(said)))
     return Analysis(position, throw, before, tuple(choices))
 
 
