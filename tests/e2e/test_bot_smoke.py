@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+import asyncio
+import threading
+
 import pytest
 
 from tests.support.table import Table
@@ -19,3 +22,18 @@ async def test_help_shows_the_boards_key_only_to_the_asker(table: Table) -> None
     assert reply.ephemeral and "/pachisi start" in reply.content
     [legend] = reply.attachments
     assert legend.filename == "legend.png" and legend.data.startswith(b"\x89PNG")
+
+
+async def test_help_is_answered_when_its_picture_takes_longer_than_discords_3_s(table: Table) -> None:
+    """The key's first drawing on a busy host: every render thread is taken for longer than
+    Discord waits for an answer, and the answer still comes (deferred, then sent)."""
+    free = threading.Event()
+    pool = table.bot.render_pool
+    for _ in range(pool._max_workers):
+        pool.submit(free.wait, 10)
+    reply = await table.alice.slash(table.channel, "pachisi help", wait=False)
+    await asyncio.sleep(3.5)
+    free.set()
+    await reply.wait()
+    assert reply.deferred and reply.ephemeral and "/pachisi start" in reply.content
+    assert [a.filename for a in reply.attachments] == ["legend.png"]

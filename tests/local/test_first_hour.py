@@ -90,7 +90,8 @@ async def test_a_command_before_the_bot_is_ready_says_it_is_starting_and_the_not
             await tab.page.wait_for_selector("#bot-status.online", timeout=60_000)
             await tab.page.wait_for_selector("#refused", state="hidden")  # stale once the bot is there
             await tab.command("/pachisi help")
-            await tab.message_with(lang(locale).gettext("Only you can see this")).first.wait_for()
+            answered = tab.message_with(lang(locale).gettext("Only you can see this"))
+            await answered.locator("img.picture").first.wait_for()
             assert tab.errors == []
     finally:
         await table.stop()
@@ -327,7 +328,7 @@ async def test_the_page_says_which_language_a_table_speaks_and_answers_each_memb
         await bala.page.click("#offer-watch")
     await bala.command("/pachisi help")  # his answer, in his language, at her table
     only_him = bala.message_with(lang(visitor).gettext("Only you can see this"))
-    await only_him.wait_for()
+    await only_him.locator("img.picture").wait_for()
     help_text = await only_him.inner_text()
     assert any("\u0900" <= c <= "\u097f" for c in help_text) == (visitor == "hi")
     await bala.open_channel("# pachisi")
@@ -385,7 +386,11 @@ async def test_hindi_at_the_regular_weight_is_drawn_regular_beside_latin(
 ) -> None:
     chitra = await member(browser, shared_table.url, named("Chitra"), "hi")
     await chitra.command("/pachisi help")
-    await chitra.message_with(lang("hi").gettext("Only you can see this")).first.wait_for()
+    await (
+        chitra.message_with(lang("hi").gettext("Only you can see this"))
+        .locator("img.picture")
+        .first.wait_for()
+    )
     await chitra.page.wait_for_function(REGULAR_DEVANAGARI)  # the regular face, loaded for regular text
     weights = await chitra.page.evaluate(
         """() => { const p = document.querySelector('#messages .markdown p');

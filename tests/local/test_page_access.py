@@ -36,7 +36,7 @@ async def test_axe_finds_nothing_serious_in_any_state_of_the_page(
     await page.click("#join-button")
     await page.wait_for_selector("#bot-status.online")
     await asha.command("/pachisi help")
-    await asha.message_with("Only you can see this").wait_for()
+    await asha.message_with("Only you can see this").locator("img.picture").wait_for()
     found["channel"] = await axe.serious(page)
     await asha.manual()
     await asha.command(START)

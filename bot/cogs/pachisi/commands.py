@@ -309,15 +309,16 @@ class PlayCommands(PachisiCommands):
 
     @app_commands.command(name="help", description="How to play Pachisi here")
     async def help(self, interaction: discord.Interaction[Any]) -> None:
-        """The text and the board's key (pieces, castles, choice arrows, story, capture marks)."""
+        """The text and the board's key (pieces, castles, choice arrows, story, capture marks).
+        Deferred first: the key's first drawing in a process builds the renderer's caches, which on
+        a busy host can outlast Discord's 3 s for an answer."""
         lang = language_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
         legend = await asyncio.get_running_loop().run_in_executor(
             self.bot.render_pool, render.legend_png, lang.picture
         )
-        await interaction.response.send_message(
-            answers.help_text(lang),
-            file=discord.File(io.BytesIO(legend), "legend.png"),
-            ephemeral=True,
+        await interaction.followup.send(
+            answers.help_text(lang), file=discord.File(io.BytesIO(legend), "legend.png"), ephemeral=True
         )
 
     @app_commands.command(
