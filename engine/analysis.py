@@ -335,21 +335,28 @@ def analyse(
     side = position.side_of(position.turn)
     ranked = HardPlayer(nodes=nodes).rank(position, throw, moves, rng or Random(0))
     chances = {move: win_chance(position.after(throw, move))[side] for move in ranked}
-    # The pick is weighed against the one-move look's pick, or else against the choice whose
-    # chance shows higher than the pick's: a member reads why the lower figure is the advice.
-    rival = normal_move(position, throw)
-    if rival == ranked[0]:
-        rival = max(ranked, key=lambda move: chances[move])
+    rival = _rival(ranked, chances, normal_move(position, throw))
     choices = []
     for index, move in enumerate(ranked):
         said = reasons(position, throw, move, moves)
-        if len(moves) > 1 and rival != ranked[0]:
+        if rival is not None:
             if index == 0:
                 said.append(Reason(SEARCH_PREFERS, move=rival, depth=HARD_DEPTH))
             elif move == rival:
                 said.append(Reason(SEARCH_FINDS_WORSE, depth=HARD_DEPTH))
         choices.append(Choice(move, chances[move], index == 0, tuple(said)))
     return Analysis(position, throw, before, tuple(choices))
+
+
+def _rival(ranked: list[Move], chances: dict[Move, float], plain: Move | None) -> Move | None:
+    """The choice the pick is weighed against in words: one whose chance shows higher than the
+    pick's (a member reads whole percents beside the advice, and "looks better for now" must be
+    true of them): the one-move look's pick if it is such a choice, else the highest showing."""
+    shown = {move: round(100 * chance) for move, chance in chances.items()}
+    higher = [move for move in ranked[1:] if shown[move] > shown[ranked[0]]]
+    if plain in higher:
+        return plain
+    return max(higher, key=lambda move: chances[move]) if higher else None
 
 
 def as_json(analysis: Analysis) -> dict[str, object]:

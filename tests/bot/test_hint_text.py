@@ -151,14 +151,17 @@ def test_every_kind_of_reason_has_its_words() -> None:
 
 
 def test_the_hint_says_why_the_search_differs_naming_the_choice_by_its_letter() -> None:
-    snapshot = game(position=SEARCH, pending=25, seats={2: ALICE})
-    text = hints.hint(ENGLISH, snapshot, analyse(SEARCH, 25))
+    position = Position.parse(
+        "black:1,1,15,37 red:0,1,1,26 yellow:0,0,31,40 green:0,0,0,26 turn:black captured:- rules:classic"
+    )
+    snapshot = game(position=position, pending=2, seats={0: ALICE})
+    text = hints.hint(ENGLISH, snapshot, analyse(position, 2))
     letters = {move: "ABCDEFGH"[i] for i, move in enumerate(snapshot.legal_moves())}
-    plain = letters[parse_move("yellow:14-39")]
-    named = "Yellow: from Yellow's arm to Black's arm"
+    plain = letters[parse_move("black:37-39")]
+    named = "Black: along Yellow's arm"
     assert f"the search prefers it to {plain}, {named}, which looks better for now" in text
     line = next(line for line in text.splitlines() if line.startswith(f"**{plain}** {named}"))
-    assert "the search finds it worse 3 throws ahead" in line
+    assert "63 %" in line and "the search finds it worse 3 throws ahead" in line
 
 
 STEP_KINDS = (

@@ -10,7 +10,7 @@ import sys
 from engine.analysis import analyse
 from engine.state import Position
 
-SEARCH = "black:0,1,1,19 red:0,0,0,16 yellow:0,0,0,14 green:0,0,7,8 turn:yellow captured:- rules:classic"
+SEARCH = "black:1,1,15,37 red:0,1,1,26 yellow:0,0,31,40 green:0,0,0,26 turn:black captured:- rules:classic"
 
 
 def run(stdin: str) -> subprocess.CompletedProcess[str]:
@@ -20,23 +20,23 @@ def run(stdin: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_analyse_writes_the_contract_for_each_line() -> None:
-    done = run(f"25 {SEARCH}\n")
+    done = run(f"2 {SEARCH}\n")
     assert done.returncode == 0, done.stderr
     [line] = done.stdout.splitlines()
     data = json.loads(line)
     assert set(data) == {"win_chance", "moves"}
     assert set(data["win_chance"]) == {"black+yellow", "red+green"}
     assert abs(sum(data["win_chance"].values()) - 1.0) < 1e-3
-    expected = analyse(Position.parse(SEARCH), 25)
+    expected = analyse(Position.parse(SEARCH), 2)
     assert [m["move"] for m in data["moves"]] == [str(c.move) for c in expected.choices]
-    assert data["moves"][0]["move"] == "yellow:0-1" and data["moves"][0]["best"] is True
+    assert data["moves"][0]["move"] == "black:15-17" and data["moves"][0]["best"] is True
     assert [m["best"] for m in data["moves"][1:]] == [False] * (len(data["moves"]) - 1)
     for got, choice in zip(data["moves"], expected.choices, strict=True):
         assert set(got) == {"move", "win_chance", "best", "reasons"}
         assert got["win_chance"] == round(choice.win_chance, 4)
         assert got["reasons"] == [reason.as_json() for reason in choice.reasons]
         assert all(set(reason) >= {"kind"} for reason in got["reasons"])
-    assert {"kind": "search_prefers", "move": "yellow:14-39", "depth": 3} in data["moves"][0]["reasons"]
+    assert {"kind": "search_prefers", "move": "black:37-39", "depth": 3} in data["moves"][0]["reasons"]
 
 
 def test_analyse_refuses_a_bad_line_and_answers_the_rest() -> None:
