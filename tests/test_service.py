@@ -568,6 +568,21 @@ async def test_end_needs_the_starter_or_a_manager_and_counts_the_game(store: Sto
     assert (await member_stats(store, GUILD, CAROL)).games == 0
 
 
+async def test_a_command_in_a_channel_whose_game_is_over_hears_it_ended(store: Store) -> None:
+    """`/pachisi move` in a finished table's thread: "This game has ended", not "There is no game
+    in this channel" (a fourth fresh look met it); a channel that never had one hears the latter."""
+    games = service(store)
+    with pytest.raises(NoGame):
+        await games.playing_here(CHANNEL)
+    snapshot = (await games.start(GUILD, CHANNEL, ALICE, TWO, "normal", None)).snapshot
+    assert (await games.playing_here(CHANNEL)).id == snapshot.id
+    await games.end(snapshot.id, ALICE, can_manage=False)
+    with pytest.raises(GameEnded):
+        await games.playing_here(CHANNEL)
+    with pytest.raises(NoGame):
+        await games.playing_here(CHANNEL + 1)
+
+
 async def test_end_refused_tells_a_seated_member_to_leave_and_a_seatless_one_why(store: Store) -> None:
     """Ending a game without the right is refused; `/pachisi leave` is offered only to a member
     who has a seat to leave (issue 58)."""

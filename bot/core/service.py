@@ -87,6 +87,16 @@ class GameReads:
             row = await self.store.active_game(session, channel_id)
             return None if row is None else game_snapshot(row, await self.store.seats(session, row.id))
 
+    async def playing_here(self, channel_id: int) -> GameSnapshot:
+        """The channel's game for a command that plays in it; refused with GameEnded where the
+        channel's newest game is over (a finished table's thread), else with NoGame."""
+        if (game := await self.get_active(channel_id)) is not None:
+            return game
+        async with self.store.transaction() as session:
+            if await self.store.newest_game(session, channel_id) is not None:
+                raise GameEnded()
+        raise NoGame()
+
     async def active_games(
         self, guild_ids: Iterable[int] | None = None, *, unannounced: bool = False
     ) -> list[GameSnapshot]:

@@ -21,7 +21,7 @@ from bot.cogs.pachisi.buttons import reply
 from bot.cogs.pachisi.hints import chances_line
 from bot.cogs.pachisi.opening import open_table
 from bot.cogs.pachisi.views import Confirm, manages_channels
-from bot.core.errors import GameError, NoGame
+from bot.core.errors import GameError
 from bot.core.present import board_of
 from bot.core.snapshot import GameSnapshot
 from bot.core.texts import ENGLISH, Language, answers, board, table, turns
@@ -341,7 +341,4 @@ class PlayCommands(PachisiCommands):
 
     async def channel_game(self, interaction: discord.Interaction[Any]) -> GameSnapshot:
         assert interaction.channel_id is not None
-        game = await self.service.get_active(interaction.channel_id)
-        if game is None:
-            raise NoGame()
-        return game
+        return await self.service.playing_here(interaction.channel_id)

@@ -85,6 +85,11 @@ class GameQueries(Database):
         query = select(GameRow).where(GameRow.channel_id == channel_id, GameRow.status == Status.ACTIVE)
         return (await session.scalars(query)).first()
 
+    async def newest_game(self, session: AsyncSession, channel_id: int) -> GameRow | None:
+        """The channel's newest game in any state (not those of its threads)."""
+        query = select(GameRow).where(GameRow.channel_id == channel_id).order_by(GameRow.id.desc()).limit(1)
+        return (await session.scalars(query)).first()
+
     async def tables_started(
         self, session: AsyncSession, user_id: int, card_channel_id: int, up_to: int | None = None
     ) -> int:
