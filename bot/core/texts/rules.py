@@ -180,6 +180,8 @@ def help_page(lang: Language) -> str:
         "good).\n"
         "`/pachisi throw` and `/pachisi move` (or the buttons): play your turn; move choices are "
         "the legal moves, lettered as on the board.\n"
+        "The **Hint** button on your turn: the computer's advice and each choice's chance to win "
+        "(only you see it).\n"
         "`/pachisi board`: see the board again (only you). `/pachisi rules`: the rules by "
         "section.\n"
         "`/pachisi stats` and `/pachisi leaderboard`: records and this month's season in this "
