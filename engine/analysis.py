@@ -339,24 +339,25 @@ def analyse(
     choices = []
     for index, move in enumerate(ranked):
         said = reasons(position, throw, move, moves)
-        if rival is not None:
+        if rival is not None:  # first: it is why the advice is not the highest figure
             if index == 0:
-                said.append(Reason(SEARCH_PREFERS, move=rival, depth=HARD_DEPTH))
+                said.insert(0, Reason(SEARCH_PREFERS, move=rival, depth=HARD_DEPTH))
             elif move == rival:
-                said.append(Reason(SEARCH_FINDS_WORSE, depth=HARD_DEPTH))
+                said.insert(0, Reason(SEARCH_FINDS_WORSE, depth=HARD_DEPTH))
         choices.append(Choice(move, chances[move], index == 0, tuple(said)))
     return Analysis(position, throw, before, tuple(choices))
 
 
 def _rival(ranked: list[Move], chances: dict[Move, float], plain: Move | None) -> Move | None:
-    """The choice the pick is weighed against in words: one whose chance shows higher than the
-    pick's (a member reads whole percents beside the advice, and "looks better for now" must be
-    true of them): the one-move look's pick if it is such a choice, else the highest showing."""
+    """The choice the pick is weighed against in words: the one whose chance shows highest, when it
+    shows higher than the pick's (a member reads whole percents beside the advice, and "looks best
+    for now" must be true of them); of several showing the same, the one-move look's pick."""
     shown = {move: round(100 * chance) for move, chance in chances.items()}
-    higher = [move for move in ranked[1:] if shown[move] > shown[ranked[0]]]
-    if plain in higher:
-        return plain
-    return max(higher, key=lambda move: chances[move]) if higher else None
+    top = max(shown.values())
+    if top <= shown[ranked[0]]:
+        return None
+    highest = [move for move in ranked[1:] if shown[move] == top]
+    return plain if plain in highest else max(highest, key=lambda move: chances[move])
 
 
 def as_json(analysis: Analysis) -> dict[str, object]:

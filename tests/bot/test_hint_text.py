@@ -212,3 +212,19 @@ def test_two_choices_say_their_reasons_whole_where_five_would_be_cut() -> None:
     text = hints.hint(ENGLISH, snapshot, two)
     assert "…" not in text and len(text) < 2000
     assert hints.reasons_room(5) == hints.REASONS_LENGTH
+
+
+def test_reasons_too_long_for_the_room_leave_out_whole_ones_from_the_end() -> None:
+    """The search's reason comes first and is said whole; reasons that do not fit are left out
+    whole, with "…" (a fifth look met the search's reason cut before its verb)."""
+    analysis = analyse(POSITION, 4)
+    pick = analysis.choices[0]
+    other = analysis.choices[1].move
+    prefers = Reason(why.SEARCH_PREFERS, move=other, depth=3)
+    long = Reason(why.THREATENS, targets=tuple((seat, steps) for seat in (1, 3) for steps in range(2, 9)))
+    letters = {pick.move: "A", other: "B"}
+    first = hints.reason(ENGLISH, prefers, POSITION, letters)
+    line = hints.choice_line(ENGLISH, replace(pick, reasons=(prefers, long, long)), POSITION, letters, 300)
+    assert f": {first}; …." in line
+    alone = hints.choice_line(ENGLISH, replace(pick, reasons=(long,)), POSITION, letters, 100)
+    assert alone.endswith("….") and len(alone) < 200  # one reason over the room: cut

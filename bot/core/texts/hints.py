@@ -65,9 +65,7 @@ def choice_line(
     its chance and why (the daily puzzle's verdict lists its choices the same way). The reasons
     follow a colon, not a full stop: they begin in lower case."""
     said = [reason(lang, r, position, letters, choice.move.seat) for r in choice.reasons]
-    why_text = reasons_text(lang, said) or lang.gettext("no capture, castle, danger or blockade changes")
-    if len(why_text) > room:  # Discord refuses a message over 2,000 characters
-        why_text = why_text[: room - 1].rstrip() + "…"
+    why_text = _fitting(lang, said, room) or lang.gettext("no capture, castle, danger or blockade changes")
     return lang.gettext(
         "**{letter}** {move}, {chance}: {why}.",
         letter=letters[choice.move],
@@ -75,6 +73,16 @@ def choice_line(
         chance=percent(lang, choice.win_chance),
         why=why_text,
     )
+
+
+def _fitting(lang: Language, said: list[str], room: int) -> str:
+    """The reasons in at most `room` characters (Discord refuses a message over 2,000): whole ones
+    from the first, then "…" for those left out; only a first reason longer than that is cut."""
+    text = reasons_text(lang, said)
+    while len(text) > room and len(said) > 1:
+        said = said[:-1]
+        text = lang.gettext("{first}; {second}", first=reasons_text(lang, said), second="…")
+    return text if len(text) <= room else text[: room - 1].rstrip() + "…"
 
 
 def reasons_text(lang: Language, said: list[str]) -> str:
