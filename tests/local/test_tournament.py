@@ -1,5 +1,5 @@
-"""A small tournament on the local table in a real browser: the table's runner (the first browser,
-a moderator from the start) opens it with the command box, another member may not, four members sign up with the card's Join button, the organizer starts it, the games play in
+"""A small tournament on the local table in a real browser: the table's runner (a moderator from
+the start) opens it with the command box, another member may not, four members sign up with the card's Join button, the organizer starts it, the games play in
 their threads (one piece each: each member clicks Throw on their turns, and its one move plays), and
 every page shows the final standings' picture and the podium."""
 
@@ -7,32 +7,37 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from localdiscord.table import LocalTable
+from tests.local.conftest import RUNNER
 from tests.local.tabs import Tab
 
 pytestmark = pytest.mark.xdist_group("local-tournament")
-"""One worker runs the module: its tests share one Chromium (and one table), conftest.py."""
+"""One worker runs the module: it shares the worker's Chromium and table, conftest.py."""
 
 OPEN = "/pachisi tournament open name:Cup rounds:1 players:2 pieces:1 level:easy"
 SCREENSHOT = os.environ.get("PACHISI_TOURNAMENT_SCREENSHOT")
 """Where to save the organizer's page at the end (the picture in docs/TOURNAMENTS.md)."""
 
 
-async def test_four_members_play_a_tournament_to_its_podium(browser: Any, table: LocalTable) -> None:
-    asha = await Tab.join(browser, table.url, "Asha")
-    bala = await Tab.join(browser, table.url, "Bala")
+async def test_four_members_play_a_tournament_to_its_podium(
+    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
+) -> None:
+    table = shared_table
+    asha = await Tab.join(browser, table.url, named("Asha"), secret=RUNNER)  # she runs the table
+    bala = await Tab.join(browser, table.url, named("Bala"))
     await bala.command(OPEN)
     refused = bala.message_with("Only a member who may manage the server")
     await refused.wait_for()  # not the table's runner: refused, only to him
     await asha.command(OPEN)
     card = asha.message_with("organized by")
     await card.wait_for()
-    tabs = [asha, bala, *[await Tab.join(browser, table.url, name) for name in ("Chandra", "Dev")]]
+    tabs = [asha, bala, *[await Tab.join(browser, table.url, named(name)) for name in ("Chandra", "Dev")]]
     for tab in tabs:
         await tab.message_with("organized by").locator("button:has-text('Join')").click()
         await tab.message_with("You are in the tournament Cup").wait_for()
@@ -46,7 +51,8 @@ async def test_four_members_play_a_tournament_to_its_podium(browser: Any, table:
         final = tab.message_with("final standings")
         await final.wait_for()
         assert await final.locator("img.picture").count() == 1  # the standings' picture
-    assert await asha.page.locator("#channels button.thread").count() == 2  # a thread per table
+    tables = asha.page.locator("#channels button.thread", has_text="Cup: round 1, table")
+    assert await tables.count() == 2  # a thread per table
     if SCREENSHOT:
         await asha.message_with("final standings").scroll_into_view_if_needed()
         await asha.page.screenshot(path=str(Path(SCREENSHOT)))
