@@ -179,6 +179,9 @@ async def test_the_seat_offer_is_only_for_someone_without_a_seat_and_answers_whe
     assert asha.errors == bala.errors == []
 
 
+CHOICES_SOON = "/pachisi start players:2 pieces:4 level:easy rules:start_on_board=2"
+"""Two pieces on the board from the start: once one has moved, a throw has two moves (and a Hint),
+where from an empty board it takes a grace throw (8 in 64) to have a choice."""
 HINT_OFFERED = """() => { const b = [...document.querySelectorAll('#messages button.button:not([disabled])')]
     .find((x) => (x.dataset.customId || '').startsWith('pachisi:hint:')); return b ? b.dataset.customId : null; }"""
 
@@ -189,7 +192,7 @@ async def test_a_hint_goes_when_its_throw_is_played(
 ) -> None:
     asha = await member(browser, shared_table.url, named("Asha"), locale)
     await asha.manual()
-    await asha.command("/pachisi start players:2 pieces:4 level:easy")
+    await asha.command(CHOICES_SOON)
     await asha.page.wait_for_selector("#channel-name:has-text('›')")
     hint = None
     for _ in range(60):  # throw, and take the only move, until a throw offers a choice (and a Hint)

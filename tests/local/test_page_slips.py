@@ -75,6 +75,9 @@ def test_a_commands_path_is_named_in_the_members_language() -> None:
     assert commandline.paths(english)["pachisi move"] == "pachisi move"
 
 
+CHOICES_SOON = "/pachisi start players:2 pieces:4 level:easy rules:start_on_board=2"
+"""Two pieces on the board from the start: once one has moved, a throw has two moves (and a Hint),
+where from an empty board it takes a grace throw (8 in 64) to have a choice."""
 HINT_OFFERED = """() => [...document.querySelectorAll('#messages button.button:not([disabled])')]
     .some((b) => (b.dataset.customId || '').startsWith('pachisi:hint:'))"""
 NOTICES = "#messages li.message.ephemeral"
@@ -131,7 +134,7 @@ async def test_a_refused_move_reads_in_devanagari_names_the_command_as_typed_and
     table = shared_table
     asha = await member(browser, table.url, named("Asha"), locale, viewport=PHONE)
     await asha.manual()
-    await asha.command("/pachisi start players:2 pieces:4 level:easy")
+    await asha.command(CHOICES_SOON)
     await asha.page.wait_for_selector("#channel-name:has-text('›')")
     await turn_with_a_choice(asha)
     await asha.command("/pachisi move choice:Z")
