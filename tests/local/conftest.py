@@ -8,10 +8,10 @@ skipped, except on CI, where they fail.
 What is slow to start is started once per pytest(-xdist) worker, when a test first needs it:
 Chromium (`chromium`; each test's contexts are closed when it ends) and one table
 (`shared_table`), where each test meets under names of its own (`named`) in a thread (or a
-channel) of its own. Every async test here runs in the session's event loop
-(where Chromium and the shared table live), and a module's tests run on one worker
-(`--dist loadgroup`, its `pytestmark`). A test that needs a table of its own (a bot that is not
-ready yet, its own command line) starts one (`running`).
+channel) of its own. Every async test here runs in the session's event loop (where Chromium and
+the shared table live), and a module's tests run on one worker (`--dist loadgroup`, its
+`pytestmark`). A test that needs a table of its own (a bot not ready yet, `python -m bot play`
+itself) starts it.
 """
 
 from __future__ import annotations
