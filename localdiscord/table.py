@@ -141,8 +141,15 @@ class BotChild:
     """`python -m bot` as a child process (child.py): started, restarted when it dies, stopped on
     request."""
 
-    def __init__(self, argv: Sequence[str], env: dict[str, str], log: IO[bytes], say: Callable[[str], None]):
-        self.child, self.log, self.say = Child(argv, env, log), log, say
+    def __init__(
+        self,
+        argv: Sequence[str],
+        env: dict[str, str],
+        log: IO[bytes],
+        say: Callable[[str], None],
+        cwd: Path | None = None,
+    ) -> None:
+        self.child, self.log, self.say = Child(argv, env, log, cwd), log, say
         self.stopping = asyncio.Event()
 
     @property
@@ -176,7 +183,8 @@ class BotChild:
 
 
 class LocalTable:
-    """The three parts, started and stopped in order; the same code serves the command and tests."""
+    """The three parts, started and stopped in order; the same code serves the command and tests.
+    `bot_cwd`: the folder the bot runs in (where it reads a .env), by default this process's."""
 
     def __init__(
         self,
@@ -186,8 +194,10 @@ class LocalTable:
         port: int = DEFAULT_PORT,
         bot_argv: Sequence[str] = tuple(child.bot_argv()),
         say: Callable[[str], None] = print,
+        bot_cwd: Path | None = None,
     ) -> None:
         self.database, self.host, self.port, self.bot_argv, self.say = database, host, port, bot_argv, say
+        self.bot_cwd = bot_cwd
         self.state_path, self.log_path = local_paths(database)
         self.lock = TableLock(database)
         self.server = FakeDiscordServer()
@@ -240,7 +250,7 @@ class LocalTable:
         await self.page.start(self.host, self.port)
         self.lock.tell(self.share_url)
         self._log = self.log_path.open("ab")
-        self.bot = BotChild(self.bot_argv, self.bot_env(), self._log, self.say)
+        self.bot = BotChild(self.bot_argv, self.bot_env(), self._log, self.say, self.bot_cwd)
         self._bot_task = asyncio.get_running_loop().create_task(self.bot.run())
 
     def bot_env(self) -> dict[str, str]:

@@ -5,13 +5,13 @@ Each member is a browser context of its own (its own local storage), as a friend
 be. Chromium comes from Debian's packages (scripts/test installs it); without it these tests are
 skipped, except on CI, where they fail.
 
-What is slow to start is started once per module: Chromium (`chromium`; each test's contexts are
-closed when it ends) and, for the tests that need nothing of a fresh table, one table
-(`shared_table`), where each test meets under names of its own (`named`) in a thread of its own.
-A test that needs a fresh table (an empty channel, a bot it stops or kills, the table's first
-browser) takes `table`. Every async test here runs in its module's event loop (where Chromium and
-the shared table live), and a module's tests run on one pytest-xdist worker (`--dist loadgroup`,
-its `pytestmark`).
+What is slow to start is started once per pytest(-xdist) worker, when a test first needs it:
+Chromium (`chromium`; each test's contexts are closed when it ends) and one table
+(`shared_table`), where each test meets under names of its own (`named`) in a thread (or a
+channel) of its own. Every async test here runs in the session's event loop (where Chromium and
+the shared table live), and a module's tests run on one worker (`--dist loadgroup`, its
+`pytestmark`). A test that needs a table of its own (a bot not ready yet, `python -m bot play`
+itself) starts it.
 """
 
 from __future__ import annotations
@@ -36,14 +36,15 @@ RUNNER = "runner-" + "r" * 40
 
 @pytest.hookimpl(trylast=True)  # after pytest-xdist's, which names each item's group
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The async tests of a module here share its event loop, and each browser module says
-    `pytestmark = pytest.mark.xdist_group(...)`, so that one worker runs it."""
+    """The async tests here share the session's event loop (the worker's Chromium and table live
+    there), and each browser module says `pytestmark = pytest.mark.xdist_group(...)`, so that one
+    worker runs it."""
     for item in items:
         path = Path(str(item.path))
         if path.parent != HERE or path.name == "test_heartbeat.py":
             continue
         if inspect.iscoroutinefunction(getattr(item, "function", None)):
-            item.add_marker(pytest.mark.asyncio(loop_scope="module"), append=False)  # before auto mode's
+            item.add_marker(pytest.mark.asyncio(loop_scope="session"), append=False)  # before auto mode's
 
 
 def need_chromium() -> None:
@@ -55,7 +56,7 @@ def need_chromium() -> None:
     pytest.skip(message)
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
 async def chromium() -> AsyncIterator[Any]:
     need_chromium()
     from playwright.async_api import async_playwright
@@ -69,7 +70,7 @@ async def chromium() -> AsyncIterator[Any]:
 
 
 class Contexts:
-    """The module's Chromium as one test sees it: the browser contexts it opens (its members'
+    """The worker's Chromium as one test sees it: the browser contexts it opens (its members'
     browsers) are its own, and closed when it ends."""
 
     def __init__(self, chromium: Any) -> None:
@@ -86,7 +87,7 @@ class Contexts:
             await context.close()
 
 
-@pytest_asyncio.fixture(loop_scope="module")
+@pytest_asyncio.fixture(loop_scope="session")
 async def browser(chromium: Any) -> AsyncIterator[Contexts]:
     contexts = Contexts(chromium)
     try:
@@ -97,31 +98,24 @@ async def browser(chromium: Any) -> AsyncIterator[Contexts]:
 
 @asynccontextmanager
 async def running(folder: Path) -> AsyncIterator[LocalTable]:
-    """The local table in this process (the bot is its child process), on a free port, with the
-    computers playing without pauses and one worker process."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("COMPUTER_PACE_SECONDS", "0")
-        patch.setenv("WORKERS", "1")  # one worker process, as the end-to-end tests' bot has
-        patch.chdir(folder)  # no .env of the developer's reaches the bot
-        table = LocalTable(folder / "table.sqlite3", port=0, say=lambda text: None)
-        try:
+    """The local table in this process (the bot is its child process, run in `folder`, so no .env
+    of the developer's reaches it), on a free port, with the computers playing without pauses and
+    one worker process. The settings reach the bot alone: the worker's other tests keep theirs."""
+    table = LocalTable(folder / "table.sqlite3", port=0, say=lambda text: None, bot_cwd=folder)
+    try:
+        with pytest.MonkeyPatch.context() as patch:  # read once, by start: restarts keep them
+            patch.setenv("COMPUTER_PACE_SECONDS", "0")
+            patch.setenv("WORKERS", "1")  # one worker process, as the end-to-end tests' bot has
             await table.start()
-            await table.wait_ready()
-            yield table
-        finally:
-            await table.stop()
+        await table.wait_ready()
+        yield table
+    finally:
+        await table.stop()
 
 
-@pytest_asyncio.fixture(loop_scope="module")
-async def table(tmp_path: Path) -> AsyncIterator[LocalTable]:
-    """A table of the test's own: its first browser runs it, its channel is empty."""
-    async with running(tmp_path) as fresh:
-        yield fresh
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
 async def shared_table(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[LocalTable]:
-    """One table for the module's tests. Its runner is a browser of no test's (secret RUNNER),
+    """One table for the worker's tests. Its runner is a browser of no test's (secret RUNNER),
     greeted here first, so no test's first member moderates by being first."""
     async with running(tmp_path_factory.mktemp("shared")) as shared:
         assert shared.page is not None

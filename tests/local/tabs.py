@@ -197,6 +197,8 @@ class Tab:
                 await self.click(turn["id"])
             await self.wait_gone(turn["id"])
             clicks += 1
+            if await games.over_in(int(thread[1])):  # stored before the bot answers the click
+                return clicks
         raise AssertionError(f"no end after {limit} clicks")
 
     async def names_me(self, message: str) -> bool:

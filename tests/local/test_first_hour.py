@@ -1,7 +1,7 @@
 """A new member's first hour at the shared table, in English and in Hindi: who moderates, what the
 page says when it is not ready, the seat offer, hints, errors, the phone's width, and what an
-empty channel says. Most tests share one table (conftest.py); an empty channel and a bot that is
-not ready yet need a table of their own."""
+empty channel says. The tests share one table (conftest.py), an empty channel in a channel of its
+own there; a bot that is not ready yet needs a table of its own."""
 
 from __future__ import annotations
 
@@ -174,12 +174,14 @@ async def test_the_seat_offer_is_only_for_someone_without_a_seat_and_answers_whe
     assert "›" in await bala.page.inner_text("#channel-name")
     await bala.page.reload()  # seated now: no offer after a reload
     await bala.page.wait_for_selector("#bot-status.online")
-    await bala.turn()
-    await bala.page.wait_for_timeout(1000)
+    await bala.turn()  # the offer is weighed as the page's snapshot comes, which holds the card
     assert await bala.page.locator("#offer[open]").count() == 0
     assert asha.errors == bala.errors == []
 
 
+CHOICES_SOON = "/pachisi start players:2 pieces:4 level:easy rules:start_on_board=2"
+"""Two pieces on the board from the start: once one has moved, a throw has two moves (and a Hint),
+where from an empty board it takes a grace throw (8 in 64) to have a choice."""
 HINT_OFFERED = """() => { const b = [...document.querySelectorAll('#messages button.button:not([disabled])')]
     .find((x) => (x.dataset.customId || '').startsWith('pachisi:hint:')); return b ? b.dataset.customId : null; }"""
 
@@ -190,7 +192,7 @@ async def test_a_hint_goes_when_its_throw_is_played(
 ) -> None:
     asha = await member(browser, shared_table.url, named("Asha"), locale)
     await asha.manual()
-    await asha.command("/pachisi start players:2 pieces:4 level:easy")
+    await asha.command(CHOICES_SOON)
     await asha.page.wait_for_selector("#channel-name:has-text('›')")
     hint = None
     for _ in range(60):  # throw, and take the only move, until a throw offers a choice (and a Hint)
@@ -265,25 +267,28 @@ async def test_at_a_phones_width_the_header_reads_whole_and_nothing_covers_the_m
 
 
 async def test_an_empty_channel_says_what_to_type_and_throws_read_at_full_size(
-    browser: Any, table: LocalTable
+    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
 ) -> None:
     """A member of each language; one's answer (only hers) leaves the channel empty for the other.
     axe-core finds nothing serious in the welcome (WCAG 2 A/AA)."""
+    table = shared_table
+    assert table.guild is not None
+    empty = table.server.add_channel(table.guild, named("first-hour").replace(" ", "-")).name
     tabs = [
-        (await member(browser, table.url, name, locale, bypass_csp=True), locale)  # (for axe alone)
+        (await member(browser, table.url, named(name), locale, bypass_csp=True), locale)  # (for axe alone)
         for name, locale in zip(["Asha", "Bala"], LANGUAGES, strict=True)
     ]
-    assert table.guild is not None
     command = next(iter(table.server.commands[table.guild.id].values()))
     start = next(o for o in command["options"] if o["name"] == "start")
     found: dict[str, list[dict[str, Any]]] = {}
     for tab, locale in tabs:
+        await tab.open_channel(f"# {empty}")
         welcome = tab.page.locator("#messages .welcome")
         await welcome.wait_for()
-        assert lang(locale).gettext("Welcome to #{channel}!", channel="pachisi") in await welcome.inner_text()
+        assert lang(locale).gettext("Welcome to #{channel}!", channel=empty) in await welcome.inner_text()
         found[f"welcome, {locale}"] = await axe.serious(tab.page)
-        named = [(n.get("name_localizations") or {}).get(locale) or n["name"] for n in (command, start)]
-        typed = "/{} {}".format(*named)  # in the member's language: "/पच्चीसी शुरू"
+        names = [(n.get("name_localizations") or {}).get(locale) or n["name"] for n in (command, start)]
+        typed = "/{} {}".format(*names)  # in the member's language: "/पच्चीसी शुरू"
         await welcome.locator(f"button:text-is({typed!r})").click()
         assert await tab.page.input_value("#box") == typed + " "  # one click from typing it
         await tab.manual()

@@ -6,6 +6,7 @@ names that pass for the bot)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,9 @@ from localdiscord.table import LocalTable
 from tests.local.languages import LANGUAGES, lang, member
 from tests.local.tabs import Tab
 from tests.support.browser import PHONE
+
+pytestmark = pytest.mark.xdist_group("local-page-slips")
+"""One worker runs the module's browser tests: they share its Chromium and table, conftest.py."""
 
 STYLE = Path(__file__).resolve().parents[2] / "localdiscord" / "static" / "style.css"
 DEVANAGARI_FACE = "Pachisi Devanagari"
@@ -71,6 +75,9 @@ def test_a_commands_path_is_named_in_the_members_language() -> None:
     assert commandline.paths(english)["pachisi move"] == "pachisi move"
 
 
+CHOICES_SOON = "/pachisi start players:2 pieces:4 level:easy rules:start_on_board=2"
+"""Two pieces on the board from the start: once one has moved, a throw has two moves (and a Hint),
+where from an empty board it takes a grace throw (8 in 64) to have a choice."""
 HINT_OFFERED = """() => [...document.querySelectorAll('#messages button.button:not([disabled])')]
     .some((b) => (b.dataset.customId || '').startsWith('pachisi:hint:'))"""
 NOTICES = "#messages li.message.ephemeral"
@@ -122,11 +129,12 @@ async def turn_with_a_choice(tab: Tab) -> None:
 
 @pytest.mark.parametrize("locale", LANGUAGES)
 async def test_a_refused_move_reads_in_devanagari_names_the_command_as_typed_and_goes_with_its_throw(
-    browser: Any, table: LocalTable, locale: str
+    browser: Any, shared_table: LocalTable, named: Callable[[str], str], locale: str
 ) -> None:
-    asha = await member(browser, table.url, "Asha", locale, viewport=PHONE)
-    await asha.command("/pachisi auto mode:off")
-    await asha.command("/pachisi start players:2 pieces:4 level:easy")
+    table = shared_table
+    asha = await member(browser, table.url, named("Asha"), locale, viewport=PHONE)
+    await asha.manual()
+    await asha.command(CHOICES_SOON)
     await asha.page.wait_for_selector("#channel-name:has-text('›')")
     await turn_with_a_choice(asha)
     await asha.command("/pachisi move choice:Z")
@@ -153,19 +161,20 @@ async def test_a_refused_move_reads_in_devanagari_names_the_command_as_typed_and
 
 @pytest.mark.parametrize("locale", LANGUAGES)
 async def test_a_seat_taken_from_the_offer_is_told_in_the_thread_without_sending_him_there(
-    browser: Any, table: LocalTable, locale: str
+    browser: Any, shared_table: LocalTable, named: Callable[[str], str], locale: str
 ) -> None:
-    asha = await member(browser, table.url, "Asha", locale)  # her table speaks her language
-    await asha.command("/pachisi auto mode:off")
+    table = shared_table
+    asha = await member(browser, table.url, named("Asha"), locale)  # her table speaks her language
+    await asha.manual()
     await asha.command("/pachisi start players:4 pieces:1 level:easy")
     await asha.page.wait_for_selector("#channel-name:has-text('›')")
     await asha.turn()
     link = asha.page.url
     thread = link.rsplit("/", 1)[1]
-    bala = await Tab.join(browser, link, "Bala")  # an English-speaking stranger with the link
+    bala = await Tab.join(browser, link, named("Bala"))  # an English-speaking stranger with the link
     await bala.page.locator("#offer[open]").wait_for()
     await bala.page.click("#offer-take")
-    news = "#messages li.message:not(.ephemeral):has(.invoked) .mention:text-is('@Bala')"
+    news = f"#messages li.message:not(.ephemeral):has(.invoked) .mention:text-is({'@' + bala.name!r})"
     await bala.page.wait_for_selector(news)  # the thread's news, as the answer to what he did there
     await asha.page.wait_for_selector(news)
     assert await bala.page.locator("#messages .invoked .command").last.inner_text() == "/pachisi join"
@@ -204,15 +213,16 @@ async def test_a_name_with_the_bots_name_among_its_words_is_refused(name: str, l
 
 @pytest.mark.parametrize("locale", LANGUAGES)
 async def test_the_phones_panel_closes_like_a_drawer_and_the_name_dialog_says_what_it_does(
-    browser: Any, table: LocalTable, locale: str
+    browser: Any, shared_table: LocalTable, named: Callable[[str], str], locale: str
 ) -> None:
-    words_of = lang(locale)
+    table, words_of = shared_table, lang(locale)
     page = await (await browser.new_context(viewport=PHONE, locale=locale)).new_page()
     await page.goto(table.url)
     await page.wait_for_selector(f"html[lang='{words_of.code}']")
     assert await page.inner_text("#join-title") == words_of.gettext("Pick your name")
     assert await page.eval_on_selector("#locale", "(s) => s.value.split('-')[0]") == words_of.code
-    await page.fill("#join-name", "Asha")
+    asha = named("Asha")
+    await page.fill("#join-name", asha)
     await page.click("#join-button")
     await page.wait_for_selector("#bot-status.online")
     opened = "body.menu-open"
@@ -227,12 +237,13 @@ async def test_the_phones_panel_closes_like_a_drawer_and_the_name_dialog_says_wh
     assert await page.evaluate("document.activeElement.id") == "menu"
     guest = await (await browser.new_context(viewport=PHONE, locale=locale)).new_page()
     await guest.goto(table.url)
-    await guest.fill("#join-name", "Ａsha")  # a full-width Ａ: refused, and still shown as a letter
+    lookalike = "Ａ" + asha[1:]  # a full-width Ａ: refused, and still shown as a letter
+    await guest.fill("#join-name", lookalike)
     await guest.click("#join-button")
     await guest.wait_for_selector("#join-error:not([hidden])")
-    assert await guest.input_value("#join-name") == "Ａsha"
+    assert await guest.input_value("#join-name") == lookalike
     assert "Pachisi Fullwidth" in await used_fonts(guest, "#join-name", pierce=True)
-    await guest.fill("#join-name", "Bala")
+    await guest.fill("#join-name", named("Bala"))
     await guest.click("#join-button")
     await guest.wait_for_selector("#bot-status.online")
     await guest.click("#menu")

@@ -1,5 +1,6 @@
-"""`python -m bot play` as a person runs it: the address printed, Ctrl-C stops everything in
-order, and the next run finds the server, its threads and the game where they were."""
+"""`python -m bot play` as a person runs it: the address printed (and the warning when shared on
+the network), Ctrl-C stops everything in order, and the next run finds the server, its threads
+and the game where they were."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from tests.local.tabs import Tab
 from tests.support.processes import free_port
 
 pytestmark = pytest.mark.xdist_group("local-play-command")
-"""One worker runs the module: its tests share one Chromium (and one table), conftest.py."""
+"""One worker runs the module: its tests share the worker's Chromium, conftest.py."""
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECKOUT = {"PYTHONPATH": str(ROOT)}
@@ -35,7 +36,7 @@ class Play:
     """One run of `python -m bot play`, in a process group of its own, as a terminal starts it."""
 
     def __init__(self, argv: list[str], cwd: Path) -> None:
-        env = {**os.environ, "COMPUTER_PACE_SECONDS": "0", **CHECKOUT}
+        env = {**os.environ, "COMPUTER_PACE_SECONDS": "0", "WORKERS": "1", **CHECKOUT}
         env.pop("DISCORD_TOKEN", None)
         self.process = subprocess.Popen(
             argv, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True
@@ -69,9 +70,9 @@ class Play:
 
 
 @asynccontextmanager
-async def play(tmp_path: Path, *extra: str, port: int = 0) -> AsyncIterator[tuple[Play, str]]:
-    port = port or free_port()
-    run = Play([sys.executable, "-m", "bot", "play", "--port", str(port), *extra], tmp_path)
+async def play(tmp_path: Path, *options: str) -> AsyncIterator[tuple[Play, str]]:
+    """The command with `options`, until the bot is ready; the run and the address it printed."""
+    run = Play([sys.executable, "-m", "bot", "play", *options], tmp_path)
     try:
         url = (await run.line(r"(http://\S+)"))[1]
         await run.line(r"the bot is ready")
@@ -83,15 +84,23 @@ async def play(tmp_path: Path, *extra: str, port: int = 0) -> AsyncIterator[tupl
 async def test_ctrl_c_and_play_again_resumes_the_game_and_the_page_reconnects(
     browser: Any, tmp_path: Path
 ) -> None:
-    """The goodbye names the command that finds the same table again: bare `python` in a shell
-    without the virtual environment active lacks the bot's packages, so it names this interpreter."""
+    """Shared on the network, on a database of its own choosing: the warning, and each new
+    table's link. The goodbye names the command that finds the same table again: bare `python` in
+    a shell without the virtual environment active lacks the bot's packages, so it names this
+    interpreter. (The default address, this computer only: test_a_busy_port_is_a_clear_message.)"""
     port = free_port()
-    async with play(tmp_path, port=port) as (first, url):
-        assert url.startswith("http://127.0.0.1:")
-        asha = await Tab.join(browser, url, "Asha")
+    options = ["--database", "shared/table.sqlite3", "--host", "0.0.0.0", "--port", str(port)]
+    async with play(tmp_path, *options) as (first, url):
+        assert any("WARNING" in line and "anyone who can reach" in line for line in first.lines), first.lines
+        assert any("does not protect against someone who can read" in line for line in first.lines)
+        assert (tmp_path / "shared" / "table.discord.sqlite3").is_file()
+        asha = await Tab.join(browser, url, "Asha")  # at the network address printed
         await asha.manual()
         await asha.command("/pachisi start players:2 pieces:1 level:easy")
         await asha.page.wait_for_selector("#channel-name:has-text('›')")
+        link = (await first.line(r"table .*: send (\S+) to seat a friend"))[1]
+        assert link == url + asha.page.url.removeprefix(url)  # the thread's own address
+        assert "/t/" in link
         turn = await asha.turn()
         await asha.click(turn["id"])
         await asha.wait_gone(turn["id"])
@@ -104,35 +113,21 @@ async def test_ctrl_c_and_play_again_resumes_the_game_and_the_page_reconnects(
     assert quoted is not None, goodbye
     python, *rest = shlex.split(quoted[1])
     assert Path(os.path.normpath(tmp_path / python)) == Path(sys.executable)  # the venv, not what it links
-    assert rest == ["-m", "bot", "play", "--port", str(port)]
-    assert (tmp_path / "pachisi-local.sqlite3").is_file()
-    assert (tmp_path / "pachisi-local.discord.sqlite3").is_file()
+    assert rest == ["-m", "bot", "play", *options]
+    assert (tmp_path / "shared" / "table.sqlite3").is_file()
 
-    async with play(tmp_path, port=port) as (second, again):
+    async with play(tmp_path, *options) as (second, again):
         assert again == url
         await asha.page.wait_for_selector("#banner", state="hidden", timeout=20_000)  # by itself
         await asha.page.wait_for_selector("#bot-status.online")
         assert await asha.page.inner_text("#channel-name") == thread
         assert len(await asha.texts()) >= len(before)
-        assert await asha.play_to_the_end(tmp_path / "pachisi-local.sqlite3") > 0
+        turn = await asha.turn()  # the game goes on where it was: her throw is taken...
+        await asha.click(turn["id"])
+        await asha.wait_gone(turn["id"])
+        await asha.turn()  # ...and her next turn comes
         assert await second.ctrl_c() == 0
     assert asha.errors == []
-
-
-async def test_sharing_on_the_network_is_announced_with_a_warning_and_each_tables_link(
-    browser: Any, tmp_path: Path
-) -> None:
-    async with play(tmp_path, "--host", "0.0.0.0", "--database", "shared/table.sqlite3") as (run, url):
-        assert any("WARNING" in line and "anyone who can reach" in line for line in run.lines), run.lines
-        assert any("does not protect against someone who can read" in line for line in run.lines)
-        assert (tmp_path / "shared" / "table.discord.sqlite3").is_file()
-        asha = await Tab.join(browser, url, "Asha")  # at the network address printed
-        await asha.command("/pachisi start players:2 pieces:1 level:easy")
-        await asha.page.wait_for_selector("#channel-name:has-text('›')")
-        link = (await run.line(r"table .*: send (\S+) to seat a friend"))[1]
-        assert link == url + asha.page.url.removeprefix(url)  # the thread's own address
-        assert "/t/" in link
-        assert await run.ctrl_c() == 0
 
 
 def test_without_a_token_the_help_names_the_local_table(tmp_path: Path) -> None:
@@ -184,6 +179,8 @@ async def test_a_second_table_on_the_same_files_refuses_at_once_and_names_the_fi
     first = LocalTable(tmp_path / DEFAULT_DATABASE, port=0, bot_argv=sleeper, say=lambda text: None)
     await first.start()
     try:
+        assert first.share_url == first.url  # the address told: this computer's alone, by default
+        assert first.url.startswith("http://127.0.0.1:")
         done = await asyncio.to_thread(
             subprocess.run,
             [sys.executable, "-m", "bot", "play", "--port", str(free_port())],

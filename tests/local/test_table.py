@@ -1,6 +1,6 @@
 """The local table in a real browser, in English and in Hindi: members type commands and click
 buttons on the page, and the real bot, connected to the stand-in, answers. The tests share one
-table (conftest.py), each under names of its own; the bot that dies has a table of its own."""
+table (conftest.py), each under names of its own."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import aiohttp
 import pytest
 
 from localdiscord import commandline
+from localdiscord import table as table_module
 from localdiscord.objects import API
 from localdiscord.table import LocalTable
 from localdiscord.words import language_of
@@ -20,7 +21,7 @@ from tests.local.tabs import Tab
 from tests.support.browser import PHONE
 
 pytestmark = pytest.mark.xdist_group("local-table")
-"""One worker runs the module: its tests share one Chromium (and one table), conftest.py."""
+"""One worker runs the module: its tests share the worker's Chromium and table, conftest.py."""
 
 START = "/pachisi start players:2 pieces:1 level:easy"
 
@@ -221,9 +222,11 @@ async def test_phone_width_board_fits_and_buttons_work_by_keyboard(
 
 
 async def test_a_bot_that_dies_is_started_again_and_the_game_goes_on(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
+    browser: Any, shared_table: LocalTable, named: Callable[[str], str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """(The later tests of the module meet the bot started again, as members of a table do.)"""
+    """(The later tests of the worker meet the bot started again, as members of a table do.) The
+    pause before the restart is cut short: the bot's own start keeps the page offline a while."""
+    monkeypatch.setattr(table_module, "RESTART_AFTER", 0.1)
     asha = await Tab.join(browser, shared_table.url, named("Asha"))
     await asha.manual()
     await asha.command(START)
