@@ -32,7 +32,7 @@ async def test_help_is_answered_when_its_picture_takes_longer_than_discords_3_s(
     for _ in range(pool._max_workers):
         pool.submit(free.wait, 10)
     reply = await table.alice.slash(table.channel, "pachisi help", wait=False)
-    await asyncio.sleep(3.5)
+    await asyncio.sleep(3.5)  # past Discord's 3 s for an answer, the key still not drawn
     free.set()
     await reply.wait()
     assert reply.deferred and reply.ephemeral and "/pachisi start" in reply.content

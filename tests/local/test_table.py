@@ -18,7 +18,7 @@ from localdiscord.table import LocalTable
 from localdiscord.words import language_of
 from tests.local.languages import LANGUAGES, lang, member, won
 from tests.local.tabs import Tab
-from tests.support.browser import PHONE
+from tests.support.browser import DESKTOP, PHONE
 
 pytestmark = pytest.mark.xdist_group("local-table")
 """One worker runs the module: its tests share the worker's Chromium and table, conftest.py."""
@@ -219,6 +219,31 @@ async def test_phone_width_board_fits_and_buttons_work_by_keyboard(
     await asha.page.keyboard.press("Enter")
     await asha.wait_gone(turn["id"])
     await asha.page.screenshot(path=str(shared_table.database.parent / "phone.png"))
+
+
+CARD_OVERFLOW = """() => [...document.querySelectorAll('#messages .embed')].flatMap((card) => {
+    const edge = card.getBoundingClientRect().right + 1;
+    return [...card.querySelectorAll('*')].filter((e) => e.getBoundingClientRect().right > edge)
+        .map((e) => e.textContent.slice(0, 40)); })"""
+"""What of a card (an embed) reaches past its right edge."""
+
+
+@pytest.mark.parametrize(
+    ("locale", "viewport"), [("en-US", DESKTOP), ("hi", PHONE)], ids=["en-desktop", "hi-phone"]
+)
+async def test_the_rules_card_keeps_its_text_inside_it_on_a_desktop_and_a_phone(
+    browser: Any, shared_table: LocalTable, named: Callable[[str], str], locale: str, viewport: dict[str, int]
+) -> None:
+    """The rules' long position line (inline code) wraps as Discord wraps it: it once stretched the
+    card's text past the card, and on a phone off the screen."""
+    asha = await member(browser, shared_table.url, named("Asha"), locale, viewport)
+    command, rules = localized(shared_table, locale, "pachisi", "rules")
+    await asha.command(f"/{command} {rules}")
+    await asha.page.locator("#messages .embed code").first.wait_for()
+    assert await asha.page.evaluate(CARD_OVERFLOW) == []
+    assert await asha.page.evaluate(
+        "(m) => m.scrollWidth <= m.clientWidth", await asha.page.query_selector("#messages")
+    )
 
 
 async def test_a_bot_that_dies_is_started_again_and_the_game_goes_on(
