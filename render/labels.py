@@ -182,15 +182,29 @@ def tile_options(centre: Point, standing: int) -> list[tuple[Box, tuple[Point, .
     return found
 
 
+PANELS: tuple[Box, ...] = tuple(layout.panel_box(seat) for seat in range(4))
+"""The four corner panels (their words and counts), which no label covers."""
+
+
 def _inside(box: Box) -> bool:
     """On the picture's board, off the four corner panels (their words and counts)."""
     if box[0] < 0 or box[1] < 0 or box[2] > layout.WIDTH or box[3] > layout.HEIGHT:
         return False
-    return not any(overlaps(box, layout.panel_box(seat)) for seat in range(4))
+    return not _over_any(box, PANELS)
+
+
+def _over_any(box: Box, others: Sequence[Box]) -> bool:
+    """`box` overlaps one of `others` (`overlaps` written out: a picture asks this thousands of
+    times)."""
+    left, top, right, bottom = box
+    for other in others:
+        if left < other[2] and other[0] < right and top < other[3] and other[1] < bottom:
+            return True
+    return False
 
 
 def _free(box: Box, blocked: Sequence[Box]) -> bool:
-    return _inside(box) and not any(overlaps(box, other) for other in blocked)
+    return _inside(box) and not _over_any(box, blocked)
 
 
 def _spot(
@@ -326,12 +340,21 @@ def _place_numbers(
 
 
 def passes_through(line: Sequence[Point], box: Box) -> bool:
-    """A polyline (an arrow's middle) runs over `box`: checked every 2 px along each segment."""
+    """A polyline (an arrow's middle) runs over `box`: checked every 2 px along each segment.
+    A segment wholly on one side of the box has no such point: it is passed over unsampled."""
+    left, top, right, bottom = box
     for (x1, y1), (x2, y2) in pairwise(line):
+        if (
+            (x1 < left and x2 < left)
+            or (x1 >= right and x2 >= right)
+            or (y1 < top and y2 < top)
+            or (y1 >= bottom and y2 >= bottom)
+        ):
+            continue
         steps = max(abs(x2 - x1), abs(y2 - y1)) // 2 + 1
         for k in range(steps + 1):
             x, y = x1 + (x2 - x1) * k / steps, y1 + (y2 - y1) * k / steps
-            if box[0] <= x < box[2] and box[1] <= y < box[3]:
+            if left <= x < right and top <= y < bottom:
                 return True
     return False
 

@@ -157,12 +157,16 @@ def tile(label: str, size: int) -> Image.Image:
 
 Run = tuple[str, bool]
 """A stretch of text in one font: (text, whether it is Devanagari)."""
+_DEVANAGARI = re.compile("[" + "".join(f"{first}-{last}" for first, last in theme.DEVANAGARI) + "]")
+"""A letter `theme.is_devanagari` says is Devanagari."""
 
 
 def runs(words: str) -> list[Run]:
     """`words` in stretches of one script each: Devanagari in its font, the rest (Latin letters,
     digits, arrows, stars) in DejaVu. Spaces stay with the stretch they are in, so a Hindi phrase is
     shaped whole."""
+    if _DEVANAGARI.search(words) is None:  # one font, as most labels are: no walk letter by letter
+        return [(words, False)] if words else []
     found: list[Run] = []
     for char in words:
         script = theme.is_devanagari(char)
@@ -255,19 +259,25 @@ def lines(words: str, size: int, width: int, keep: Sequence[str] = ()) -> list[s
     two lines as even as they can be, never inside a phrase of `keep` (a place's name) when
     another break fits; more lines each as full as it goes (a single word wider than `width`
     keeps a line of its own, for `fit` to cut)."""
+    return list(_lines(words, size, width, tuple(keep)))
+
+
+@lru_cache(maxsize=1024)
+def _lines(words: str, size: int, width: int, keep: tuple[str, ...]) -> tuple[str, ...]:
+    """`lines`, kept: a side box tries the same entries at each size and count that might fit."""
     if text_width(words, size) <= width:
-        return [words]
-    spaces = [k for k, char in enumerate(words) if char == " "]
+        return (words,)
     spans = [(m.start(), m.end()) for phrase in keep if phrase for m in re.finditer(re.escape(phrase), words)]
-    fitting = [
-        k for k in spaces if max(text_width(words[:k], size), text_width(words[k + 1 :], size)) <= width
-    ]
+    widest = {  # a break at each space: its longer line's width
+        k: max(text_width(words[:k], size), text_width(words[k + 1 :], size))
+        for k, char in enumerate(words)
+        if char == " "
+    }
+    fitting = [k for k, reach in widest.items() if reach <= width]
     whole = [k for k in fitting if not any(start < k < end for start, end in spans)]
     if fitting:
-        cut = min(
-            whole or fitting, key=lambda k: max(text_width(words[:k], size), text_width(words[k + 1 :], size))
-        )
-        return [words[:cut], words[cut + 1 :]]
+        cut = min(whole or fitting, key=widest.__getitem__)
+        return words[:cut], words[cut + 1 :]
     found: list[str] = []
     line = ""
     for part in words.split(" "):
@@ -276,7 +286,7 @@ def lines(words: str, size: int, width: int, keep: Sequence[str] = ()) -> list[s
             found.append(line)
             longer = part
         line = longer
-    return [*found, line]
+    return (*found, line)
 
 
 def paste(image: Image.Image, sprite: Image.Image, centre: Point) -> Box:
