@@ -40,17 +40,17 @@ async def start_table(
     fake: FakeDiscord, database_url: str
 ) -> Callable[..., AbstractAsyncContextManager[Table]]:
     """`async with start_table(turn_timeout_seconds=1) as table:` runs the bot with those settings
-    (and `clock=`, a clock the test moves)."""
+    (and `clock=`, a clock the test moves; `database_url=` another database than the test's)."""
     guild = fake.add_guild("Pachisi club")
     channel = guild.add_text_channel("games")
     alice, bob = guild.add_member("Alice"), guild.add_member("Bob")
 
     @asynccontextmanager
     async def run(clock: Clock | None = None, **overrides: Any) -> AsyncIterator[Table]:
-        settings = bot_settings(fake, database_url, **overrides)
+        settings = bot_settings(fake, **{"database_url": database_url, **overrides})
         bot = PachisiBot(settings, clock=clock, guild_ready_timeout=0.1)
         async with fake.running(bot):
-            yield Table(fake, bot, guild, channel, alice, bob, database_url)
+            yield Table(fake, bot, guild, channel, alice, bob, settings.database_url)
 
     return run
 

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from pathlib import Path
+
+from sqlalchemy import make_url, select
 
 from bot.core.store import GameRow, Store
 from tests.e2e.fakediscord import FakeDiscord
+from tests.support.command_line import CommandLine
 from tests.support.processes import (
     bot_env,
     check_move_log,
@@ -22,7 +25,11 @@ from tests.support.table import (
 )
 
 
-async def test_killed_while_the_computers_play(fake: FakeDiscord, database_url: str) -> None:
+async def test_killed_while_the_computers_play(
+    fake: FakeDiscord, database_url: str, cli: CommandLine, tmp_path: Path
+) -> None:
+    """Also `restore` against the process: refused while it runs (each `python -m bot run` holds
+    the database's lock for its life, bot/backup.py), done once the kill has ended it."""
     table = subprocess_table(fake, database_url)
     # The computers play up to 200 throws a step (MAX_THROWS_AT_ONCE), each after their pace: a
     # second's pace between steps is the window for the kill below. Without it the steps follow
@@ -43,6 +50,11 @@ async def test_killed_while_the_computers_play(fake: FakeDiscord, database_url: 
                 return played if played >= 10 else 0
 
             played = await wait_for(ten_throws, what="ten throws stored")
+            live_copy = tmp_path / "live.sqlite3"
+            assert cli("backup", str(live_copy), DATABASE_URL=database_url).status == 0
+            refused = cli("restore", str(live_copy), DATABASE_URL=database_url)
+            database = make_url(database_url).database
+            assert f"restore refused: a bot is running on {database}" in refused.err, refused.err
             await bot.kill()
             killed_at = await throws_stored(store)
         finally:
@@ -51,6 +63,10 @@ async def test_killed_while_the_computers_play(fake: FakeDiscord, database_url: 
         [game] = await stored_games(database_url)
         assert game.snapshot.status == "active", "the computers finished before the kill"
         check_move_log(game)
+        killed_copy = tmp_path / "killed.sqlite3"  # the game as the kill left it, put back as it was
+        assert cli("backup", str(killed_copy), DATABASE_URL=database_url).status == 0
+        restored = cli("restore", str(killed_copy), DATABASE_URL=database_url)
+        assert restored.status == 0, restored.err  # the lock went with the killed process
         await bot.start()
         final = await fake.wait_until(  # a posted "… is playing" has the result's shape until edited
             lambda: (
