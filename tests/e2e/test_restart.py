@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 
 from sqlalchemy import make_url, select
@@ -19,6 +21,7 @@ from tests.support.processes import (
 )
 from tests.support.table import (
     WHOLE_GAME,
+    Table,
     final_message,
     subprocess_table,
     wait_for_turn_or_end,
@@ -89,28 +92,28 @@ async def throws_stored(store: Store) -> int:
         return (await session.execute(select(GameRow.turn_number))).scalar_one()
 
 
-async def test_a_resumed_game_draws_the_members_names_as_before(fake: FakeDiscord, database_url: str) -> None:
+async def test_a_resumed_game_draws_the_members_names_as_before(
+    start_table: Callable[..., AbstractAsyncContextManager[Table]],
+) -> None:
     """Display names were kept in memory only: after a restart the board's panels read "Player
     5823" until the member acted again, and the card "Player 5823's table". They are stored with
-    the seats (and the starter's with the game), so a resumed game draws the same names."""
-    table = subprocess_table(fake, database_url)
-    carol = table.guild.add_member("Carol")  # an onlooker: asking for the board tells the bot nobody's name
-    env = bot_env(fake, database_url)
-    async with running_bot(fake, env) as bot:
+    the seats (and the starter's with the game), so a resumed game draws the same names. A new bot
+    in this process starts with nothing in memory as a new process does."""
+    async with start_table() as table:
+        carol = table.guild.add_member("Carol")  # an onlooker: asking for the board tells nobody's name
         await table.alice.slash(table.channel, "pachisi start", players=4, pieces=4, level="easy")
         await wait_for_turn_or_end(table)  # Alice to throw: nothing moves until she does
         await table.bob.slash(table.channel, "pachisi join", seat="red")
         await wait_for_game(
-            database_url, lambda g: g.snapshot.seats[1].user_id == table.bob.id, what="Bob's seat"
+            table.database_url, lambda g: g.snapshot.seats[1].user_id == table.bob.id, what="Bob's seat"
         )
         [before] = (await carol.slash(table.channel, "pachisi board")).attachments
 
-        await bot.kill()
-        await bot.start()
+    async with start_table() as table:
         [after] = (await carol.slash(table.channel, "pachisi board")).attachments
         assert after.data == before.data  # the same picture: the same names on the same panels
 
         card = table.channel.messages[0]
         await table.bob.slash(table.channel, "pachisi leave")  # the card shows the seats anew
-        await fake.wait_until(lambda: "Red: Computer" in card.content, what="the card after Bob left")
+        await table.fake.wait_until(lambda: "Red: Computer" in card.content, what="the card after Bob left")
         assert card.content.startswith("**Pachisi: Alice's table**"), card.content
