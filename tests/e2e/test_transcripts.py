@@ -39,11 +39,10 @@ from bot.client import PachisiBot
 from bot.core.clock import Clock
 from bot.core.texts import answers
 from bot.core.texts.language import choose
-from bot.table.writes import BUCKET, Pacer
 from localdiscord.objects import Button, Json, Message
 from tests.e2e.fakediscord import FakeDiscord
 from tests.support.driver import TIMEOUT, Channel, Member, Reply
-from tests.support.table import bot_settings
+from tests.support.table import bot_settings, quick_pacing
 
 GOLDEN = Path(__file__).with_name("transcripts")
 UPDATE = os.environ.get("PACHISI_UPDATE_GOLDEN") == "1"
@@ -55,8 +54,6 @@ DAY = datetime.datetime(2026, 5, 14, 9, 30, tzinfo=datetime.UTC)
 """The bot's fixed today: the daily puzzle and the season are this day's on every run."""
 SEED = 41
 """The throws' seed (the table layer's golden game plays from the same)."""
-QUICK_BUCKET_SECONDS = 0.05
-"""The channel writes' bucket: Discord's count of writes, renewed this fast (as the table layer's)."""
 
 
 class FixedClock(Clock):
@@ -421,10 +418,7 @@ async def test_members_read_the_golden_transcript(fake: FakeDiscord, database_ur
     bot = PachisiBot(settings, clock=FixedClock(), guild_ready_timeout=0.1)
     async with fake.running(bot):
         bot.service.rng = random.Random(SEED)
-        # Discord's bucket for a channel's writes (5 in 5 s) made a typed move after six clicks
-        # wait some 3 s: the pacing is the table layer's test (tests/table/test_writes.py), the
-        # words are this one's, and they are the same at a quicker pace.
-        bot.table.flow.writer.pacer = Pacer(BUCKET[0], QUICK_BUCKET_SECONDS)
+        quick_pacing(bot)  # a typed move after six clicks waited 3 s for room in the bucket
         try:
             await play_the_script(Game(transcript, asha, ravi))
         except BaseException:
