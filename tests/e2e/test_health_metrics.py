@@ -1,14 +1,12 @@
 """`python -m bot` with METRICS_PORT: /healthz follows the gateway and the database, and /metrics
 counts a played game (bot/health.py, bot/core/metrics.py): what an operator watches, and every
 metric the dashboard and the alert examples in deploy/ name. Where it listens, and the metrics of a
-game, are read from the bot as a process; /healthz following the database and the gateway from the
+game, are read from the bot as a process (METRICS_HOST=0.0.0.0 in test_shutdown.py's); /healthz following the database and the gateway from the
 same server (`health.serving`) in front of a bot in this process."""
 
 from __future__ import annotations
 
-import asyncio
 import math
-import subprocess
 from collections import Counter
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
@@ -19,18 +17,17 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from bot import health as health_server
 from bot.client import PachisiBot
-from bot.core.config import Settings
 from bot.core.store import StoreUnavailable
 from bot.health import action_of, command_of
 from localdiscord.objects import Message
 from tests.e2e.fakediscord import FakeDiscord
 from tests.promql import alert_exprs, dashboard_exprs, exposed, metric_names
 from tests.support.command_line import CommandLine
-from tests.support.driver import BotProcess
 from tests.support.processes import (
     PostgresServer,
     bot_env,
     free_port,
+    listens,
     running_bot,
     sqlite_locked,
     wait_for,
@@ -230,27 +227,6 @@ async def test_healthz_unhealthy_while_sqlite_is_locked(
         async with sqlite_locked(database_url):
             assert await health(port) == (503, {"status": "unhealthy", "gateway": True, "database": False})
         assert await health_becomes(port, 200) == {"status": "ok", "gateway": True, "database": True}
-
-
-async def listens(bot: BotProcess, host: str, port: int, cli: CommandLine) -> None:
-    """The bot process serves on `host`:`port` and says so, and `python -m bot healthcheck`, with
-    the bot's settings, finds it healthy there."""
-    await bot.wait_for_output(f"health and metrics on http://{host}:{port}")
-    listening = subprocess.run(["ss", "-Hltn", f"sport = :{port}"], capture_output=True, text=True)
-    assert f"{host}:{port}" in listening.stdout, listening.stdout
-    settings = {name: value for name, value in bot.child.env.items() if name.lower() in Settings.model_fields}
-    check = await asyncio.to_thread(cli, "healthcheck", **settings)
-    assert check.status == 0, check.err
-    assert '"status": "ok"' in check.out
-
-
-async def test_the_metrics_listen_where_told(fake: FakeDiscord, database_url: str, cli: CommandLine) -> None:
-    """METRICS_HOST=0.0.0.0: every address (127.0.0.1, the default, in the played game's test);
-    `python -m bot healthcheck` asks /healthz on this machine."""
-    port = free_port()
-    env = bot_env(fake, database_url, METRICS_PORT=str(port), METRICS_HOST="0.0.0.0")
-    async with running_bot(fake, env) as bot:
-        await listens(bot, "0.0.0.0", port, cli)
 
 
 async def test_healthz_says_when_the_gateway_is_closed(
