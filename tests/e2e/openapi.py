@@ -7,7 +7,9 @@ file, the fake refuses to start. The spec is laxer than Discord in places (4,000
 content; Discord allows 2,000): the fake's own checks stay.
 One deliberate relaxation: the spec types a snowflake as a string of digits, while Discord also
 takes it as a JSON integer, which is how discord.py sends user ids in `allowed_mentions` and the
-ids of new attachments. The spec is read and its validators built once per process (1 MB).
+ids of new attachments. The spec is read and its validators built once per process (1 MB), and a
+body's verdict is kept: the same body (every bot start syncs the same command list, a validation of
+half a second) is checked once per process.
 """
 
 from __future__ import annotations
@@ -64,6 +66,9 @@ class Spec:
             return Draft202012Validator(schema, registry=registry)
 
         self.operations: dict[str, list[Operation]] = {method: [] for method in METHODS}
+        self.verdicts: dict[tuple[int, str], list[str]] = {}
+        """What was wrong with each body checked so far, by its validator (an operation's content
+        type) and its JSON text."""
         for template, item in document["paths"].items():
             regex = re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>[^/]+)", re.escape(template))
             literal = sum(1 for part in template.split("/") if part and not part.startswith("{"))
@@ -157,10 +162,20 @@ class Spec:
         validator = operation.bodies.get(kind)
         if validator is None:
             return [*problems, f"{where}: no {kind} body is accepted here"]
+        return problems + [f"{where}: {problem}" for problem in self.body_problems(operation, kind, body)]
+
+    def body_problems(self, operation: Operation, kind: str, body: Any) -> list[str]:
+        """What the spec finds wrong with `body` for `operation`, checked once for each body."""
+        validator = operation.bodies[kind]
+        key = (id(validator), json.dumps(body, sort_keys=True))
+        if (known := self.verdicts.get(key)) is not None:
+            return known
+        found = []
         for error in validator.iter_errors(body):
             at = "/".join(str(p) for p in error.absolute_path) or "body"
-            problems.append(f"{where}: {at}: {_short(error)}")
-        return problems
+            found.append(f"{at}: {_short(error)}")
+        self.verdicts[key] = found
+        return found
 
 
 def _typed(text: str, types: set[str]) -> Any:

@@ -1,54 +1,38 @@
 """Backups that lose nothing: `python -m bot backup` of a live database, `restore` of it into a
 stopped bot, for SQLite and (through pg_dump and pg_restore) PostgreSQL; each restored game resumes
-and finishes. Damaged, mismatched or ill-timed restores are refused and change nothing."""
+and finishes. Damaged, mismatched or ill-timed restores are refused and change nothing.
+
+The commands run in this process (`cli`, tests/support/command_line.py) and so does the bot, holding
+the lock `python -m bot run` holds for its life (`backup.running_on`): a backup's copy and check are
+the same beside a bot in this process as beside one in another. That a bot process holds the lock,
+and that a SIGKILL releases it, is tested on a real process in test_restart.py."""
 
 from __future__ import annotations
 
 import asyncio
 import shutil
 import sqlite3
-import subprocess
-import sys
-from collections.abc import Callable, Coroutine
-from contextlib import AbstractAsyncContextManager, closing
+from collections.abc import AsyncIterator, Callable, Coroutine
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, closing
 from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
 from sqlalchemy import make_url
 
+from bot import backup
 from bot.backup import head_revision
-from tests.e2e.fakediscord import FakeDiscord
-from tests.support.driver import TIMEOUT
+from tests.support.command_line import CommandLine, Done
 from tests.support.play import StoredGame
-from tests.support.processes import (
-    REPO_ROOT,
-    PostgresServer,
-    bot_env,
-    check_move_log,
-    running_bot,
-    stored_games,
-)
-from tests.support.table import (
-    Table,
-    play_out,
-    play_turns,
-    subprocess_table,
-)
+from tests.support.processes import PostgresServer, check_move_log, stored_games
+from tests.support.table import Table, play_out, play_turns
 
 T = TypeVar("T")
 
 
-def cli(*args: str, database_url: str, path: str = "/usr/bin:/bin") -> subprocess.CompletedProcess[str]:
-    """`python -m bot ARGS` on DATABASE_URL, as an operator types it."""
-    return subprocess.run(
-        [sys.executable, "-m", "bot", *args],
-        env={"PATH": path, "DATABASE_URL": database_url},
-        cwd=REPO_ROOT,
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT,
-    )
+async def in_a_thread(cli: CommandLine, *args: str, **settings: str) -> Done:
+    """The command run beside the bot, as an operator's `python -m bot` runs beside its process."""
+    return await asyncio.to_thread(cli, *args, **settings)
 
 
 async def while_playing(table: Table, work: Coroutine[Any, Any, T]) -> T:
@@ -68,38 +52,45 @@ def sqlite_url(path: Path) -> str:
     return f"sqlite+aiosqlite:///{path}"
 
 
+StartTable = Callable[..., AbstractAsyncContextManager[Table]]
+
+
+@asynccontextmanager
+async def bot_running(start_table: StartTable, database_url: str) -> AsyncIterator[Table]:
+    """The bot in this process, holding the lock `python -m bot run` holds while it runs."""
+    with backup.running_on(database_url):
+        async with start_table() as table:
+            yield table
+
+
 async def test_a_backup_taken_during_play_restores_and_the_game_resumes(
-    fake: FakeDiscord, database_url: str, tmp_path: Path
+    start_table: StartTable, database_url: str, tmp_path: Path, cli: CommandLine
 ) -> None:
-    table = subprocess_table(fake, database_url)
     copy = tmp_path / "backup.sqlite3"
-    async with running_bot(fake, bot_env(fake, database_url)) as bot:
+    async with bot_running(start_table, database_url) as table:
         await table.alice.slash(table.channel, "pachisi start", players=2, pieces=2, level="easy")
         await play_turns(table, 3)
-        taken = await while_playing(
-            table, asyncio.to_thread(cli, "backup", str(copy), database_url=database_url)
-        )
-        assert taken.returncode == 0, taken.stderr
-        assert f"backed up to {copy}: revision" in taken.stdout and "games: 1," in taken.stdout
+        taken = await while_playing(table, in_a_thread(cli, "backup", str(copy), DATABASE_URL=database_url))
+        assert taken.status == 0, taken.err
+        assert f"backed up to {copy}: revision" in taken.out and "games: 1," in taken.out
         [backed_up] = await stored_games(sqlite_url(copy))
         check_move_log(backed_up)
 
-        refused = cli("restore", str(copy), database_url=database_url)
-        assert refused.returncode == 1
-        assert refused.stderr.startswith("restore refused: a bot is running on "), refused.stderr
+        refused = cli("restore", str(copy), DATABASE_URL=database_url)
+        assert refused.status == 1
+        assert f"restore refused: a bot is running on {make_url(database_url).database}" in refused.err
         [live] = await stored_games(database_url)
         assert live.snapshot.turn_number > backed_up.snapshot.turn_number  # the refusal changed nothing
 
-        assert await bot.terminate() == 0
-        restored = cli("restore", str(copy), database_url=database_url)
-        assert restored.returncode == 0, restored.stderr
-        [game] = await stored_games(database_url)
-        assert moves_of(game) == moves_of(backed_up)
-        assert (game.snapshot.turn_number, game.snapshot.pending_throw) == (
-            backed_up.snapshot.turn_number,
-            backed_up.snapshot.pending_throw,
-        )
-        await bot.start()
+    restored = cli("restore", str(copy), DATABASE_URL=database_url)
+    assert restored.status == 0, restored.err
+    [game] = await stored_games(database_url)
+    assert moves_of(game) == moves_of(backed_up)
+    assert (game.snapshot.turn_number, game.snapshot.pending_throw) == (
+        backed_up.snapshot.turn_number,
+        backed_up.snapshot.pending_throw,
+    )
+    async with bot_running(start_table, database_url) as table:
         final = await play_out(table, [table.alice], by="buttons")
         assert "Throws:" in final.content
     [game] = await stored_games(database_url)
@@ -111,9 +102,7 @@ async def test_a_backup_taken_during_play_restores_and_the_game_resumes(
     assert moves_of(before)[: len(backed_up.moves)] == moves_of(backed_up)
 
 
-async def played_database(
-    start_table: Callable[..., AbstractAsyncContextManager[Table]], turns: int = 3
-) -> None:
+async def played_database(start_table: StartTable, turns: int = 3) -> None:
     """A game in the test's database, a few turns in, the bot stopped."""
     async with start_table() as table:
         await table.alice.slash(table.channel, "pachisi start", players=2, pieces=4, level="easy")
@@ -154,27 +143,27 @@ REFUSALS = {
 
 @pytest.mark.smoke
 async def test_a_damaged_or_mismatched_backup_is_refused_and_changes_nothing(
-    start_table: Callable[..., AbstractAsyncContextManager[Table]], database_url: str, tmp_path: Path
+    start_table: StartTable, database_url: str, tmp_path: Path, cli: CommandLine
 ) -> None:
     await played_database(start_table)
     target = Path(make_url(database_url).database or "")
     taken = tmp_path / "backup.sqlite3"
-    assert cli("backup", str(taken), database_url=database_url).returncode == 0
+    assert cli("backup", str(taken), DATABASE_URL=database_url).status == 0
     for how, says in REFUSALS.items():
         copy = tmp_path / f"{how}.sqlite3"
         shutil.copyfile(taken, copy)
         damage(copy, how)
         before = target.read_bytes()
-        refused = cli("restore", str(copy), database_url=database_url)
-        assert refused.returncode == 1, (how, refused.stdout)
-        assert refused.stderr.startswith(f"restore refused: {copy}"), refused.stderr
-        assert says in refused.stderr, (how, refused.stderr)
+        refused = cli("restore", str(copy), DATABASE_URL=database_url)
+        assert refused.status == 1, (how, refused.out)
+        assert refused.err.startswith(f"restore refused: {copy}"), refused.err
+        assert says in refused.err, (how, refused.err)
         assert target.read_bytes() == before, how
     assert not list(tmp_path.glob("*.before-restore"))
 
 
 async def test_a_damaged_database_is_not_backed_up(
-    start_table: Callable[..., AbstractAsyncContextManager[Table]], database_url: str, tmp_path: Path
+    start_table: StartTable, database_url: str, tmp_path: Path, cli: CommandLine
 ) -> None:
     """The copy is checked before it takes the backup's name: a broken move log leaves no backup."""
     await played_database(start_table)
@@ -186,13 +175,13 @@ async def test_a_damaged_database_is_not_backed_up(
         db.backup(to)
     damage(broken, "move log")
     copy = tmp_path / "backup.sqlite3"
-    refused = cli("backup", str(copy), database_url=sqlite_url(broken))
-    assert refused.returncode == 1 and "game 1's move log " in refused.stderr, refused.stderr
+    refused = cli("backup", str(copy), DATABASE_URL=sqlite_url(broken))
+    assert refused.status == 1 and "game 1's move log " in refused.err, refused.err
     assert not copy.exists() and not list(tmp_path.glob("*.partial"))
 
 
 async def test_backup_and_restore_never_take_the_database_for_its_backup(
-    start_table: Callable[..., AbstractAsyncContextManager[Table]], database_url: str, tmp_path: Path
+    start_table: StartTable, database_url: str, tmp_path: Path, cli: CommandLine
 ) -> None:
     await played_database(start_table, turns=1)
     database = Path(make_url(database_url).database or "")
@@ -202,52 +191,54 @@ async def test_backup_and_restore_never_take_the_database_for_its_backup(
         (tmp_path / ".." / tmp_path.name / database.name, "is the database itself"),
         (tmp_path / "backups" / "pachisi.sqlite3", "backups is not a folder: create it first"),
     ):
-        refused = cli("backup", str(target), database_url=database_url)
-        assert refused.returncode == 1 and says in refused.stderr, refused.stderr
-    refused = cli("restore", str(database), database_url=database_url)
-    assert refused.returncode == 1 and "is the database itself: name a backup" in refused.stderr
+        refused = cli("backup", str(target), DATABASE_URL=database_url)
+        assert refused.status == 1 and says in refused.err, refused.err
+    refused = cli("restore", str(database), DATABASE_URL=database_url)
+    assert refused.status == 1 and "is the database itself: name a backup" in refused.err
     assert database.read_bytes() == before
 
 
 async def test_a_postgres_backup_taken_during_play_restores_and_the_game_resumes(
-    fake: FakeDiscord, postgres_url: str, postgres_server: PostgresServer, tmp_path: Path
+    start_table: StartTable,
+    postgres_url: str,
+    postgres_server: PostgresServer,
+    tmp_path: Path,
+    cli: CommandLine,
 ) -> None:
     """The same commands drive pg_dump while the bot plays and pg_restore with it stopped; `--keep`
     holds the folder to the newest backups."""
-    table = subprocess_table(fake, postgres_url)
     folder = tmp_path / "backups"
     folder.mkdir()
     (folder / "pachisi-20200101T000000Z.dump").write_text("an old backup, deleted by --keep 1")
     path = f"{postgres_server.bin}:/usr/bin:/bin"
-    async with running_bot(fake, bot_env(fake, postgres_url)) as bot:
+    async with start_table(database_url=postgres_url) as table:
         await table.alice.slash(table.channel, "pachisi start", players=2, pieces=2, level="easy")
         await play_turns(table, 3)
-        backing_up = asyncio.to_thread(
-            cli, "backup", str(folder), "--keep", "1", database_url=postgres_url, path=path
+        backing_up = in_a_thread(
+            cli, "backup", str(folder), "--keep", "1", DATABASE_URL=postgres_url, PATH=path
         )
         taken = await while_playing(table, backing_up)
-        assert taken.returncode == 0, taken.stderr
+        assert taken.status == 0, taken.err
         [dump] = folder.iterdir()
-        assert taken.stdout.startswith(f"backed up to {dump}: revision {head_revision()}; games: 1, moves: ")
-        assert f"removed {folder / 'pachisi-20200101T000000Z.dump'} (--keep 1)" in taken.stdout
-        backed_up_moves = int(taken.stdout.split("moves: ")[1].split()[0])
+        assert taken.out.startswith(f"backed up to {dump}: revision {head_revision()}; games: 1, moves: ")
+        assert f"removed {folder / 'pachisi-20200101T000000Z.dump'} (--keep 1)" in taken.out
+        backed_up_moves = int(taken.out.split("moves: ")[1].split()[0])
 
-        refused = cli("restore", str(dump), database_url=postgres_url, path=path)
-        assert refused.returncode == 1
-        assert "other connection(s) to database" in refused.stderr, refused.stderr
+        refused = await in_a_thread(cli, "restore", str(dump), DATABASE_URL=postgres_url, PATH=path)
+        assert refused.status == 1
+        assert "other connection(s) to database" in refused.err, refused.err
         [live] = await stored_games(postgres_url)
         assert len(live.moves) > backed_up_moves  # the refusal changed nothing
 
-        assert await bot.terminate() == 0
-        restored = cli("restore", str(dump), database_url=postgres_url, path=path)
-        assert restored.returncode == 0, restored.stderr
-        assert f"games: 1, moves: {backed_up_moves}" in restored.stdout
-        [game] = await stored_games(postgres_url)
-        check_move_log(game)
-        assert moves_of(game) == moves_of(live)[:backed_up_moves]
-        [kept] = folder.glob("before-restore-*.dump")  # the database the restore replaced
-        assert kept.stat().st_size > 0
-        await bot.start()
+    restored = await in_a_thread(cli, "restore", str(dump), DATABASE_URL=postgres_url, PATH=path)
+    assert restored.status == 0, restored.err
+    assert f"games: 1, moves: {backed_up_moves}" in restored.out
+    [game] = await stored_games(postgres_url)
+    check_move_log(game)
+    assert moves_of(game) == moves_of(live)[:backed_up_moves]
+    [kept] = folder.glob("before-restore-*.dump")  # the database the restore replaced
+    assert kept.stat().st_size > 0
+    async with start_table(database_url=postgres_url) as table:
         final = await play_out(table, [table.alice], by="buttons")
         assert "Throws:" in final.content
     [game] = await stored_games(postgres_url)
@@ -256,14 +247,21 @@ async def test_a_postgres_backup_taken_during_play_restores_and_the_game_resumes
 
 
 async def test_a_postgres_restore_refuses_what_is_not_a_dump(
-    postgres_url: str, postgres_server: PostgresServer, tmp_path: Path
+    postgres_url: str, postgres_server: PostgresServer, tmp_path: Path, cli: CommandLine
 ) -> None:
     path = f"{postgres_server.bin}:/usr/bin:/bin"
-    assert cli("backup", str(tmp_path / "empty.dump"), database_url=postgres_url, path=path).returncode == 1
+    empty = await in_a_thread(
+        cli, "backup", str(tmp_path / "empty.dump"), DATABASE_URL=postgres_url, PATH=path
+    )
+    assert empty.status == 1
     assert not list(tmp_path.iterdir())  # no revision in an empty database: nothing kept
     (tmp_path / "bad.dump").write_bytes(b"not a dump" * 100)
-    refused = cli("restore", str(tmp_path / "bad.dump"), database_url=postgres_url, path=path)
-    assert refused.returncode == 1
-    assert "bad.dump is not a readable pg_dump archive" in refused.stderr
-    missing = cli("backup", str(tmp_path / "x.dump"), database_url=postgres_url, path=str(tmp_path))
-    assert "pg_dump is not installed" in missing.stderr
+    refused = await in_a_thread(
+        cli, "restore", str(tmp_path / "bad.dump"), DATABASE_URL=postgres_url, PATH=path
+    )
+    assert refused.status == 1
+    assert "bad.dump is not a readable pg_dump archive" in refused.err
+    missing = await in_a_thread(
+        cli, "backup", str(tmp_path / "x.dump"), DATABASE_URL=postgres_url, PATH=str(tmp_path)
+    )
+    assert "pg_dump is not installed" in missing.err

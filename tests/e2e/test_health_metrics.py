@@ -1,14 +1,12 @@
 """`python -m bot` with METRICS_PORT: /healthz follows the gateway and the database, and /metrics
 counts a played game (bot/health.py, bot/core/metrics.py): what an operator watches, and every
 metric the dashboard and the alert examples in deploy/ name. Where it listens, and the metrics of a
-game, are read from the bot as a process; /healthz following the database and the gateway from the
+game, are read from the bot as a process (METRICS_HOST=0.0.0.0 in test_shutdown.py's); /healthz following the database and the gateway from the
 same server (`health.serving`) in front of a bot in this process."""
 
 from __future__ import annotations
 
 import math
-import subprocess
-import sys
 from collections import Counter
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
@@ -21,23 +19,27 @@ from bot import health as health_server
 from bot.client import PachisiBot
 from bot.core.store import StoreUnavailable
 from bot.health import action_of, command_of
+from localdiscord.objects import Message
 from tests.e2e.fakediscord import FakeDiscord
 from tests.promql import alert_exprs, dashboard_exprs, exposed, metric_names
-from tests.support.driver import TIMEOUT, BotProcess
+from tests.support.command_line import CommandLine
 from tests.support.processes import (
-    REPO_ROOT,
     PostgresServer,
     bot_env,
     free_port,
+    listens,
     running_bot,
     sqlite_locked,
     wait_for,
 )
 from tests.support.table import (
+    WHOLE_GAME,
     Table,
     bot_settings,
+    final_message,
     live_buttons,
     play_out,
+    play_turns,
     subprocess_table,
     turn_state,
     wait_for_turn_or_end,
@@ -99,13 +101,15 @@ async def health_becomes(port: int, status: int) -> dict[str, Any]:
     return found
 
 
-async def test_metrics_after_a_played_game(fake: FakeDiscord, database_url: str) -> None:
+async def test_metrics_after_a_played_game(fake: FakeDiscord, database_url: str, cli: CommandLine) -> None:
+    """Alice plays by commands and buttons until she has clicked a move, then leaves the game to the
+    computer, which plays it out (its decisions counted in the worker processes)."""
     table = subprocess_table(fake, database_url)
     # Discord says 429 to two posts through the channel (discord.py waits and posts again).
     fake.fail_next("POST", "/channels/{c}/messages", status=429, retry_after=0.2, times=2, bucket="f00d")
     port = free_port()
     async with running_bot(fake, bot_env(fake, database_url, METRICS_PORT=str(port))) as bot:
-        await listens(bot, "127.0.0.1", port)  # this machine only, unless METRICS_HOST says otherwise
+        await listens(bot, "127.0.0.1", port, cli)  # this machine only, unless METRICS_HOST says otherwise
         assert await health(port) == (200, {"status": "ok", "gateway": True, "database": True})
         # Four pieces: with two, the computer never chose between two moves in about 3 % of games.
         await table.alice.slash(table.channel, "pachisi start", players=2, pieces=4, level="easy")
@@ -113,12 +117,19 @@ async def test_metrics_after_a_played_game(fake: FakeDiscord, database_url: str)
         playing = await scrape(port)
         assert total(playing, "pachisi_games_open") == 1
         await play_by_commands(table, 3)  # shown through the channel
-        final = await play_out(table, [table.alice], by="buttons")
-        assert "Throws:" in final.content
-        await table.bob.slash(table.channel, "pachisi throw")  # not seated: refused
-        clicks = Counter(
-            action_of(i.payload["data"]["custom_id"]) for i in fake.interactions if i.type == COMPONENT
+        for _ in range(MOVE_TURNS):  # by buttons, until Alice has clicked a move
+            if clicked(fake)["move"]:
+                break
+            await play_turns(table, 1)
+        await table.alice.slash(table.channel, "pachisi leave")  # the computer plays the rest
+        final = await fake.wait_until(
+            lambda: (m := final_message(table.channel)) is not None and "Throws:" in m.content and m,
+            timeout=WHOLE_GAME,
+            what="the computers' game finished",
         )
+        assert isinstance(final, Message)
+        await table.bob.slash(table.channel, "pachisi throw")  # not seated: refused
+        clicks = clicked(fake)
         commands = Counter(command_of(i.payload["data"]) for i in fake.interactions if i.type == COMMAND)
         exposes = exposed(await families(port))
         after = await scrape(port)
@@ -126,7 +137,9 @@ async def test_metrics_after_a_played_game(fake: FakeDiscord, database_url: str)
     assert by_label(after, "pachisi_clicks_total", "action") == clicks
     assert clicks["throw"] > 0 and clicks["move"] > 0
     assert by_label(after, "pachisi_commands_total", "command") == commands
-    assert {"pachisi start", "pachisi throw"} <= set(commands)  # a typed move only where a choice came
+    assert {"pachisi start", "pachisi throw", "pachisi leave"} <= set(
+        commands
+    )  # a typed move only where a choice came
     assert total(after, "pachisi_interaction_errors_total", kind="refused") >= 1  # Bob's throw
     assert total(after, "pachisi_interaction_errors_total", kind="unexpected") == 0
     assert total(after, "pachisi_gateway_connected") == 1
@@ -145,6 +158,18 @@ async def test_metrics_after_a_played_game(fake: FakeDiscord, database_url: str)
     assert total(after, "pachisi_discord_rate_limited_total", bucket="f00d", scope="user") == 2
     assert total(after, "pachisi_discord_rate_limited_total") == 2
     assert total(after, "pachisi_database_errors_total") == 0
+
+
+MOVE_TURNS = 40
+"""Alice's turns by buttons at most until one offered her a choice of moves (with four pieces, one
+comes within a few turns)."""
+
+
+def clicked(fake: FakeDiscord) -> Counter[str]:
+    """The members' clicks so far, by the action of the button."""
+    return Counter(
+        action_of(i.payload["data"]["custom_id"]) for i in fake.interactions if i.type == COMPONENT
+    )
 
 
 async def play_by_commands(table: Table, turns: int) -> None:
@@ -202,33 +227,6 @@ async def test_healthz_unhealthy_while_sqlite_is_locked(
         async with sqlite_locked(database_url):
             assert await health(port) == (503, {"status": "unhealthy", "gateway": True, "database": False})
         assert await health_becomes(port, 200) == {"status": "ok", "gateway": True, "database": True}
-
-
-async def listens(bot: BotProcess, host: str, port: int) -> None:
-    """The bot process serves on `host`:`port` and says so, and `python -m bot healthcheck`, with
-    the bot's settings, finds it healthy there."""
-    await bot.wait_for_output(f"health and metrics on http://{host}:{port}")
-    listening = subprocess.run(["ss", "-Hltn", f"sport = :{port}"], capture_output=True, text=True)
-    assert f"{host}:{port}" in listening.stdout, listening.stdout
-    check = subprocess.run(
-        [sys.executable, "-m", "bot", "healthcheck"],
-        env={**bot.child.env},
-        cwd=REPO_ROOT,
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT,
-    )
-    assert check.returncode == 0, check.stderr
-    assert '"status": "ok"' in check.stdout
-
-
-async def test_the_metrics_listen_where_told(fake: FakeDiscord, database_url: str) -> None:
-    """METRICS_HOST=0.0.0.0: every address (127.0.0.1, the default, in the played game's test);
-    `python -m bot healthcheck` asks /healthz on this machine."""
-    port = free_port()
-    env = bot_env(fake, database_url, METRICS_PORT=str(port), METRICS_HOST="0.0.0.0")
-    async with running_bot(fake, env) as bot:
-        await listens(bot, "0.0.0.0", port)
 
 
 async def test_healthz_says_when_the_gateway_is_closed(

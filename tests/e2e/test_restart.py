@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
+from pathlib import Path
+
+from sqlalchemy import make_url, select
 
 from bot.core.store import GameRow, Store
 from tests.e2e.fakediscord import FakeDiscord
+from tests.support.command_line import CommandLine
 from tests.support.processes import (
     bot_env,
     check_move_log,
@@ -16,13 +21,18 @@ from tests.support.processes import (
 )
 from tests.support.table import (
     WHOLE_GAME,
+    Table,
     final_message,
     subprocess_table,
     wait_for_turn_or_end,
 )
 
 
-async def test_killed_while_the_computers_play(fake: FakeDiscord, database_url: str) -> None:
+async def test_killed_while_the_computers_play(
+    fake: FakeDiscord, database_url: str, cli: CommandLine, tmp_path: Path
+) -> None:
+    """Also `restore` against the process: refused while it runs (each `python -m bot run` holds
+    the database's lock for its life, bot/backup.py), done once the kill has ended it."""
     table = subprocess_table(fake, database_url)
     # The computers play up to 200 throws a step (MAX_THROWS_AT_ONCE), each after their pace: a
     # second's pace between steps is the window for the kill below. Without it the steps follow
@@ -43,6 +53,11 @@ async def test_killed_while_the_computers_play(fake: FakeDiscord, database_url: 
                 return played if played >= 10 else 0
 
             played = await wait_for(ten_throws, what="ten throws stored")
+            live_copy = tmp_path / "live.sqlite3"
+            assert cli("backup", str(live_copy), DATABASE_URL=database_url).status == 0
+            refused = cli("restore", str(live_copy), DATABASE_URL=database_url)
+            database = make_url(database_url).database
+            assert f"restore refused: a bot is running on {database}" in refused.err, refused.err
             await bot.kill()
             killed_at = await throws_stored(store)
         finally:
@@ -51,6 +66,10 @@ async def test_killed_while_the_computers_play(fake: FakeDiscord, database_url: 
         [game] = await stored_games(database_url)
         assert game.snapshot.status == "active", "the computers finished before the kill"
         check_move_log(game)
+        killed_copy = tmp_path / "killed.sqlite3"  # the game as the kill left it, put back as it was
+        assert cli("backup", str(killed_copy), DATABASE_URL=database_url).status == 0
+        restored = cli("restore", str(killed_copy), DATABASE_URL=database_url)
+        assert restored.status == 0, restored.err  # the lock went with the killed process
         await bot.start()
         final = await fake.wait_until(  # a posted "… is playing" has the result's shape until edited
             lambda: (
@@ -73,28 +92,28 @@ async def throws_stored(store: Store) -> int:
         return (await session.execute(select(GameRow.turn_number))).scalar_one()
 
 
-async def test_a_resumed_game_draws_the_members_names_as_before(fake: FakeDiscord, database_url: str) -> None:
+async def test_a_resumed_game_draws_the_members_names_as_before(
+    start_table: Callable[..., AbstractAsyncContextManager[Table]],
+) -> None:
     """Display names were kept in memory only: after a restart the board's panels read "Player
     5823" until the member acted again, and the card "Player 5823's table". They are stored with
-    the seats (and the starter's with the game), so a resumed game draws the same names."""
-    table = subprocess_table(fake, database_url)
-    carol = table.guild.add_member("Carol")  # an onlooker: asking for the board tells the bot nobody's name
-    env = bot_env(fake, database_url)
-    async with running_bot(fake, env) as bot:
+    the seats (and the starter's with the game), so a resumed game draws the same names. A new bot
+    in this process starts with nothing in memory as a new process does."""
+    async with start_table() as table:
+        carol = table.guild.add_member("Carol")  # an onlooker: asking for the board tells nobody's name
         await table.alice.slash(table.channel, "pachisi start", players=4, pieces=4, level="easy")
         await wait_for_turn_or_end(table)  # Alice to throw: nothing moves until she does
         await table.bob.slash(table.channel, "pachisi join", seat="red")
         await wait_for_game(
-            database_url, lambda g: g.snapshot.seats[1].user_id == table.bob.id, what="Bob's seat"
+            table.database_url, lambda g: g.snapshot.seats[1].user_id == table.bob.id, what="Bob's seat"
         )
         [before] = (await carol.slash(table.channel, "pachisi board")).attachments
 
-        await bot.kill()
-        await bot.start()
+    async with start_table() as table:
         [after] = (await carol.slash(table.channel, "pachisi board")).attachments
         assert after.data == before.data  # the same picture: the same names on the same panels
 
         card = table.channel.messages[0]
         await table.bob.slash(table.channel, "pachisi leave")  # the card shows the seats anew
-        await fake.wait_until(lambda: "Red: Computer" in card.content, what="the card after Bob left")
+        await table.fake.wait_until(lambda: "Red: Computer" in card.content, what="the card after Bob left")
         assert card.content.startswith("**Pachisi: Alice's table**"), card.content

@@ -1,7 +1,7 @@
 """Soak: the bot is SIGKILLed again and again while members play in several channels, game after
-game. The kills cycle through every kind of moment a process can die at (KILL_POINTS), each hit
-ROUNDS times: while it starts, as it resumes its games, while it answers a member, exactly after a
-turn's post reached Discord and before the bot heard back, and at a random moment of play."""
+game. The kills go through every kind of moment a process can die at (KILL_POINTS), each hit once:
+while it starts, as it resumes its games, while it answers a member, exactly after a turn's post
+reached Discord and before the bot heard back, and at a random moment of play."""
 
 from __future__ import annotations
 
@@ -44,12 +44,13 @@ click or command is being answered (sent to it, not answered); a turn's post car
 but never answered to the bot; a random moment up to PLAYING_WINDOW seconds into play. The last
 kill comes as a game has ended (its result shown), so that the kills span a game's end and the next
 one's start too."""
-ROUNDS = 2
-"""Each kill point is hit this often (the order cycles through them): every kind of moment more than
-once, each time at another point of other games. Removing the retirement of orphaned turn messages
-on resume (bot/table/resume.py) fails the soak at this count, as it did at 50 random kills."""
-SCHEDULE = [*KILL_POINTS * ROUNDS, "a game ended"]
-KILLS = len(SCHEDULE)
+SCHEDULE = [*KILL_POINTS, "a game ended"]
+"""Each kind of moment once, each kill a restart (the soak's time is the restarts'). Removing the
+retirement of orphaned turn messages on resume (bot/table/resume.py) fails the soak at this count,
+as it did with each kind hit twice and at 50 random kills."""
+STARTING_TRIES = 3
+"""A kill meant to come while the bot starts may, on a slow machine, find it ready already (then it
+is one more kill as it resumes): it is tried again, up to this often, until one hits the start."""
 PLAYING_WINDOW = 0.8
 TURN_WAIT = 3 * TIMEOUT
 """How long a channel may wait for its next turn: through several kills in a row, each a restart of
@@ -193,22 +194,25 @@ async def test_kills_at_every_kind_of_moment_lose_no_move_and_play_no_turn_twice
             drivers.append(asyncio.create_task(keep_playing(table, seating, random.Random(n), bot, played)))
         loop = asyncio.get_running_loop()
         slowest_start = 0.0
+        kills = 0
         try:
             for point in SCHEDULE:
-                hit[await kill_point(fake, bot, point, rng, lambda: len(played) > len(seatings))] += 1
-                await bot.kill()
-                fake.server.release_holds()  # after the kill: the bot never hears back
-                started = loop.time()
-                await bot.start(ready=False)  # connected: the next kill may come before it is ready
-                slowest_start = max(slowest_start, loop.time() - started)
+                for _ in range(STARTING_TRIES if point == "starting" else 1):
+                    seen = await kill_point(fake, bot, point, rng, lambda: len(played) > len(seatings))
+                    hit[seen] += 1
+                    await bot.kill()
+                    kills += 1
+                    fake.server.release_holds()  # after the kill: the bot never hears back
+                    started = loop.time()
+                    await bot.start(ready=False)  # connected: the next kill may come before it is ready
+                    slowest_start = max(slowest_start, loop.time() - started)
+                    if seen == point:
+                        break
         finally:
             await stop(drivers)
-        # Every kind of moment was hit: a kill meant to come while the bot starts may, on a slow
-        # machine, find it ready already (then it is one more kill as it resumes).
-        assert all(hit[point] == ROUNDS for point in KILL_POINTS if point != "starting"), hit
-        assert hit["starting"] >= 1, hit
+        assert all(hit[point] >= 1 for point in SCHEDULE), hit  # every kind of moment was hit
         assert hit["a game ended"] == 1, hit  # a channel finished a game during the kills
-        assert bot.starts == KILLS + 1
+        assert bot.starts == kills + 1
         # Every game left can be finished, by the same members, after all that.
         with_a_game = {game.snapshot.channel_id for game in await stored_games(database_url)}
         for table, seating in played:
@@ -243,6 +247,6 @@ async def test_kills_at_every_kind_of_moment_lose_no_move_and_play_no_turn_twice
         assert game.snapshot.status == "finished", f"game {game.snapshot.id} is {game.snapshot.status}"
     moves = sum(len(game.moves) for game in games)
     print(
-        f"soak: kills={KILLS} {dict(hit)} games={len(games)} throws={moves} lost=0 doubled=0 "
+        f"soak: kills={kills} {dict(hit)} games={len(games)} throws={moves} lost=0 doubled=0 "
         f"stale_buttons=0 slowest_start={slowest_start:.1f}s"
     )

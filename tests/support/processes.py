@@ -15,10 +15,11 @@ import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from sqlalchemy import inspect, make_url, select
 
+from bot.core.config import Settings
 from bot.core.records import game_record
 from bot.core.snapshot import stored_position
 from bot.core.store import GameRow, Store
@@ -27,6 +28,9 @@ from localdiscord import child
 from tests.support import play
 from tests.support.driver import TIMEOUT, BotProcess, FakeDiscord
 from tests.support.play import StoredGame
+
+if TYPE_CHECKING:  # the `cli` fixture's type; importing it here would bring pytest into the benchmarks
+    from tests.support.command_line import CommandLine
 
 T = TypeVar("T")
 
@@ -183,6 +187,18 @@ class PostgresServer:
     def _start_args(self) -> list[str]:
         options = f"-h 127.0.0.1 -p {self.port} -k {self.data} -c fsync=off -c max_connections=200"
         return ["-D", self.data, "-l", f"{self.data}/server.log", "-w", "-o", options, "start"]
+
+
+async def listens(bot: BotProcess, host: str, port: int, cli: CommandLine) -> None:
+    """The bot process serves on `host`:`port` and says so, and `python -m bot healthcheck`, with
+    the bot's settings, finds it healthy there."""
+    await bot.wait_for_output(f"health and metrics on http://{host}:{port}")
+    listening = subprocess.run(["ss", "-Hltn", f"sport = :{port}"], capture_output=True, text=True)
+    assert f"{host}:{port}" in listening.stdout, listening.stdout
+    settings = {name: value for name, value in bot.child.env.items() if name.lower() in Settings.model_fields}
+    check = await asyncio.to_thread(cli, "healthcheck", **settings)
+    assert check.status == 0, check.err
+    assert '"status": "ok"' in check.out
 
 
 @contextlib.asynccontextmanager

@@ -15,6 +15,7 @@ from typing import Any
 from bot.client import PachisiBot
 from bot.core.clock import Clock
 from bot.core.config import Settings, load_settings
+from bot.table.writes import BUCKET, Pacer
 from localdiscord.objects import Button, Message
 from tests.support import play
 from tests.support.driver import TIMEOUT, Channel, FakeDiscord, Guild, Member, Reply
@@ -60,6 +61,19 @@ def bot_settings(fake: FakeDiscord, database_url: str, **overrides: Any) -> Sett
     }
     values.update(overrides)
     return load_settings(**values)
+
+
+QUICK_BUCKET_SECONDS = 0.05
+"""A channel's bucket of writes renewed this fast (the table layer's too): Discord's five writes
+in five seconds, which the bot keeps to, made a test that opens several tables in one channel, or
+types after a run of clicks, wait seconds for nothing it checks."""
+
+
+def quick_pacing(bot: PachisiBot) -> None:
+    """The running bot keeps Discord's count of writes a channel's bucket holds, renewed every
+    QUICK_BUCKET_SECONDS: for tests of what is written, not of the pacing, which
+    tests/table/test_writes.py tests."""
+    bot.table.flow.writer.pacer = Pacer(BUCKET[0], QUICK_BUCKET_SECONDS)
 
 
 SEAT_BUTTON = "Take a seat"
