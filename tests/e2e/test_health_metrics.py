@@ -117,8 +117,8 @@ async def test_metrics_after_a_played_game(fake: FakeDiscord, database_url: str,
         playing = await scrape(port)
         assert total(playing, "pachisi_games_open") == 1
         await play_by_commands(table, 3)  # shown through the channel
-        for _ in range(MOVE_TURNS):  # by buttons, until Alice has clicked a move
-            if clicked(fake)["move"]:
+        for _ in range(MOVE_TURNS):  # by buttons, until Alice has clicked a Throw and a move
+            if clicked(fake)["throw"] and clicked(fake)["move"]:
                 break
             await play_turns(table, 1)
         await table.alice.slash(table.channel, "pachisi leave")  # the computer plays the rest
@@ -161,8 +161,9 @@ async def test_metrics_after_a_played_game(fake: FakeDiscord, database_url: str,
 
 
 MOVE_TURNS = 40
-"""Alice's turns by buttons at most until one offered her a choice of moves (with four pieces, one
-comes within a few turns)."""
+"""Alice's turns by buttons at most until she has clicked a Throw and a move (with four pieces, a
+choice of moves comes within a few turns; her commands may leave a throw pending, played by a move's
+button first)."""
 
 
 def clicked(fake: FakeDiscord) -> Counter[str]:

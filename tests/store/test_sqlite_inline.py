@@ -4,6 +4,7 @@ leaves the loop free."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import sqlite3
 import threading
 
@@ -32,7 +33,7 @@ async def test_a_writer_waits_for_another_connections_lock_with_the_loop_running
     other = Store(sqlite_url)
     loop = asyncio.get_running_loop()
     held = asyncio.Event()
-    ticks = 0
+    ticks: list[float] = []
     times: dict[str, float] = {}
 
     async def hold() -> None:
@@ -49,19 +50,22 @@ async def test_a_writer_waits_for_another_connections_lock_with_the_loop_running
             times["entered"] = loop.time()
 
     async def tick() -> None:
-        nonlocal ticks
         while True:
-            ticks += 1
-            await asyncio.sleep(0.01)  # a tick of time, counted while the other waits
+            ticks.append(loop.time())
+            await asyncio.sleep(0.01)  # a tick of time, noted while the other waits
 
     ticker = asyncio.create_task(tick())
     try:
         await asyncio.wait_for(asyncio.gather(hold(), wait()), timeout=5)
+        ticks.append(loop.time())  # the end: a block just before it leaves its gap too
     finally:
         ticker.cancel()
         await other.close()
     assert times["entered"] >= times["releasing"]
-    assert ticks >= 15  # the loop kept running through the 0.3 s wait
+    # The loop kept running through the 0.3 s wait: no gap between ticks as long as the hold (a
+    # wait blocking the loop leaves one of 0.3 s at least; a busy machine only spaces them out).
+    gaps = [b - a for a, b in itertools.pairwise(ticks)]
+    assert max(gaps) < 0.25, max(gaps)
 
 
 async def test_a_lock_held_past_the_busy_timeout_is_store_unavailable(
