@@ -29,7 +29,7 @@ from typing import Any, TypeVar
 
 import render
 from bot.core import metrics
-from bot.core.texts.language import choose
+from bot.core.texts.language import Language, choose
 from bot.core.turns import Event, SeatInfo, Turns
 from engine.game import Game, Throw
 from engine.state import Position
@@ -62,8 +62,14 @@ def _reduce_words(words: Words) -> tuple[Any, ...]:
     return _words, (words.code,)
 
 
+def _reduce_language(lang: Language) -> tuple[Any, ...]:
+    """A member's language travels as its code too (its catalog's plural rule is compiled code)."""
+    return choose, (lang.code,)
+
+
 copyreg.pickle(Position, _reduce_position)
 copyreg.pickle(Words, _reduce_words)
+copyreg.pickle(Language, _reduce_language)
 
 
 def default_count() -> int:

@@ -17,6 +17,7 @@ from bot.core.members import MemberSettings
 from bot.core.service import GameService
 from bot.core.snapshot import GameSnapshot
 from bot.core.store import Store
+from bot.core.texts import answers
 from bot.core.texts.language import choose
 from bot.core.workers import Workers
 from engine.game import Game
@@ -131,3 +132,15 @@ async def test_a_board_drawn_in_a_worker_is_the_same_png(pool: Workers) -> None:
     here = render.board_png(game.position, **kwargs)  # type: ignore[arg-type]
     there = await pool.run(render.board_png, game.position, **kwargs)
     assert there == here
+
+
+@pytest.mark.parametrize("code", ["en", "hi"])
+async def test_a_members_language_reaches_a_worker_and_reads_the_same_there(pool: Workers, code: str) -> None:
+    """A Hindi tournament's standings picture is drawn in a worker from the member's language: its
+    catalog's plural rule is compiled code that does not pickle, so it travels as its code (a seventh
+    look met every Hindi event stuck after its first round)."""
+    lang = choose(code)
+    assert await pool.run(answers.help_text, lang) == answers.help_text(lang)
+    assert await pool.run(lang.ngettext, "{count} game", "{count} games", 5) == lang.ngettext(
+        "{count} game", "{count} games", 5
+    )
