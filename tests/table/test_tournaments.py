@@ -364,3 +364,22 @@ async def test_a_one_piece_event_waits_for_its_entrants_throws_with_auto_throw_o
     game = await world.table.flow.service.get(table.game_id or 0)
     assert game.status == Status.ACTIVE and game.turn_number == 0 and game.pending_throw is None
     assert game.user_to_move() in MEMBERS[:2]
+
+
+async def test_in_a_tables_thread_the_commands_find_its_tournament(world: World) -> None:
+    """A player in their game's thread asks for the standings there, and the organizer may cancel
+    there (a seventh look met "There is no tournament open here." in the thread)."""
+    tournament = await opened(world)
+    await sign_up(world, tournament, MEMBERS[:2])
+    await world.table.tournaments.start(member(world, ORGANIZER), manager=False)
+    await until(lambda: games_open(world, tournament.id), "round 1's game")
+    [table] = (await current(world, tournament.id)).round_tables()
+    thread = world.chat.room((await world.table.flow.service.get(table.game_id or 0)).channel_id)
+    assert thread.id != world.room.id
+    text, _ = await world.table.tournaments.standings(Click(world.chat, thread, MEMBERS[0], "Member"))
+    assert "Sunday Cup" in text
+    await world.table.tournaments.cancel(Click(world.chat, thread, ORGANIZER, "Organizer"), manager=False)
+    assert (await current(world, tournament.id)).status == TournamentStatus.CANCELLED
+    elsewhere = world.chat.room(world.chat.new_id())
+    with pytest.raises(GameError):
+        await world.table.tournaments.standings(Click(world.chat, elsewhere, MEMBERS[0], "Member"))

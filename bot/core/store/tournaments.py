@@ -11,13 +11,14 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.core.store.database import Database
 from bot.core.store.models import (
     EntrantRow,
+    GameRow,
     TournamentRoundRow,
     TournamentRow,
     TournamentSeatRow,
@@ -53,9 +54,16 @@ class TournamentQueries(Database):
         return (await session.scalars(query.execution_options(populate_existing=True))).first()
 
     async def live_tournament(self, session: AsyncSession, channel_id: int) -> TournamentRow | None:
-        """The channel's tournament in sign-up or running, if any."""
+        """The tournament in sign-up or running of the channel, or of a game played in it (a table's
+        thread, where its players are when they ask for the standings), if any."""
+        played_here = (
+            select(TournamentTableRow.tournament_id)
+            .join(GameRow, GameRow.id == TournamentTableRow.game_id)
+            .where(GameRow.channel_id == channel_id)
+        )
         query = select(TournamentRow).where(
-            TournamentRow.channel_id == channel_id, TournamentRow.status.in_(LIVE)
+            or_(TournamentRow.channel_id == channel_id, TournamentRow.id.in_(played_here)),
+            TournamentRow.status.in_(LIVE),
         )
         return (await session.scalars(query.execution_options(populate_existing=True))).first()
 

@@ -43,7 +43,7 @@ class TournamentReads:
             return await self._load(session, tournament_id)
 
     async def in_channel(self, channel_id: int) -> Tournament | None:
-        """The channel's tournament in sign-up or running."""
+        """The channel's tournament in sign-up or running (in a table's thread: the table's)."""
         async with self.store.transaction() as session:
             row = await self.store.live_tournament(session, channel_id)
             return None if row is None else await self._load(session, row.id)
