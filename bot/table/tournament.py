@@ -211,8 +211,13 @@ class TournamentDesk:
         await self.begin(paired)
 
     async def standings(self, reply: Reply) -> tuple[str, bytes]:
-        """The standings now, as text and picture, in the member's language."""
-        here = await self.here(reply.channel_id)
+        """The standings now, as text and picture, in the member's language; once the channel's
+        tournament is over, its final standings."""
+        channel = reply.channel_id
+        live = None if channel is None else await self.tournaments.in_channel(channel)
+        here = live or (None if channel is None else await self.tournaments.finished_in_channel(channel))
+        if here is None:
+            raise TournamentError("no_tournament")
         lang = reply.language
         picture = await self.flow.workers.run(standings_picture, lang, here, None)
         return words.standings(lang, here), picture

@@ -151,6 +151,9 @@ async def test_a_swiss_plays_to_its_podium_through_a_restart(world: World) -> No
     assert card(world, final).actions() == []
     games = [await world.table.flow.service.get(t.game_id or 0) for t in final.tables]
     assert all(g.status != Status.ACTIVE for g in games)
+    # Asked for after the end (under the posted final standings), the standings are the final ones.
+    text, picture = await world.table.tournaments.standings(member(world, MEMBERS[0]))
+    assert text.startswith("**Sunday Cup: final standings**") and picture.startswith(b"\x89PNG")
 
 
 async def _moved(world: World, game_id: int, before: int) -> bool:

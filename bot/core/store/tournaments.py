@@ -56,14 +56,16 @@ class TournamentQueries(Database):
     async def live_tournament(self, session: AsyncSession, channel_id: int) -> TournamentRow | None:
         """The tournament in sign-up or running of the channel, or of a game played in it (a table's
         thread, where its players are when they ask for the standings), if any."""
-        played_here = (
-            select(TournamentTableRow.tournament_id)
-            .join(GameRow, GameRow.id == TournamentTableRow.game_id)
-            .where(GameRow.channel_id == channel_id)
-        )
-        query = select(TournamentRow).where(
-            or_(TournamentRow.channel_id == channel_id, TournamentRow.id.in_(played_here)),
-            TournamentRow.status.in_(LIVE),
+        query = select(TournamentRow).where(_here(channel_id), TournamentRow.status.in_(LIVE))
+        return (await session.scalars(query.execution_options(populate_existing=True))).first()
+
+    async def finished_tournament(self, session: AsyncSession, channel_id: int) -> TournamentRow | None:
+        """The newest finished tournament of the channel (or of a game played in it), if any."""
+        query = (
+            select(TournamentRow)
+            .where(_here(channel_id), TournamentRow.status == TournamentStatus.FINISHED)
+            .order_by(TournamentRow.id.desc())
+            .limit(1)
         )
         return (await session.scalars(query.execution_options(populate_existing=True))).first()
 
@@ -219,3 +221,13 @@ class TournamentQueries(Database):
         )
         result = await session.execute(query.execution_options(synchronize_session=False))
         return bool(result.rowcount == 1)  # type: ignore[attr-defined]
+
+
+def _here(channel_id: int) -> Any:
+    """A tournament of the channel: opened in it, or with a table whose game plays in it."""
+    played_here = (
+        select(TournamentTableRow.tournament_id)
+        .join(GameRow, GameRow.id == TournamentTableRow.game_id)
+        .where(GameRow.channel_id == channel_id)
+    )
+    return or_(TournamentRow.channel_id == channel_id, TournamentRow.id.in_(played_here))

@@ -48,6 +48,12 @@ class TournamentReads:
             row = await self.store.live_tournament(session, channel_id)
             return None if row is None else await self._load(session, row.id)
 
+    async def finished_in_channel(self, channel_id: int) -> Tournament | None:
+        """The channel's newest finished tournament: its final standings stay asked for."""
+        async with self.store.transaction() as session:
+            row = await self.store.finished_tournament(session, channel_id)
+            return None if row is None else await self._load(session, row.id)
+
     async def live(self) -> list[Tournament]:
         """Every tournament in sign-up or running: what a restart resumes."""
         async with self.store.transaction() as session:
