@@ -490,6 +490,8 @@ def standings_title(words: Words, round_number: int, rounds: int, finished: bool
     """The line under the tournament's name: how far it has come."""
     if finished:
         return words.gettext("Final standings")
+    if round_number == 0:  # signed up, not started: no round is behind it yet
+        return words.gettext("Standings before round 1 of {rounds}", rounds=rounds)
     return words.gettext("Standings after round {round} of {rounds}", round=round_number, rounds=rounds)
 
 

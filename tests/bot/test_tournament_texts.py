@@ -14,6 +14,7 @@ from bot.core.texts.language import ENGLISH, language
 from bot.core.tournaments.picture import standings_picture
 from bot.core.tournaments.service import Options, Tournaments
 from engine.rules import Rules
+from render.words import standings_title
 from tests.support.services import GUILD, Clock
 
 ORGANIZER = 99
@@ -86,3 +87,21 @@ async def test_a_round_its_adjudication_the_standings_and_the_podium(sqlite_stor
     assert podium[0] == "**Winter cup is over.** Congratulations to the podium:"
     assert podium[1].startswith("🥇 <@") and len(podium) == 1 + len(over.podium())
     assert texts.standings(ENGLISH, over).splitlines()[0] == "**Winter cup: final standings**"
+
+
+async def test_standings_before_the_start_say_before_round_1(sqlite_store: Store) -> None:
+    """Asked for during sign-up, the standings are "before round 1", not "after round 0" (an
+    eighth look met "दौर 0 (कुल 2) के बाद")."""
+    clock = Clock()
+    events = Tournaments(sqlite_store, clock)
+    tournament = await events.open(GUILD, 500, ORGANIZER, OPTIONS, clock() + timedelta(hours=1))
+    tournament = await events.join(tournament.id, 1, "Asha")
+    assert (
+        texts.standings(ENGLISH, tournament).splitlines()[0]
+        == "**Winter cup: standings before round 1 of 2**"
+    )
+    hindi = texts.standings(language("hi"), tournament).splitlines()[0]
+    assert hindi == "**Winter cup: दौर 1 (कुल 2) से पहले की अंक तालिका**"
+    assert standings_title(ENGLISH.picture, 0, 2, False) == "Standings before round 1 of 2"
+    assert standings_title(language("hi").picture, 0, 2, False) == "दौर 1 (कुल 2) से पहले की अंक तालिका"
+    assert Image.open(io.BytesIO(standings_picture(language("hi"), tournament))).width > 0

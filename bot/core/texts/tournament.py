@@ -204,13 +204,18 @@ def standing_line(lang: Language, line: Line) -> str:
 def standings(lang: Language, tournament: Tournament, next_round: int | None = None) -> str:
     """The standings as text, the same as the picture: a line per member, the tie-breaks, and the
     tables of `next_round` when it is paired."""
+    after = tournament.current_round if next_round is None else next_round - 1
     if tournament.status == TournamentStatus.FINISHED:
         head = lang.gettext("**{name}: final standings**", name=tournament.name)
+    elif after == 0:  # signed up, not started: no round is behind it yet
+        head = lang.gettext(
+            "**{name}: standings before round 1 of {rounds}**", name=tournament.name, rounds=tournament.rounds
+        )
     else:
         head = lang.gettext(
             "**{name}: standings after round {round} of {rounds}**",
             name=tournament.name,
-            round=tournament.current_round if next_round is None else next_round - 1,
+            round=after,
             rounds=tournament.rounds,
         )
     lines = [head, *(standing_line(lang, line) for line in tournament.standings())]
