@@ -69,6 +69,9 @@ async def test_a_round_its_adjudication_the_standings_and_the_podium(sqlite_stor
     )
     second = await events.pair_next(tournament.id)
     assert second is not None
+    assert (
+        texts.started(ENGLISH, second.tournament) == "Winter cup: round 2 of 2 is paired."
+    )  # not "has started"
     text = texts.standings(ENGLISH, second.tournament, next_round=2).splitlines()
     assert text[0] == "**Winter cup: standings after round 1 of 2**"
     for line, shown in zip(second.tournament.standings(), text[1:4], strict=True):

@@ -279,6 +279,14 @@ def dropped(lang: Language, tournament: Tournament, member: int) -> str:
 
 
 def started(lang: Language, tournament: Tournament) -> str:
+    """The organizer's answer to a start, or to `next` (a later round: "has started" would not fit)."""
+    if tournament.current_round > 1:
+        return lang.gettext(
+            "{name}: round {round} of {rounds} is paired.",
+            name=tournament.name,
+            round=tournament.current_round,
+            rounds=tournament.rounds,
+        )
     return lang.gettext(
         "The tournament {name} has started: round {round} is paired.",
         name=tournament.name,
