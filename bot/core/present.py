@@ -115,27 +115,21 @@ def board_of(
     story = tuple((e.move, e.before) for e in events if e.move is not None) or game.story
     if at is not None:
         return Board(at, panel_names(lang, game, names), story, words=lang.picture)
-    if game.status != Status.ACTIVE:
-        ended = "abandoned" if game.outcome is None else game.outcome.termination
-        return Board(
-            game.position,
-            panel_names(lang, game, names),
-            story,
-            last_move=game.last_move,
-            last_position=game.last_position,
-            termination=ended,
-            words=lang.picture,
-        )
+    playing = game.status == Status.ACTIVE
+    if game.outcome is not None:
+        ended: Termination | str | None = game.outcome.termination
+    else:
+        ended = None if playing else "abandoned"
     return Board(
         game.position,
         panel_names(lang, game, names),
         story,
         last_move=game.last_move,
         last_position=game.last_position,
-        throw=game.pending_throw,
-        cowries=game.pending_cowries,
-        choices=tuple(game.legal_moves()),
-        termination=None if game.outcome is None else game.outcome.termination,
+        throw=game.pending_throw if playing else None,
+        cowries=game.pending_cowries if playing else None,
+        choices=tuple(game.legal_moves()) if playing else (),
+        termination=ended,
         words=lang.picture,
     )
 
