@@ -69,6 +69,10 @@ async def chromium() -> AsyncIterator[Any]:
             await launched.close()
 
 
+TIMEOUT_MS = 60_000
+"""What one step of a page may take: CI runs every test with -n 4 on 2 cores, beside another run."""
+
+
 class Contexts:
     """The worker's Chromium as one test sees it: the browser contexts it opens (its members'
     browsers) are its own, and closed when it ends."""
@@ -79,6 +83,7 @@ class Contexts:
 
     async def new_context(self, **options: Any) -> Any:
         context = await self.chromium.new_context(**options)
+        context.set_default_timeout(TIMEOUT_MS)
         self.opened.append(context)
         return context
 

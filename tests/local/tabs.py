@@ -17,7 +17,6 @@ from bot.core.texts.language import choose
 from tests.support import play
 from tests.support.browser import DESKTOP
 
-TIMEOUT_MS = 30_000
 LOOK_AGAIN_MS = 1_000
 """How long a tab waits for a turn before it asks the stored game whether the game is over."""
 NEWEST_TURN = """([prefix, plays]) => {
@@ -64,7 +63,6 @@ class Tab:
         if secret is not None:
             await context.add_init_script(f"localStorage.setItem('pachisi.secret', {json.dumps(secret)})")
         page = await context.new_page()
-        page.set_default_timeout(TIMEOUT_MS)
         await page.goto(url)
         await page.fill("#join-name", name)
         await page.click("#join-button")
@@ -119,7 +117,7 @@ class Tab:
 
     async def no_turn(self) -> bool:
         """Waits until no message offers a button that plays (the bot closes the turn message after
-        it answers whoever ended the game), or TIMEOUT_MS; whether none does."""
+        it answers whoever ended the game), or the default timeout; whether none does."""
         with contextlib.suppress(Exception):
             await self.page.wait_for_function(f"(a) => ({NEWEST_TURN})(a) === null", arg=PLAYING)
         return await self.newest_turn() is None

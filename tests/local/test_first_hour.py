@@ -129,7 +129,6 @@ async def stranger(browser: Any, url: str, name: str, locale: str) -> Tab:
     """Someone opening a link in a browser of their own, in their language; the page's dialogs may
     be open when this returns."""
     page = await (await browser.new_context(viewport=DESKTOP, locale=locale)).new_page()
-    page.set_default_timeout(15_000)
     await page.goto(url)
     await page.fill("#join-name", name)
     await page.click("#join-button")

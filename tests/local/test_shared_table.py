@@ -165,6 +165,7 @@ async def test_the_newest_message_stays_in_view_unless_scrolled_up_and_a_rematch
         await asha.click(turn["id"])
         await asha.wait_gone(turn["id"])
         await asha.page.wait_for_function(NEWEST_IN_VIEW)  # the next turn in view, by itself
+    await asha.page.wait_for_function(OVERFLOWING)  # room to scroll: a short list stays pinned
     await asha.page.hover("#messages")
     await asha.page.mouse.wheel(0, -3000)  # she scrolls up to read
     await asha.page.wait_for_function("() => document.querySelector('#messages').scrollTop === 0")
@@ -209,6 +210,13 @@ NEWEST_IN_VIEW = """() => {
     const box = list.getBoundingClientRect(), item = last.getBoundingClientRect();
     return item.bottom <= box.bottom + 2 && item.bottom >= box.top;
 }"""
+
+OVERFLOWING = """() => {
+    const list = document.querySelector('#messages');
+    const pictures = [...list.querySelectorAll('img')];
+    return pictures.every((img) => img.complete) && list.scrollHeight - list.clientHeight > 200;
+}"""
+"""The list's pictures are loaded and it is taller than its box: scrolling up leaves the bottom."""
 
 
 async def newest_in_view(tab: Tab) -> bool:
