@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from localdiscord.table import LocalTable
+from tests.local.conftest import QUICK_BOT
 from tests.support.processes import free_port
 
 INTERVAL_MS = 1_500
@@ -45,6 +46,8 @@ async def test_an_idle_bot_keeps_up_with_its_heartbeats(
     monkeypatch.chdir(tmp_path)
     port = free_port()
     monkeypatch.setenv("METRICS_PORT", str(port))
+    for name, value in QUICK_BOT.items():
+        monkeypatch.setenv(name, value)
     table = LocalTable(tmp_path / "table.sqlite3", port=0, say=lambda text: None)
     table.server.gateway.heartbeat_ms = INTERVAL_MS
     await table.start()

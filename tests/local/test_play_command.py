@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from localdiscord.table import DEFAULT_DATABASE, LocalTable, TableRunning, local_paths, lock_path
+from tests.local.conftest import QUICK_BOT
 from tests.local.tabs import Tab
 from tests.support.processes import free_port
 
@@ -36,7 +37,7 @@ class Play:
     """One run of `python -m bot play`, in a process group of its own, as a terminal starts it."""
 
     def __init__(self, argv: list[str], cwd: Path) -> None:
-        env = {**os.environ, "COMPUTER_PACE_SECONDS": "0", "WORKERS": "1", **CHECKOUT}
+        env = {**os.environ, **QUICK_BOT, **CHECKOUT}
         env.pop("DISCORD_TOKEN", None)
         self.process = subprocess.Popen(
             argv, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True
