@@ -1,5 +1,5 @@
 """Slips a fresh look found on the local table's page: Devanagari in every font the page draws
-with, notices that go with their throw, a seat taken where the member looks, the command named in
+with, notices and hints that go with their throw, a seat taken where the member looks, the command named in
 each viewer's language, and the small ones (the phone's panel, the moderator box, the name dialog,
 names that pass for the bot)."""
 
@@ -78,8 +78,9 @@ def test_a_commands_path_is_named_in_the_members_language() -> None:
 CHOICES_SOON = "/pachisi start players:2 pieces:4 level:easy rules:start_on_board=2"
 """Two pieces on the board from the start: once one has moved, a throw has two moves (and a Hint),
 where from an empty board it takes a grace throw (8 in 64) to have a choice."""
-HINT_OFFERED = """() => [...document.querySelectorAll('#messages button.button:not([disabled])')]
-    .some((b) => (b.dataset.customId || '').startsWith('pachisi:hint:'))"""
+HINT_OFFERED = """() => { const b = [...document.querySelectorAll('#messages button.button:not([disabled])')]
+    .find((x) => (x.dataset.customId || '').startsWith('pachisi:hint:')); return b ? b.dataset.customId : null; }"""
+"""The custom id of the Hint offered, if one is."""
 NOTICES = "#messages li.message.ephemeral"
 IN_VIEW = """(sel) => { const list = document.querySelector('#messages').getBoundingClientRect();
     const r = [...document.querySelectorAll(sel)].pop().getBoundingClientRect();
@@ -128,7 +129,7 @@ async def turn_with_a_choice(tab: Tab) -> None:
 
 
 @pytest.mark.parametrize("locale", LANGUAGES)
-async def test_a_refused_move_reads_in_devanagari_names_the_command_as_typed_and_goes_with_its_throw(
+async def test_a_refused_move_and_a_hint_go_with_their_throw_and_the_move_reads_in_devanagari(
     browser: Any, shared_table: LocalTable, named: Callable[[str], str], locale: str
 ) -> None:
     table = shared_table
@@ -148,9 +149,11 @@ async def test_a_refused_move_reads_in_devanagari_names_the_command_as_typed_and
     fonts = await used_fonts(asha.page, f"{NOTICES} code")  # the typed "क" echoed in a code span
     assert fonts and set(fonts) == {"Noto Sans Devanagari"}, fonts
     assert await asha.page.evaluate(IN_VIEW, "#messages img.picture") > 0.5  # the board in view
+    await asha.click(await asha.page.evaluate(HINT_OFFERED))  # the throw's hint, beside the notice
+    await asha.page.wait_for_function(f"() => document.querySelectorAll({NOTICES!r}).length === 2")
     turn = await asha.turn()
-    await asha.click(turn["id"])  # the throw is played: its notice goes
-    await asha.wait_gone(turn["id"])
+    await asha.click(turn["id"])  # the throw is played: its notice goes, and its hint (whose letters
+    await asha.wait_gone(turn["id"])  # would name other moves) with it
     await asha.page.wait_for_selector(NOTICES, state="detached")
     await asha.page.reload()
     await asha.page.wait_for_selector("#bot-status.online")
@@ -159,11 +162,12 @@ async def test_a_refused_move_reads_in_devanagari_names_the_command_as_typed_and
     assert asha.errors == []
 
 
-@pytest.mark.parametrize("locale", LANGUAGES)
 async def test_a_seat_taken_from_the_offer_is_told_in_the_thread_without_sending_him_there(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str], locale: str
+    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
 ) -> None:
-    table = shared_table
+    """Asha's table speaks Hindi, Bala English: each reads the news's command in their language
+    (the toast's words in English: test_first_hour.py's phone test)."""
+    table, locale = shared_table, "hi"
     asha = await member(browser, table.url, named("Asha"), locale)  # her table speaks her language
     await asha.manual()
     await asha.command("/pachisi start players:4 pieces:1 level:easy")
