@@ -39,10 +39,9 @@ def localized(table: LocalTable, locale: str, *path: str) -> list[str]:
 
 
 @pytest.mark.parametrize("locale", LANGUAGES)
-async def test_a_game_started_in_the_command_box_and_played_to_the_end_by_clicking(
+async def test_the_command_box_suggests_and_completes_in_the_members_language(
     browser: Any, shared_table: LocalTable, named: Callable[[str], str], locale: str
 ) -> None:
-    words = lang(locale)
     asha = await member(browser, shared_table.url, named("Asha"), locale)
     command, start, players = localized(shared_table, locale, "pachisi", "start", "players")
     await asha.page.fill("#box", f"/{command} {start[:2]}")
@@ -51,6 +50,17 @@ async def test_a_game_started_in_the_command_box_and_played_to_the_end_by_clicki
     assert await asha.page.input_value("#box") == f"/{command} {start} "
     await asha.page.type("#box", f"{players}:")
     await asha.page.wait_for_selector("#suggestions li:has-text('2')")
+    assert asha.errors == []
+
+
+async def test_a_game_started_in_the_command_box_and_played_to_the_end_by_clicking(
+    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
+) -> None:
+    """In Hindi (a whole game in English, by the keyboard: test_page_access.py; the game's own
+    course, to its end in each language: tests/table and tests/e2e)."""
+    locale = "hi"
+    words = lang(locale)
+    asha = await member(browser, shared_table.url, named("Asha"), locale)
     await asha.manual()
     await asha.command(START)
     await asha.page.wait_for_selector("#channel-name:has-text('›')")  # her new table's thread opens
@@ -68,10 +78,11 @@ async def test_a_game_started_in_the_command_box_and_played_to_the_end_by_clicki
     assert asha.errors == []
 
 
-@pytest.mark.parametrize("locale", LANGUAGES)
 async def test_a_second_member_takes_a_seat_and_sees_the_same_thread(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str], locale: str
+    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
 ) -> None:
+    """At a table that speaks Hindi (the card's words in English: tests/table/transcripts)."""
+    locale = "hi"
     words = lang(locale)
     asha = await member(browser, shared_table.url, named("Asha"), locale)
     await asha.manual()
@@ -91,33 +102,34 @@ async def test_a_second_member_takes_a_seat_and_sees_the_same_thread(
     assert asha.errors == bala.errors == []
 
 
-@pytest.mark.parametrize("locale", LANGUAGES)
 async def test_an_ephemeral_answer_shows_only_on_its_members_page(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str], locale: str
+    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
 ) -> None:
-    words = lang(locale)
-    only_you = words.gettext("Only you can see this")
-    asha = await member(browser, shared_table.url, named("Asha"), locale)
-    bala = await member(browser, shared_table.url, named("Bala"), locale)
+    """Asha reads the page in Hindi, Bala in English: each one's notice in their words."""
+    hers, his = lang("hi"), lang("en-US")
+    asha = await member(browser, shared_table.url, named("Asha"), "hi")
+    bala = await member(browser, shared_table.url, named("Bala"), "en-US")
     pictures = await bala.page.locator("#messages img.picture").count()
     await asha.command("/pachisi help")
-    answer = asha.message_with(only_you)
+    answer = asha.message_with(hers.gettext("Only you can see this"))
     await answer.locator("img.picture").wait_for()  # the board's key (after a moment of thinking)
     assert await answer.locator("img.picture").count() == 1
     await bala.command("/pachisi auto mode:on")  # a later answer of Bala's own, to wait for
-    await bala.message_with(only_you).wait_for()
-    assert await bala.message_with(only_you).count() == 1
+    only_him = bala.message_with(his.gettext("Only you can see this"))
+    await only_him.wait_for()
+    assert await only_him.count() == 1
     assert await bala.page.locator("#messages img.picture").count() == pictures  # her help's key is not his
-    assert await asha.message_with(only_you).locator("img.picture").count() == 1
-    await answer.locator(f"button:has-text({words.gettext('Dismiss message')!r})").click()
+    assert await answer.locator("img.picture").count() == 1
+    await answer.locator(f"button:has-text({hers.gettext('Dismiss message')!r})").click()
     await answer.wait_for(state="detached")
+    await only_him.locator(f"button:has-text({his.gettext('Dismiss message')!r})").wait_for()
     await asha.command(f"good luck, *{bala.name}*")  # a line without / is a chat message, for everyone
     said = bala.message_with(f"good luck, {bala.name}")
     await said.wait_for()
     assert await said.locator(".author").inner_text() == asha.name
     assert await said.locator("em").inner_text() == bala.name
     await asha.command("/pachisi help")  # the bot is still there after hearing it
-    await asha.message_with(only_you).locator("img.picture").wait_for()
+    await answer.locator("img.picture").wait_for()
 
 
 REFUSED = [
