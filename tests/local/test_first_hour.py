@@ -1,15 +1,13 @@
-"""A new member's first hour at the shared table, in English and in Hindi: who moderates, what the
-page says when it is not ready, the seat offer and the table's language, errors, the phone's
-width, and what an empty channel says (a hint that goes with its throw: test_page_slips.py). The tests share one table (conftest.py), an empty channel in a channel of its
-own there; a bot that is not ready yet needs a table of its own."""
+"""A new member's first hour at the shared table, in English and in Hindi: who moderates, a name
+the page refuses, the seat offer and the table's language, the phone's width, and what an empty
+channel says (a hint that goes with its throw: test_page_slips.py; a bot not ready yet:
+test_play_command.py's second run). The tests share one table (conftest.py), the empty channel's
+test a channel of its own there."""
 
 from __future__ import annotations
 
 import json
-import os
-import signal
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,7 +15,7 @@ import pytest
 from localdiscord.objects import MANAGE_CHANNELS, InteractionType
 from localdiscord.table import LocalTable
 from tests.local import axe
-from tests.local.conftest import QUICK_BOT, RUNNER
+from tests.local.conftest import RUNNER
 from tests.local.languages import LANGUAGES, lang, member
 from tests.local.tabs import Tab
 from tests.support.browser import DESKTOP, PHONE
@@ -53,50 +51,6 @@ async def test_the_tables_runner_moderates_and_nobody_ticks_it_for_themselves(
     sent = [i.payload for i in table.server.interactions.values() if i.user.name == bala.name]
     assert all(int(p["member"]["permissions"]) & MANAGE_CHANNELS == 0 for p in sent)  # never Manage Channels
     assert asha.errors == bala.errors == []
-
-
-async def test_a_command_before_the_bot_is_ready_says_it_is_starting_and_the_notice_goes(
-    browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A member of each language, on one table whose bot is slow to start."""
-    monkeypatch.chdir(tmp_path)
-    for name, value in QUICK_BOT.items():
-        monkeypatch.setenv(name, value)
-    table = LocalTable(tmp_path / "table.sqlite3", port=0, say=lambda text: None)
-    await table.start()
-    try:
-        assert table.bot is not None
-        await table.server.wait_until(lambda: table.bot.child.pid is not None, 10, "the bot's process")  # type: ignore[union-attr]
-        pid = table.bot.child.pid
-        assert pid is not None
-        os.kill(pid, signal.SIGSTOP)  # the bot is slow to start
-        tabs: list[tuple[Tab, str]] = []
-        try:
-            for name, locale in zip(["Asha", "Bala"], LANGUAGES, strict=True):
-                page = await (await browser.new_context(viewport=DESKTOP, locale=locale)).new_page()
-                await page.goto(table.url)
-                await page.fill("#join-name", name)
-                await page.click("#join-button")
-                await page.wait_for_selector("#me-name:not(:empty)")
-                if locale != "en-US":
-                    await page.select_option("#locale", locale)
-                    await page.wait_for_selector(f"html[lang='{lang(locale).code}']")
-                tab = Tab(page, name)
-                await tab.command("/pachisi help")
-                starting = lang(locale).gettext("Pachisi is still starting; try again in a few seconds.")
-                assert await tab.refusal() == starting  # not "there is no command /pachisi"
-                tabs.append((tab, locale))
-        finally:
-            os.kill(pid, signal.SIGCONT)
-        for tab, locale in tabs:
-            await tab.page.wait_for_selector("#bot-status.online", timeout=60_000)
-            await tab.page.wait_for_selector("#refused", state="hidden")  # stale once the bot is there
-            await tab.command("/pachisi help")
-            answered = tab.message_with(lang(locale).gettext("Only you can see this"))
-            await answered.locator("img.picture").first.wait_for()
-            assert tab.errors == []
-    finally:
-        await table.stop()
 
 
 @pytest.mark.parametrize("locale", LANGUAGES)

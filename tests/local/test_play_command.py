@@ -1,10 +1,11 @@
 """`python -m bot play` as a person runs it: the address printed (and the warning when shared on
 the network), Ctrl-C stops everything in order, and the next run finds the server, its threads
-and the game where they were."""
+and the game where they were (the page saying the bot is still starting meanwhile)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import shlex
@@ -22,7 +23,9 @@ import pytest
 
 from localdiscord.table import DEFAULT_DATABASE, LocalTable, TableRunning, local_paths, lock_path
 from tests.local.conftest import QUICK_BOT
+from tests.local.languages import lang
 from tests.local.tabs import Tab
+from tests.support.browser import DESKTOP
 from tests.support.processes import free_port
 
 pytestmark = pytest.mark.xdist_group("local-play-command")
@@ -71,15 +74,40 @@ class Play:
 
 
 @asynccontextmanager
-async def play(tmp_path: Path, *options: str) -> AsyncIterator[tuple[Play, str]]:
-    """The command with `options`, until the bot is ready; the run and the address it printed."""
+async def play(tmp_path: Path, *options: str, ready: bool = True) -> AsyncIterator[tuple[Play, str]]:
+    """The command with `options`, until the bot is ready (`ready`), else until the address is
+    printed; the run and the address."""
     run = Play([sys.executable, "-m", "bot", "play", *options], tmp_path)
     try:
         url = (await run.line(r"(http://\S+)"))[1]
-        await run.line(r"the bot is ready")
+        if ready:
+            await run.line(r"the bot is ready")
         yield run, url
     finally:
         run.kill()
+
+
+async def bot_of(run: Play) -> int:
+    """The process id of the run's bot (the command's one child), once it runs `python -m bot`:
+    a child stopped before that (forked, not yet executed) would hold up its parent."""
+    tasks = Path(f"/proc/{run.process.pid}/task")
+    async with asyncio.timeout(30):
+        while True:
+            for task in tasks.iterdir():
+                for pid in (task / "children").read_text().split():
+                    with contextlib.suppress(OSError):
+                        if Path(f"/proc/{pid}/cmdline").read_bytes().endswith(b"-m\0bot\0"):
+                            return int(pid)
+            await asyncio.sleep(0.01)
+
+
+async def starting_refused(tab: Tab, locale: str) -> None:
+    """A command of `tab`'s member is refused as the bot still starting, in their language (not
+    "there is no command /pachisi")."""
+    await tab.command("/pachisi help")
+    assert await tab.refusal() == lang(locale).gettext(
+        "Pachisi is still starting; try again in a few seconds."
+    )
 
 
 async def test_ctrl_c_and_play_again_resumes_the_game_and_the_page_reconnects(
@@ -88,7 +116,9 @@ async def test_ctrl_c_and_play_again_resumes_the_game_and_the_page_reconnects(
     """Shared on the network, on a database of its own choosing: the warning, and each new
     table's link. The goodbye names the command that finds the same table again: bare `python` in
     a shell without the virtual environment active lacks the bot's packages, so it names this
-    interpreter. (The default address, this computer only: test_a_busy_port_is_a_clear_message.)"""
+    interpreter. While the bot of the second run starts, a command is refused as "still starting"
+    in each member's language (English, and Hindi for a member who joins meanwhile), and the
+    notice goes once the bot is there. (The default address, this computer only: test_a_busy_port_is_a_clear_message.)"""
     port = free_port()
     options = ["--database", "shared/table.sqlite3", "--host", "0.0.0.0", "--port", str(port)]
     async with play(tmp_path, *options) as (first, url):
@@ -117,10 +147,23 @@ async def test_ctrl_c_and_play_again_resumes_the_game_and_the_page_reconnects(
     assert rest == ["-m", "bot", "play", *options]
     assert (tmp_path / "shared" / "table.sqlite3").is_file()
 
-    async with play(tmp_path, *options) as (second, again):
+    async with play(tmp_path, *options, ready=False) as (second, again):
         assert again == url
-        await asha.page.wait_for_selector("#banner", state="hidden", timeout=20_000)  # by itself
-        await asha.page.wait_for_selector("#bot-status.online")
+        bot = await bot_of(second)
+        os.kill(bot, signal.SIGSTOP)  # the bot is slow to start
+        try:
+            await asha.page.wait_for_selector("#banner", state="hidden", timeout=20_000)  # by itself
+            await starting_refused(asha, "en-US")
+            bala = await newcomer(browser, url, "Bala", "hi")
+            await starting_refused(bala, "hi")
+        finally:
+            os.kill(bot, signal.SIGCONT)
+        for tab, locale in [(asha, "en-US"), (bala, "hi")]:
+            await tab.page.wait_for_selector("#bot-status.online", timeout=60_000)
+            await tab.page.wait_for_selector("#refused", state="hidden")  # stale once the bot is there
+            await tab.command("/pachisi help")
+            answered = tab.message_with(lang(locale).gettext("Only you can see this"))
+            await answered.locator("img.picture").first.wait_for()
         assert await asha.page.inner_text("#channel-name") == thread
         assert len(await asha.texts()) >= len(before)
         turn = await asha.turn()  # the game goes on where it was: her throw is taken...
@@ -128,7 +171,21 @@ async def test_ctrl_c_and_play_again_resumes_the_game_and_the_page_reconnects(
         await asha.wait_gone(turn["id"])
         await asha.turn()  # ...and her next turn comes
         assert await second.ctrl_c() == 0
-    assert asha.errors == []
+    assert asha.errors == bala.errors == []
+
+
+async def newcomer(browser: Any, url: str, name: str, locale: str) -> Tab:
+    """A member joining in a browser of `locale` while the bot is not there yet (no status to
+    wait for: the page shows who they are)."""
+    page = await (await browser.new_context(viewport=DESKTOP, locale=locale)).new_page()
+    await page.goto(url)
+    await page.fill("#join-name", name)
+    await page.click("#join-button")
+    await page.wait_for_selector("#me-name:not(:empty)")
+    if locale != "en-US":
+        await page.select_option("#locale", locale)
+        await page.wait_for_selector(f"html[lang='{lang(locale).code}']")
+    return Tab(page, name)
 
 
 def test_without_a_token_the_help_names_the_local_table(tmp_path: Path) -> None:
