@@ -1,11 +1,12 @@
 """Slips a fresh look found on the local table's page: Devanagari in every font the page draws
-with, notices and hints that go with their throw, a seat taken where the member looks, the command named in
-each viewer's language, and the small ones (the phone's panel, the moderator box, the name dialog,
-names that pass for the bot)."""
+with, notices and hints that go with their throw, a seat taken where the member looks (and the
+game watched live by an onlooker), the command named in each viewer's language, and the small
+ones (the phone's panel, the moderator box, the name dialog, names that pass for the bot)."""
 
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -162,11 +163,13 @@ async def test_a_refused_move_and_a_hint_go_with_their_throw_and_the_move_reads_
     assert asha.errors == []
 
 
-async def test_a_seat_taken_from_the_offer_is_told_in_the_thread_without_sending_him_there(
+async def test_a_seat_taken_from_the_offer_is_told_in_the_thread_and_an_onlooker_sees_the_game_live(
     browser: Any, shared_table: LocalTable, named: Callable[[str], str]
 ) -> None:
-    """Asha's table speaks Hindi, Bala English: each reads the news's command in their language
-    (the toast's words in English: test_first_hour.py's phone test)."""
+    """Asha's table speaks Hindi; Bala, an English-speaking stranger with its link, takes a seat in
+    one click and is not sent anywhere: each reads the news's command in their language (the
+    toast's words in English: test_first_hour.py's phone test). Chandra, with the same link,
+    watches: the turn Asha plays is played on his page too."""
     table, locale = shared_table, "hi"
     asha = await member(browser, table.url, named("Asha"), locale)  # her table speaks her language
     await asha.manual()
@@ -175,25 +178,38 @@ async def test_a_seat_taken_from_the_offer_is_told_in_the_thread_without_sending
     await asha.turn()
     link = asha.page.url
     thread = link.rsplit("/", 1)[1]
-    bala = await Tab.join(browser, link, named("Bala"))  # an English-speaking stranger with the link
+    bala = await Tab.join(browser, link, named("Bala"))
     await bala.page.locator("#offer[open]").wait_for()
+    assert await bala.page.inner_text("#channel-name") == await asha.page.inner_text("#channel-name")
     await bala.page.click("#offer-take")
     news = f"#messages li.message:not(.ephemeral):has(.invoked) .mention:text-is({'@' + bala.name!r})"
     await bala.page.wait_for_selector(news)  # the thread's news, as the answer to what he did there
+    heard = time.monotonic()
     await asha.page.wait_for_selector(news)
     assert await bala.page.locator("#messages .invoked .command").last.inner_text() == "/pachisi join"
     shown = await asha.page.locator("#messages .invoked .command").last.inner_text()
     assert shown == synced_name(table, "pachisi join", locale)  # each viewer, their own language
-    await bala.page.wait_for_timeout(1000)  # (any notice of it has come by now)
+    chandra = await Tab.join(browser, link, named("Chandra"))
+    await chandra.page.click("#offer-watch")
+    await chandra.page.wait_for_selector("#messages img.picture")
+    waited = time.monotonic() - heard
+    await bala.page.wait_for_timeout(max(0, 1000 * (1 - waited)))  # (any notice of his seat has come by now)
     assert await bala.page.locator(f'a.mention[href="#channel={thread}"]').count() == 0  # he is there
     assert await bala.page.locator(".message.ephemeral").count() == 0
+    everything = "() => document.querySelector('#messages').innerText"
+    turn = await asha.turn()
+    before = await chandra.page.evaluate(everything)
+    await asha.click(turn["id"])
+    await asha.wait_gone(turn["id"])
+    await chandra.page.wait_for_function(f"(old) => ({everything})() !== old", arg=before)  # live
+    await chandra.wait_gone(turn["id"])  # the turn she played is played on his page too
     await asha.page.click("#copy-link")  # the page's own notice covers no message
     toast = await asha.page.locator("#toast:not([hidden])").bounding_box()
     messages = await asha.page.locator("#messages").bounding_box()
     assert toast is not None and messages is not None
     assert toast["y"] >= messages["y"] + messages["height"] - 1
     assert (await asha.page.inner_text("#toast")).startswith(lang(locale).gettext("Link copied: {link}")[:6])
-    assert asha.errors == bala.errors == []
+    assert asha.errors == bala.errors == chandra.errors == []
 
 
 def greet(members: Members, name: str, browser: str, locale: str = "en-US") -> MemberRecord:
