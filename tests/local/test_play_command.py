@@ -1,6 +1,8 @@
 """`python -m bot play` as a person runs it: the address printed (and the warning when shared on
 the network), Ctrl-C stops everything in order, and the next run finds the server, its threads
-and the game where they were (the page saying the bot is still starting meanwhile)."""
+and the game where they were (the page saying the bot is still starting meanwhile). Its
+refusals (a busy port, a table already running on its files) are called in this process: a
+child process's imports are seconds, the line it prints is the interpreter's."""
 
 from __future__ import annotations
 
@@ -21,7 +23,15 @@ from typing import Any
 
 import pytest
 
-from localdiscord.table import DEFAULT_DATABASE, LocalTable, TableRunning, local_paths, lock_path
+from bot.__main__ import main
+from localdiscord.table import (
+    DEFAULT_DATABASE,
+    LocalTable,
+    TableLock,
+    TableRunning,
+    local_paths,
+    lock_path,
+)
 from tests.local.conftest import QUICK_BOT
 from tests.local.languages import lang
 from tests.local.tabs import Tab
@@ -188,32 +198,36 @@ async def newcomer(browser: Any, url: str, name: str, locale: str) -> Tab:
     return Tab(page, name)
 
 
-def test_without_a_token_the_help_names_the_local_table(tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
-    done = subprocess.run(
-        [sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
-    )
-    assert done.returncode == 2
-    lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1 and "python -m bot play" in lines[0]
+def play_here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *options: str) -> str:
+    """`python -m bot play OPTIONS` in `tmp_path`, called in this process (bot/__main__.py's
+    `main`, as tests/bot/test_command_line.py calls it): the message it exits with, which the
+    interpreter prints as the one line of its error output, with exit status 1. The signal
+    handlers the command sets are put back."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "argv", [sys.argv[0]])  # `play` replaces it; this restores it
+    handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    wakeup = signal.set_wakeup_fd(-1)
+    signal.set_wakeup_fd(wakeup)
+    try:
+        with pytest.raises(SystemExit) as exited:
+            main(["play", *options])
+    finally:
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)
+        signal.set_wakeup_fd(wakeup)
+    assert isinstance(exited.value.code, str), exited.value.code  # exit status 1, the message said
+    return exited.value.code
 
 
-def test_a_busy_port_is_a_clear_message(tmp_path: Path) -> None:
+def test_a_busy_port_is_a_clear_message(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        done = subprocess.run(
-            [sys.executable, "-m", "bot", "play", "--port", str(port)],
-            cwd=tmp_path,
-            env={**os.environ, **CHECKOUT},
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
-    assert done.returncode == 1
-    assert f"cannot listen on 127.0.0.1:{port}" in done.stderr and "another program" in done.stderr
-    assert "Traceback" not in done.stderr
+        said = play_here(tmp_path, monkeypatch, "--port", str(port))
+    assert f"cannot listen on 127.0.0.1:{port}" in said and "another program" in said
+    assert len(said.splitlines()) == 1
+    assert not lock_path(tmp_path / DEFAULT_DATABASE).exists()  # what it had started is stopped
 
 
 def test_the_local_tables_files_are_ignored_by_git() -> None:
@@ -232,29 +246,19 @@ def test_the_local_tables_files_are_ignored_by_git() -> None:
 
 async def test_a_second_table_on_the_same_files_refuses_at_once_and_names_the_first(tmp_path: Path) -> None:
     """Two tables on one database would both resume the same games: the second one stops at once
-    with one line that gives the running table's address; once the first stops, the files are free."""
+    naming the running table's address (the command's line:
+    test_the_command_on_a_running_tables_files_says_where_it_runs); once the first stops, the files
+    are free."""
     sleeper = (sys.executable, "-c", "import time; time.sleep(120)")  # the bot is not the point here
     first = LocalTable(tmp_path / DEFAULT_DATABASE, port=0, bot_argv=sleeper, say=lambda text: None)
     await first.start()
     try:
         assert first.share_url == first.url  # the address told: this computer's alone, by default
         assert first.url.startswith("http://127.0.0.1:")
-        done = await asyncio.to_thread(
-            subprocess.run,
-            [sys.executable, "-m", "bot", "play", "--port", str(free_port())],
-            cwd=tmp_path,
-            env={**os.environ, **CHECKOUT},
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
-        assert done.returncode == 1
-        lines = done.stderr.strip().splitlines()
-        assert len(lines) == 1, done.stderr
-        assert "already runs" in lines[0] and first.url in lines[0]
         again = LocalTable(tmp_path / DEFAULT_DATABASE, port=0, bot_argv=sleeper, say=lambda text: None)
         with pytest.raises(TableRunning, match=re.escape(first.url)):
             await again.start()
+        assert lock_path(tmp_path / DEFAULT_DATABASE).read_text() == first.url + "\n"
     finally:
         await first.stop()
     assert not lock_path(tmp_path / DEFAULT_DATABASE).exists()  # released on the way out
@@ -262,3 +266,23 @@ async def test_a_second_table_on_the_same_files_refuses_at_once_and_names_the_fi
     later = LocalTable(tmp_path / DEFAULT_DATABASE, port=0, bot_argv=sleeper, say=lambda text: None)
     await later.start()  # a stale lock file is taken over
     await later.stop()
+
+
+def test_the_command_on_a_running_tables_files_says_where_it_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lock a running table holds (its address in it), and `python -m bot play` on the same
+    files: one line naming that address. (Its port is taken too: a command that got past the lock
+    would say so instead of running on.)"""
+    running = TableLock(tmp_path / DEFAULT_DATABASE)
+    running.acquire()
+    running.tell("http://127.0.0.1:8150")
+    try:
+        with socket.socket() as taken:
+            taken.bind(("127.0.0.1", 0))
+            taken.listen()
+            said = play_here(tmp_path, monkeypatch, "--port", str(taken.getsockname()[1]))
+    finally:
+        running.release()
+    assert len(said.splitlines()) == 1, said
+    assert "already runs" in said and "http://127.0.0.1:8150" in said
