@@ -128,7 +128,8 @@ async def test_ctrl_c_and_play_again_resumes_the_game_and_the_page_reconnects(
     a shell without the virtual environment active lacks the bot's packages, so it names this
     interpreter. While the bot of the second run starts, a command is refused as "still starting"
     in each member's language (English, and Hindi for a member who joins meanwhile), and the
-    notice goes once the bot is there. (The default address, this computer only: test_a_busy_port_is_a_clear_message.)"""
+    notice goes once the bot is there. (The default address, this computer only:
+    test_a_busy_port_is_a_clear_message.)"""
     port = free_port()
     options = ["--database", "shared/table.sqlite3", "--host", "0.0.0.0", "--port", str(port)]
     async with play(tmp_path, *options) as (first, url):
