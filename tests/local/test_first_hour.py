@@ -169,10 +169,11 @@ OVERLAPS = """([a, sel]) => { const box = document.querySelector(a).getBoundingC
 
 
 @pytest.mark.parametrize("locale", LANGUAGES)
-async def test_at_a_phones_width_the_header_reads_whole_nothing_covers_the_moves_and_axe_finds_nothing(
+async def test_at_a_phones_width_the_game_fits_plays_by_keyboard_and_axe_finds_nothing_serious(
     browser: Any, shared_table: LocalTable, named: Callable[[str], str], locale: str
 ) -> None:
-    """A game at a phone's width, and a newcomer at one with its link: axe-core finds nothing
+    """A game at a phone's width: the header reads whole, the board fits, the notice covers no move,
+    and a move is played with the keyboard. A newcomer at one with its link: axe-core finds nothing
     serious (WCAG 2 A/AA, in the member's language) in the seat offer or the game with its notice
     (the name dialog with an error: test_joining_with_an_empty_name_says_so_and_old_errors_go; the
     empty channel's welcome: test_an_empty_channel_says_what_to_type)."""
@@ -204,6 +205,7 @@ async def test_at_a_phones_width_the_header_reads_whole_nothing_covers_the_moves
     assert max(middles) - min(middles) < 4, middles
     board = await asha.page.locator("#messages img.picture").last.bounding_box()
     assert board is not None and board["width"] >= 0.9 * PHONE["width"]  # its panels as large as they can be
+    assert board["x"] >= 0 and board["x"] + board["width"] <= PHONE["width"]  # and on the screen
     await asha.page.click("#copy-link")
     await asha.page.wait_for_selector("#toast:not([hidden])")
     copied = lang(locale).gettext("Link copied: {link}").split("{link}")[0]
@@ -225,6 +227,11 @@ async def test_at_a_phones_width_the_header_reads_whole_nothing_covers_the_moves
     await phone.wait_for_selector("#toast:not([hidden])")
     found["game, phone, notice"] = await axe.serious(phone)
     assert found == {state: [] for state in found}, found
+    turn = await asha.turn()  # her move, by the keyboard
+    await asha.page.focus("#box")
+    await asha.focus_by_keyboard(f"el.dataset.customId === {turn['id']!r}")  # back from the box
+    await asha.page.keyboard.press("Enter")
+    await asha.wait_gone(turn["id"])
     assert asha.errors == []
 
 

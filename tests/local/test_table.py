@@ -212,33 +212,6 @@ async def test_markdown_mentions_and_times_are_shown_and_names_are_only_text(
     assert evil in await asha.page.inner_text("#me-name")
 
 
-async def test_phone_width_board_fits_and_buttons_work_by_keyboard(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
-) -> None:
-    """The layout and the keyboard at a phone's width (in Hindi as well: test_first_hour.py)."""
-    asha = await Tab.join(browser, shared_table.url, named("Asha"), viewport=PHONE)
-    await asha.manual()
-    await asha.command(START)
-    await asha.page.wait_for_selector("#channel-name:has-text('›')")
-    board = asha.page.locator("#messages img.picture").last
-    await board.wait_for()
-    await asha.page.wait_for_function(
-        "() => [...document.querySelectorAll('#messages img.picture')].every((i) => i.complete)"
-    )
-    box = await board.bounding_box()
-    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
-    width = await asha.page.evaluate("document.documentElement.scrollWidth")
-    assert width <= PHONE["width"]  # nothing wider than the phone
-    turn = await asha.turn()
-    await asha.page.focus("#box")
-    await asha.page.keyboard.press("Shift+Tab")  # back from the box: the newest message's buttons
-    while await asha.page.evaluate("document.activeElement.dataset.customId || ''") != turn["id"]:
-        await asha.page.keyboard.press("Shift+Tab")
-    await asha.page.keyboard.press("Enter")
-    await asha.wait_gone(turn["id"])
-    await asha.page.screenshot(path=str(shared_table.database.parent / "phone.png"))
-
-
 CARD_OVERFLOW = """() => [...document.querySelectorAll('#messages .embed')].flatMap((card) => {
     const edge = card.getBoundingClientRect().right + 1;
     return [...card.querySelectorAll('*')].filter((e) => e.getBoundingClientRect().right > edge)
