@@ -231,16 +231,23 @@ async def test_a_name_with_the_bots_name_among_its_words_is_refused(name: str, l
         assert greet(members, welcome, "a").user.name == welcome
 
 
-@pytest.mark.parametrize("locale", LANGUAGES)
-async def test_the_phones_panel_closes_like_a_drawer_and_the_name_dialog_says_what_it_does(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str], locale: str
-) -> None:
-    table, words_of = shared_table, lang(locale)
+async def on_a_phone(browser: Any, url: str, locale: str) -> Any:
+    """A phone's browser in `locale` opening the page: its name dialog asks in that language."""
+    words_of = lang(locale)
     page = await (await browser.new_context(viewport=PHONE, locale=locale)).new_page()
-    await page.goto(table.url)
+    await page.goto(url)
     await page.wait_for_selector(f"html[lang='{words_of.code}']")
     assert await page.inner_text("#join-title") == words_of.gettext("Pick your name")
     assert await page.eval_on_selector("#locale", "(s) => s.value.split('-')[0]") == words_of.code
+    return page
+
+
+async def test_the_phones_panel_closes_like_a_drawer_and_the_name_dialog_says_what_it_does(
+    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
+) -> None:
+    """Asha's phone speaks English, her guest's Hindi: the name dialog says what it does in each."""
+    table = shared_table
+    page = await on_a_phone(browser, table.url, "en-US")
     asha = named("Asha")
     await page.fill("#join-name", asha)
     await page.click("#join-button")
@@ -255,8 +262,7 @@ async def test_the_phones_panel_closes_like_a_drawer_and_the_name_dialog_says_wh
     await page.keyboard.press("Escape")
     await page.wait_for_selector(opened, state="detached")
     assert await page.evaluate("document.activeElement.id") == "menu"
-    guest = await (await browser.new_context(viewport=PHONE, locale=locale)).new_page()
-    await guest.goto(table.url)
+    guest = await on_a_phone(browser, table.url, "hi")
     lookalike = "Ａ" + asha[1:]  # a full-width Ａ: refused, and still shown as a letter
     await guest.fill("#join-name", lookalike)
     await guest.click("#join-button")
@@ -271,5 +277,7 @@ async def test_the_phones_panel_closes_like_a_drawer_and_the_name_dialog_says_wh
     await guest.click("#moderator")
     await guest.wait_for_selector("#refused:not([hidden])")
     assert not await guest.is_checked("#moderator") and await guest.is_disabled("#moderator")
-    await guest.click("#switch")
-    assert await guest.inner_text("#join-title") == words_of.gettext("Play as someone else")
+    await page.click("#menu")
+    for tab, locale in [(guest, "hi"), (page, "en-US")]:
+        await tab.click("#switch")
+        assert await tab.inner_text("#join-title") == lang(locale).gettext("Play as someone else")
