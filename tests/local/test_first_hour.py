@@ -1,7 +1,7 @@
 """A new member's first hour at the shared table, in English and in Hindi: who moderates, a name
 the page refuses, the seat offer and the table's language, the phone's width, and what an empty
 channel says (a hint that goes with its throw: test_page_slips.py; a bot not ready yet:
-test_play_command.py's second run). The tests share one table (conftest.py), the empty channel's
+test_play_command.py's second run; Hindi's font at each weight: test_shared_table.py). The tests share one table (conftest.py), the empty channel's
 test a channel of its own there."""
 
 from __future__ import annotations
@@ -265,28 +265,3 @@ async def test_an_empty_channel_says_what_to_type(
         await welcome.wait_for(state="detached")  # the channel is empty no more
     assert found == {state: [] for state in found}, found
     assert all(tab.errors == [] for tab, _ in tabs)
-
-
-REGULAR_DEVANAGARI = """() => [...document.fonts].some((f) => {
-    const weights = f.weight.split(' ').map(Number);  // a face for regular text only, not up to bold
-    return f.family.replaceAll('"', '') === 'Pachisi Devanagari' && Math.max(...weights) <= 500
-        && f.status === 'loaded'; })"""
-
-
-async def test_hindi_at_the_regular_weight_is_drawn_regular_beside_latin(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
-) -> None:
-    chitra = await member(browser, shared_table.url, named("Chitra"), "hi")
-    await chitra.command("/pachisi help")
-    await (
-        chitra.message_with(lang("hi").gettext("Only you can see this"))
-        .locator("img.picture")
-        .first.wait_for()
-    )
-    await chitra.page.wait_for_function(REGULAR_DEVANAGARI)  # the regular face, loaded for regular text
-    weights = await chitra.page.evaluate(
-        """() => { const p = document.querySelector('#messages .markdown p');
-            return [getComputedStyle(p).fontWeight, document.fonts.check('400 16px "Pachisi Devanagari"', 'आप')]; }"""
-    )
-    assert weights == ["400", True]
-    assert chitra.errors == []

@@ -34,6 +34,10 @@ DEVANAGARI_LOADED = """() => { const faces = [...document.fonts].filter(
     (f) => f.family.replaceAll('"', '') === 'Pachisi Devanagari');
     return faces.length === 2 && faces.every((f) => f.status === 'loaded'); }"""
 """Both weights (the regular for text, the bold for names and headings) are in use on a Hindi page."""
+REGULAR_DEVANAGARI = """() => [...document.fonts].some((f) => {
+    const weights = f.weight.split(' ').map(Number);  // a face for regular text only, not up to bold
+    return f.family.replaceAll('"', '') === 'Pachisi Devanagari' && Math.max(...weights) <= 500
+        && f.status === 'loaded'; })"""
 
 
 async def hindi_member(browser: Any, url: str, name: str) -> Tab:
@@ -66,6 +70,12 @@ async def test_hindi_is_drawn_in_the_served_font_and_a_hindi_command_starts_a_ga
     await asha.page.wait_for_function(DEVANAGARI_LOADED)
     glyphs = await asha.page.evaluate("document.fonts.check('16px \"Pachisi Devanagari\"', 'पच्चीसी')")
     assert glyphs
+    await asha.page.wait_for_function(REGULAR_DEVANAGARI)  # the regular face, for regular text
+    weights = await asha.page.evaluate(
+        """() => { const p = document.querySelector('#messages .markdown p');
+            return [getComputedStyle(p).fontWeight, document.fonts.check('400 16px "Pachisi Devanagari"', 'आप')]; }"""
+    )
+    assert weights == ["400", True]  # Hindi at the regular weight is drawn regular beside Latin
     await asha.page.wait_for_function(
         "() => [...document.querySelectorAll('#messages img.picture')].every((i) => i.complete)"
     )
