@@ -253,7 +253,7 @@ async def test_a_bot_that_dies_is_started_again_and_the_game_goes_on(
     runs = bot.runs
     await bot.child.kill()  # SIGKILL: no clean shutdown
     await asha.page.wait_for_selector("#bot-status.offline")
-    await asha.page.wait_for_selector("#bot-status.online", timeout=30_000)
+    await asha.page.wait_for_selector("#bot-status.online", timeout=60_000)  # a start: as wait_ready allows
     assert bot.runs == runs + 1
     for _ in range(2):  # her throw is taken after the restart, and the game offers the next turn
         turn = await asha.turn()
