@@ -30,6 +30,11 @@ from localdiscord.table import LocalTable
 from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, missing
 
 HERE = Path(__file__).resolve().parent
+QUICK_BOT = {"COMPUTER_PACE_SECONDS": "0", "WORKERS": "0"}
+"""The bot's settings on the page's tables: the computers play without pauses, and the pictures
+and decisions are made in the bot's own process, so a start or restart spawns and warms no pool
+of worker processes (a second or more of CPU each on a loaded machine). The pool is the
+end-to-end tests' and tests/bot/test_workers.py's to test; the page sees the same messages."""
 RUNNER = "runner-" + "r" * 40
 """The browser secret of whoever runs a shared table (tabs.Tab.join's `secret` hands it to a tab)."""
 
@@ -105,12 +110,13 @@ async def browser(chromium: Any) -> AsyncIterator[Contexts]:
 async def running(folder: Path) -> AsyncIterator[LocalTable]:
     """The local table in this process (the bot is its child process, run in `folder`, so no .env
     of the developer's reaches it), on a free port, with the computers playing without pauses and
-    one worker process. The settings reach the bot alone: the worker's other tests keep theirs."""
+    no worker processes (QUICK_BOT). The settings reach the bot alone: the worker's other tests
+    keep theirs."""
     table = LocalTable(folder / "table.sqlite3", port=0, say=lambda text: None, bot_cwd=folder)
     try:
         with pytest.MonkeyPatch.context() as patch:  # read once, by start: restarts keep them
-            patch.setenv("COMPUTER_PACE_SECONDS", "0")
-            patch.setenv("WORKERS", "1")  # one worker process, as the end-to-end tests' bot has
+            for name, value in QUICK_BOT.items():
+                patch.setenv(name, value)
             await table.start()
         await table.wait_ready()
         yield table

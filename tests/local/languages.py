@@ -18,12 +18,12 @@ def lang(locale: str) -> Language:
     return choose(locale)
 
 
-def won(locale: str) -> re.Pattern[str]:
-    """The result's headline in `locale`, whoever won: "Black wins!", "Black + Yellow win!"."""
+def resigned(locale: str) -> re.Pattern[str]:
+    """A resigned game's result in `locale`, whoever won: "Black wins by resignation: ..."."""
     words = lang(locale)
     said = [
         words.gettext(m, side="\0", players="\0")
-        for m in ("**{side} wins!** {players}", "**{side} win!** {players}")
+        for m in ("**{side} wins** by resignation: {players}", "**{side} win** by resignation: {players}")
     ]
     return re.compile("|".join(re.escape(s.split("\0")[1].replace("*", "").strip()) for s in said))
 

@@ -18,7 +18,9 @@ from pathlib import Path
 
 import pytest
 
+from localdiscord.child import READY_LINE
 from localdiscord.table import LocalTable
+from tests.local.conftest import QUICK_BOT
 from tests.support.processes import free_port
 
 INTERVAL_MS = 1_500
@@ -45,13 +47,17 @@ async def test_an_idle_bot_keeps_up_with_its_heartbeats(
     monkeypatch.chdir(tmp_path)
     port = free_port()
     monkeypatch.setenv("METRICS_PORT", str(port))
+    for name, value in QUICK_BOT.items():
+        monkeypatch.setenv(name, value)
     table = LocalTable(tmp_path / "table.sqlite3", port=0, say=lambda text: None)
     table.server.gateway.heartbeat_ms = INTERVAL_MS
     await table.start()
     latencies = []
     try:
         await table.wait_ready()
-        for beat in range(1, BEATS + 1):
+        await table.server.wait_until(lambda: READY_LINE in table.log_path.read_text(), 60, "the bot's ready")
+        idle = table.server.gateway.heartbeats  # the beats from now on: its start's work is done
+        for beat in range(idle + 1, idle + BEATS + 1):
             await table.server.wait_until(functools.partial(acked, table, beat), 60, f"heartbeat {beat}")
             await asyncio.sleep(INTERVAL_MS / 4000)  # the bot reads the ack before its next beat
             latencies.append(await asyncio.to_thread(gateway_latency, port))

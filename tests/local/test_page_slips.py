@@ -1,11 +1,12 @@
 """Slips a fresh look found on the local table's page: Devanagari in every font the page draws
-with, notices that go with their throw, a seat taken where the member looks, the command named in
-each viewer's language, and the small ones (the phone's panel, the moderator box, the name dialog,
-names that pass for the bot)."""
+with, notices and hints that go with their throw, a seat taken where the member looks (and the
+game watched live by an onlooker), the command named in each viewer's language, and the small
+ones (the phone's panel, the moderator box, the name dialog, names that pass for the bot)."""
 
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -78,8 +79,9 @@ def test_a_commands_path_is_named_in_the_members_language() -> None:
 CHOICES_SOON = "/pachisi start players:2 pieces:4 level:easy rules:start_on_board=2"
 """Two pieces on the board from the start: once one has moved, a throw has two moves (and a Hint),
 where from an empty board it takes a grace throw (8 in 64) to have a choice."""
-HINT_OFFERED = """() => [...document.querySelectorAll('#messages button.button:not([disabled])')]
-    .some((b) => (b.dataset.customId || '').startsWith('pachisi:hint:'))"""
+HINT_OFFERED = """() => { const b = [...document.querySelectorAll('#messages button.button:not([disabled])')]
+    .find((x) => (x.dataset.customId || '').startsWith('pachisi:hint:')); return b ? b.dataset.customId : null; }"""
+"""The custom id of the Hint offered, if one is."""
 NOTICES = "#messages li.message.ephemeral"
 IN_VIEW = """(sel) => { const list = document.querySelector('#messages').getBoundingClientRect();
     const r = [...document.querySelectorAll(sel)].pop().getBoundingClientRect();
@@ -128,7 +130,7 @@ async def turn_with_a_choice(tab: Tab) -> None:
 
 
 @pytest.mark.parametrize("locale", LANGUAGES)
-async def test_a_refused_move_reads_in_devanagari_names_the_command_as_typed_and_goes_with_its_throw(
+async def test_a_refused_move_and_a_hint_go_with_their_throw_and_the_move_reads_in_devanagari(
     browser: Any, shared_table: LocalTable, named: Callable[[str], str], locale: str
 ) -> None:
     table = shared_table
@@ -148,9 +150,11 @@ async def test_a_refused_move_reads_in_devanagari_names_the_command_as_typed_and
     fonts = await used_fonts(asha.page, f"{NOTICES} code")  # the typed "क" echoed in a code span
     assert fonts and set(fonts) == {"Noto Sans Devanagari"}, fonts
     assert await asha.page.evaluate(IN_VIEW, "#messages img.picture") > 0.5  # the board in view
+    await asha.click(await asha.page.evaluate(HINT_OFFERED))  # the throw's hint, beside the notice
+    await asha.page.wait_for_function(f"() => document.querySelectorAll({NOTICES!r}).length === 2")
     turn = await asha.turn()
-    await asha.click(turn["id"])  # the throw is played: its notice goes
-    await asha.wait_gone(turn["id"])
+    await asha.click(turn["id"])  # the throw is played: its notice goes, and its hint (whose letters
+    await asha.wait_gone(turn["id"])  # would name other moves) with it
     await asha.page.wait_for_selector(NOTICES, state="detached")
     await asha.page.reload()
     await asha.page.wait_for_selector("#bot-status.online")
@@ -159,11 +163,14 @@ async def test_a_refused_move_reads_in_devanagari_names_the_command_as_typed_and
     assert asha.errors == []
 
 
-@pytest.mark.parametrize("locale", LANGUAGES)
-async def test_a_seat_taken_from_the_offer_is_told_in_the_thread_without_sending_him_there(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str], locale: str
+async def test_a_seat_taken_from_the_offer_is_told_in_the_thread_and_an_onlooker_sees_the_game_live(
+    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
 ) -> None:
-    table = shared_table
+    """Asha's table speaks Hindi; Bala, an English-speaking stranger with its link, takes a seat in
+    one click and is not sent anywhere: each reads the news's command in their language (the
+    toast's words in English: test_first_hour.py's phone test). Chandra, with the same link,
+    watches: the turn Asha plays is played on his page too."""
+    table, locale = shared_table, "hi"
     asha = await member(browser, table.url, named("Asha"), locale)  # her table speaks her language
     await asha.manual()
     await asha.command("/pachisi start players:4 pieces:1 level:easy")
@@ -171,25 +178,38 @@ async def test_a_seat_taken_from_the_offer_is_told_in_the_thread_without_sending
     await asha.turn()
     link = asha.page.url
     thread = link.rsplit("/", 1)[1]
-    bala = await Tab.join(browser, link, named("Bala"))  # an English-speaking stranger with the link
+    bala = await Tab.join(browser, link, named("Bala"))
     await bala.page.locator("#offer[open]").wait_for()
+    assert await bala.page.inner_text("#channel-name") == await asha.page.inner_text("#channel-name")
     await bala.page.click("#offer-take")
     news = f"#messages li.message:not(.ephemeral):has(.invoked) .mention:text-is({'@' + bala.name!r})"
     await bala.page.wait_for_selector(news)  # the thread's news, as the answer to what he did there
+    heard = time.monotonic()
     await asha.page.wait_for_selector(news)
     assert await bala.page.locator("#messages .invoked .command").last.inner_text() == "/pachisi join"
     shown = await asha.page.locator("#messages .invoked .command").last.inner_text()
     assert shown == synced_name(table, "pachisi join", locale)  # each viewer, their own language
-    await bala.page.wait_for_timeout(1000)  # (any notice of it has come by now)
+    chandra = await Tab.join(browser, link, named("Chandra"))
+    await chandra.page.click("#offer-watch")
+    await chandra.page.wait_for_selector("#messages img.picture")
+    waited = time.monotonic() - heard
+    await bala.page.wait_for_timeout(max(0, 1000 * (1 - waited)))  # (any notice of his seat has come by now)
     assert await bala.page.locator(f'a.mention[href="#channel={thread}"]').count() == 0  # he is there
     assert await bala.page.locator(".message.ephemeral").count() == 0
+    everything = "() => document.querySelector('#messages').innerText"
+    turn = await asha.turn()
+    before = await chandra.page.evaluate(everything)
+    await asha.click(turn["id"])
+    await asha.wait_gone(turn["id"])
+    await chandra.page.wait_for_function(f"(old) => ({everything})() !== old", arg=before)  # live
+    await chandra.wait_gone(turn["id"])  # the turn she played is played on his page too
     await asha.page.click("#copy-link")  # the page's own notice covers no message
     toast = await asha.page.locator("#toast:not([hidden])").bounding_box()
     messages = await asha.page.locator("#messages").bounding_box()
     assert toast is not None and messages is not None
     assert toast["y"] >= messages["y"] + messages["height"] - 1
     assert (await asha.page.inner_text("#toast")).startswith(lang(locale).gettext("Link copied: {link}")[:6])
-    assert asha.errors == bala.errors == []
+    assert asha.errors == bala.errors == chandra.errors == []
 
 
 def greet(members: Members, name: str, browser: str, locale: str = "en-US") -> MemberRecord:
@@ -211,16 +231,23 @@ async def test_a_name_with_the_bots_name_among_its_words_is_refused(name: str, l
         assert greet(members, welcome, "a").user.name == welcome
 
 
-@pytest.mark.parametrize("locale", LANGUAGES)
-async def test_the_phones_panel_closes_like_a_drawer_and_the_name_dialog_says_what_it_does(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str], locale: str
-) -> None:
-    table, words_of = shared_table, lang(locale)
+async def on_a_phone(browser: Any, url: str, locale: str) -> Any:
+    """A phone's browser in `locale` opening the page: its name dialog asks in that language."""
+    words_of = lang(locale)
     page = await (await browser.new_context(viewport=PHONE, locale=locale)).new_page()
-    await page.goto(table.url)
+    await page.goto(url)
     await page.wait_for_selector(f"html[lang='{words_of.code}']")
     assert await page.inner_text("#join-title") == words_of.gettext("Pick your name")
     assert await page.eval_on_selector("#locale", "(s) => s.value.split('-')[0]") == words_of.code
+    return page
+
+
+async def test_the_phones_panel_closes_like_a_drawer_and_the_name_dialog_says_what_it_does(
+    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
+) -> None:
+    """Asha's phone speaks English, her guest's Hindi: the name dialog says what it does in each."""
+    table = shared_table
+    page = await on_a_phone(browser, table.url, "en-US")
     asha = named("Asha")
     await page.fill("#join-name", asha)
     await page.click("#join-button")
@@ -235,8 +262,7 @@ async def test_the_phones_panel_closes_like_a_drawer_and_the_name_dialog_says_wh
     await page.keyboard.press("Escape")
     await page.wait_for_selector(opened, state="detached")
     assert await page.evaluate("document.activeElement.id") == "menu"
-    guest = await (await browser.new_context(viewport=PHONE, locale=locale)).new_page()
-    await guest.goto(table.url)
+    guest = await on_a_phone(browser, table.url, "hi")
     lookalike = "Ａ" + asha[1:]  # a full-width Ａ: refused, and still shown as a letter
     await guest.fill("#join-name", lookalike)
     await guest.click("#join-button")
@@ -251,5 +277,7 @@ async def test_the_phones_panel_closes_like_a_drawer_and_the_name_dialog_says_wh
     await guest.click("#moderator")
     await guest.wait_for_selector("#refused:not([hidden])")
     assert not await guest.is_checked("#moderator") and await guest.is_disabled("#moderator")
-    await guest.click("#switch")
-    assert await guest.inner_text("#join-title") == words_of.gettext("Play as someone else")
+    await page.click("#menu")
+    for tab, locale in [(guest, "hi"), (page, "en-US")]:
+        await tab.click("#switch")
+        assert await tab.inner_text("#join-title") == lang(locale).gettext("Play as someone else")

@@ -1,5 +1,6 @@
-"""The local table shared as a web game: Hindi with the served font and Hindi commands, a table's
-link seating a friend, members held by their browsers, and a page that follows the game."""
+"""The local table shared as a web game: Hindi with the served font and Hindi commands, members
+held by their browsers, and a page that follows the game (a table's link seating a friend and
+showing an onlooker the game live: test_page_slips.py)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,6 @@ import pytest
 from localdiscord import page as page_module
 from localdiscord import words
 from localdiscord.table import LocalTable
-from tests.local.languages import LANGUAGES
 from tests.local.tabs import Tab
 from tests.support.browser import DESKTOP
 
@@ -34,6 +34,10 @@ DEVANAGARI_LOADED = """() => { const faces = [...document.fonts].filter(
     (f) => f.family.replaceAll('"', '') === 'Pachisi Devanagari');
     return faces.length === 2 && faces.every((f) => f.status === 'loaded'); }"""
 """Both weights (the regular for text, the bold for names and headings) are in use on a Hindi page."""
+REGULAR_DEVANAGARI = """() => [...document.fonts].some((f) => {
+    const weights = f.weight.split(' ').map(Number);  // a face for regular text only, not up to bold
+    return f.family.replaceAll('"', '') === 'Pachisi Devanagari' && Math.max(...weights) <= 500
+        && f.status === 'loaded'; })"""
 
 
 async def hindi_member(browser: Any, url: str, name: str) -> Tab:
@@ -66,6 +70,12 @@ async def test_hindi_is_drawn_in_the_served_font_and_a_hindi_command_starts_a_ga
     await asha.page.wait_for_function(DEVANAGARI_LOADED)
     glyphs = await asha.page.evaluate("document.fonts.check('16px \"Pachisi Devanagari\"', 'पच्चीसी')")
     assert glyphs
+    await asha.page.wait_for_function(REGULAR_DEVANAGARI)  # the regular face, for regular text
+    weights = await asha.page.evaluate(
+        """() => { const p = document.querySelector('#messages .markdown p');
+            return [getComputedStyle(p).fontWeight, document.fonts.check('400 16px "Pachisi Devanagari"', 'आप')]; }"""
+    )
+    assert weights == ["400", True]  # Hindi at the regular weight is drawn regular beside Latin
     await asha.page.wait_for_function(
         "() => [...document.querySelectorAll('#messages img.picture')].every((i) => i.complete)"
     )
@@ -74,40 +84,12 @@ async def test_hindi_is_drawn_in_the_served_font_and_a_hindi_command_starts_a_ga
     assert asha.errors == []
 
 
-async def test_a_tables_link_seats_a_friend_and_shows_an_onlooker_the_game_live(
+async def test_another_browsers_member_is_refused_by_name_and_by_forged_request(
     browser: Any, shared_table: LocalTable, named: Callable[[str], str]
 ) -> None:
-    asha = await Tab.join(browser, shared_table.url, named("Asha"))
-    await asha.manual()
-    await asha.command("/pachisi start players:4 pieces:1 level:easy")
-    await asha.page.wait_for_selector("#channel-name:has-text('›')")
-    await asha.turn()
-    link = asha.page.url
-    assert "/t/" in link
-    bala = await Tab.join(browser, link, named("Bala"))
-    offer = bala.page.locator("#offer[open]")
-    await offer.wait_for()
-    assert await bala.page.inner_text("#channel-name") == await asha.page.inner_text("#channel-name")
-    await bala.page.click("#offer-take")  # one click
-    await asha.page.wait_for_selector(f"#messages li.message:has-text({bala.name + ' takes'!r})")
-    chandra = await Tab.join(browser, link, named("Chandra"))
-    await chandra.page.click("#offer-watch")
-    await chandra.page.wait_for_selector("#messages img.picture")
-    shown = "() => document.querySelector('#messages').innerText"
-    turn = await asha.turn()
-    before = await chandra.page.evaluate(shown)
-    await asha.click(turn["id"])
-    await asha.wait_gone(turn["id"])
-    await chandra.page.wait_for_function(f"(old) => ({shown})() !== old", arg=before)  # live
-    await chandra.wait_gone(turn["id"])  # the turn she played is played on his page too
-    assert asha.errors == bala.errors == chandra.errors == []
-
-
-@pytest.mark.parametrize("locale", LANGUAGES)
-async def test_another_browsers_member_is_refused_by_name_and_by_forged_request(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str], locale: str
-) -> None:
-    table = shared_table
+    """The other browser reads the page in Hindi (the refusal in each language, without a
+    browser: tests/local/test_members.py)."""
+    table, locale = shared_table, "hi"
     asha = await Tab.join(browser, table.url, named("Asha"))
     await asha.manual()
     await asha.command(START)

@@ -16,7 +16,7 @@ from localdiscord import table as table_module
 from localdiscord.objects import API
 from localdiscord.table import LocalTable
 from localdiscord.words import language_of
-from tests.local.languages import LANGUAGES, lang, member, won
+from tests.local.languages import LANGUAGES, lang, member, resigned
 from tests.local.tabs import Tab
 from tests.support.browser import DESKTOP, PHONE
 
@@ -38,26 +38,46 @@ def localized(table: LocalTable, locale: str, *path: str) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("locale", LANGUAGES)
-async def test_a_game_started_in_the_command_box_and_played_to_the_end_by_clicking(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str], locale: str
+async def test_the_command_box_suggests_and_completes_in_the_members_language(
+    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
 ) -> None:
+    """In English, then in Hindi (she switches the page's language)."""
+    asha = await member(browser, shared_table.url, named("Asha"), "en-US")
+    for locale in LANGUAGES:
+        if locale != "en-US":
+            await asha.page.select_option("#locale", locale)
+            await asha.page.wait_for_selector(f"html[lang='{lang(locale).code}']")
+        command, start, players = localized(shared_table, locale, "pachisi", "start", "players")
+        await asha.page.fill("#box", f"/{command} {start[:2]}")
+        await asha.page.wait_for_selector(f"#suggestions li:has-text('/{command} {start}')")
+        await asha.page.press("#box", "Tab")  # takes the first suggestion
+        assert await asha.page.input_value("#box") == f"/{command} {start} "
+        await asha.page.type("#box", f"{players}:")
+        await asha.page.wait_for_selector("#suggestions li:has-text('2')")
+    assert asha.errors == []
+
+
+async def test_a_game_started_in_the_command_box_ends_and_its_card_offers_a_rematch(
+    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
+) -> None:
+    """In Hindi: her throw clicked, then her resignation ends the game (two players), the result in
+    her language, and the table's card in the channel offers a rematch and leads back. (A whole
+    game clicked to its win on the page: test_page_access.py, by the keyboard; a game's course to
+    its end in each language: tests/table.)"""
+    locale = "hi"
     words = lang(locale)
     asha = await member(browser, shared_table.url, named("Asha"), locale)
-    command, start, players = localized(shared_table, locale, "pachisi", "start", "players")
-    await asha.page.fill("#box", f"/{command} {start[:2]}")
-    await asha.page.wait_for_selector(f"#suggestions li:has-text('/{command} {start}')")
-    await asha.page.press("#box", "Tab")  # takes the first suggestion
-    assert await asha.page.input_value("#box") == f"/{command} {start} "
-    await asha.page.type("#box", f"{players}:")
-    await asha.page.wait_for_selector("#suggestions li:has-text('2')")
     await asha.manual()
     await asha.command(START)
     await asha.page.wait_for_selector("#channel-name:has-text('›')")  # her new table's thread opens
     await asha.page.wait_for_selector("#messages img.picture")  # the board
-    clicks = await asha.play_to_the_end(shared_table.database)
-    assert clicks > 0
-    await asha.message_with(won(locale)).first.wait_for()  # the result, in her language
+    turn = await asha.turn()
+    await asha.click(turn["id"])
+    await asha.wait_gone(turn["id"])
+    await asha.command("/pachisi resign")
+    resign = f"#messages button:has-text({words.gettext('Resign')!r}):not([disabled])"
+    await asha.page.locator(resign).last.click()
+    await asha.message_with(resigned(locale)).first.wait_for()  # the result, in her language
     await asha.open_channel("# pachisi")
     rematch = f"button:has-text({words.gettext('Rematch')!r})"
     card = asha.message_with(asha.name).filter(has=asha.page.locator(rematch)).last
@@ -68,10 +88,11 @@ async def test_a_game_started_in_the_command_box_and_played_to_the_end_by_clicki
     assert asha.errors == []
 
 
-@pytest.mark.parametrize("locale", LANGUAGES)
 async def test_a_second_member_takes_a_seat_and_sees_the_same_thread(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str], locale: str
+    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
 ) -> None:
+    """At a table that speaks Hindi (the card's words in English: tests/table/transcripts)."""
+    locale = "hi"
     words = lang(locale)
     asha = await member(browser, shared_table.url, named("Asha"), locale)
     await asha.manual()
@@ -91,33 +112,34 @@ async def test_a_second_member_takes_a_seat_and_sees_the_same_thread(
     assert asha.errors == bala.errors == []
 
 
-@pytest.mark.parametrize("locale", LANGUAGES)
 async def test_an_ephemeral_answer_shows_only_on_its_members_page(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str], locale: str
+    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
 ) -> None:
-    words = lang(locale)
-    only_you = words.gettext("Only you can see this")
-    asha = await member(browser, shared_table.url, named("Asha"), locale)
-    bala = await member(browser, shared_table.url, named("Bala"), locale)
+    """Asha reads the page in Hindi, Bala in English: each one's notice in their words."""
+    hers, his = lang("hi"), lang("en-US")
+    asha = await member(browser, shared_table.url, named("Asha"), "hi")
+    bala = await member(browser, shared_table.url, named("Bala"), "en-US")
     pictures = await bala.page.locator("#messages img.picture").count()
     await asha.command("/pachisi help")
-    answer = asha.message_with(only_you)
+    answer = asha.message_with(hers.gettext("Only you can see this"))
     await answer.locator("img.picture").wait_for()  # the board's key (after a moment of thinking)
     assert await answer.locator("img.picture").count() == 1
     await bala.command("/pachisi auto mode:on")  # a later answer of Bala's own, to wait for
-    await bala.message_with(only_you).wait_for()
-    assert await bala.message_with(only_you).count() == 1
+    only_him = bala.message_with(his.gettext("Only you can see this"))
+    await only_him.wait_for()
+    assert await only_him.count() == 1
     assert await bala.page.locator("#messages img.picture").count() == pictures  # her help's key is not his
-    assert await asha.message_with(only_you).locator("img.picture").count() == 1
-    await answer.locator(f"button:has-text({words.gettext('Dismiss message')!r})").click()
+    assert await answer.locator("img.picture").count() == 1
+    await answer.locator(f"button:has-text({hers.gettext('Dismiss message')!r})").click()
     await answer.wait_for(state="detached")
+    await only_him.locator(f"button:has-text({his.gettext('Dismiss message')!r})").wait_for()
     await asha.command(f"good luck, *{bala.name}*")  # a line without / is a chat message, for everyone
     said = bala.message_with(f"good luck, {bala.name}")
     await said.wait_for()
     assert await said.locator(".author").inner_text() == asha.name
     assert await said.locator("em").inner_text() == bala.name
     await asha.command("/pachisi help")  # the bot is still there after hearing it
-    await asha.message_with(only_you).locator("img.picture").wait_for()
+    await answer.locator("img.picture").wait_for()
 
 
 REFUSED = [
@@ -133,27 +155,33 @@ REFUSED = [
 """Lines the command box refuses, and (in English) why."""
 
 
-@pytest.mark.parametrize("locale", LANGUAGES)
 async def test_commands_the_bot_does_not_have_are_refused_on_the_page(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str], locale: str
+    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
 ) -> None:
-    asha = await member(browser, shared_table.url, named("Asha"), locale)
+    """In English, then in Hindi (she switches the page's language)."""
+    asha = await member(browser, shared_table.url, named("Asha"), "en-US")
     assert shared_table.guild is not None
-    commands = commandline.localized(
-        list(shared_table.server.commands[shared_table.guild.id].values()), locale
-    )
     sent = len(shared_table.server.interactions)
-    for line, reason in REFUSED:
-        await asha.command(line)
-        shown = await asha.refusal()
-        with pytest.raises(commandline.Refused) as read:  # the reader's reason, in her language
-            commandline.read(line, commands, {}, language_of(locale))
-        assert shown == str(read.value), line
-        assert reason in shown if locale == "en-US" else any("\u0900" <= c <= "\u097f" for c in shown), line
-        assert await asha.page.input_value("#box") == line  # kept, to be corrected
+    for locale in LANGUAGES:
+        if locale != "en-US":
+            await asha.page.select_option("#locale", locale)
+            await asha.page.wait_for_selector(f"html[lang='{lang(locale).code}']")
+        commands = commandline.localized(
+            list(shared_table.server.commands[shared_table.guild.id].values()), locale
+        )
+        for line, reason in REFUSED:
+            await asha.command(line)
+            shown = await asha.refusal()
+            with pytest.raises(commandline.Refused) as read:  # the reader's reason, in her language
+                commandline.read(line, commands, {}, language_of(locale))
+            assert shown == str(read.value), line
+            assert reason in shown if locale == "en-US" else any("\u0900" <= c <= "\u097f" for c in shown), (
+                line
+            )
+            assert await asha.page.input_value("#box") == line  # kept, to be corrected
     assert len(shared_table.server.interactions) == sent  # nothing reached the bot
     await asha.command("/pachisi help")
-    await asha.message_with(lang(locale).gettext("Only you can see this")).wait_for()
+    await asha.message_with(lang(LANGUAGES[-1]).gettext("Only you can see this")).wait_for()
     assert len(shared_table.server.interactions) == sent + 1
 
 
@@ -192,33 +220,6 @@ async def test_markdown_mentions_and_times_are_shown_and_names_are_only_text(
     assert await message.locator(".mention").inner_text() == "@" + evil
     assert await asha.page.locator("img:not(.picture)").count() == 0  # no element from any text
     assert evil in await asha.page.inner_text("#me-name")
-
-
-async def test_phone_width_board_fits_and_buttons_work_by_keyboard(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
-) -> None:
-    """The layout and the keyboard at a phone's width (in Hindi as well: test_first_hour.py)."""
-    asha = await Tab.join(browser, shared_table.url, named("Asha"), viewport=PHONE)
-    await asha.manual()
-    await asha.command(START)
-    await asha.page.wait_for_selector("#channel-name:has-text('›')")
-    board = asha.page.locator("#messages img.picture").last
-    await board.wait_for()
-    await asha.page.wait_for_function(
-        "() => [...document.querySelectorAll('#messages img.picture')].every((i) => i.complete)"
-    )
-    box = await board.bounding_box()
-    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
-    width = await asha.page.evaluate("document.documentElement.scrollWidth")
-    assert width <= PHONE["width"]  # nothing wider than the phone
-    turn = await asha.turn()
-    await asha.page.focus("#box")
-    await asha.page.keyboard.press("Shift+Tab")  # back from the box: the newest message's buttons
-    while await asha.page.evaluate("document.activeElement.dataset.customId || ''") != turn["id"]:
-        await asha.page.keyboard.press("Shift+Tab")
-    await asha.page.keyboard.press("Enter")
-    await asha.wait_gone(turn["id"])
-    await asha.page.screenshot(path=str(shared_table.database.parent / "phone.png"))
 
 
 CARD_OVERFLOW = """() => [...document.querySelectorAll('#messages .embed')].flatMap((card) => {
