@@ -138,7 +138,6 @@ class Tab:
             f"""(a) => ({NEWEST_TURN})(a) || [...document.querySelectorAll('#messages strong')]
                 .some((s) => /{WON.pattern}/.test(s.textContent)) && 'end'""",
             arg=PLAYING,
-            timeout=60_000,
         )
         found = await handle.json_value()
         return None if found == "end" else dict(found)

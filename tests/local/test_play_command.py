@@ -170,7 +170,7 @@ async def test_ctrl_c_and_play_again_resumes_the_game_and_the_page_reconnects(
         finally:
             os.kill(bot, signal.SIGCONT)
         for tab, locale in [(asha, "en-US"), (bala, "hi")]:
-            await tab.page.wait_for_selector("#bot-status.online", timeout=60_000)
+            await tab.page.wait_for_selector("#bot-status.online")
             await tab.page.wait_for_selector("#refused", state="hidden")  # stale once the bot is there
             await tab.command("/pachisi help")
             answered = tab.message_with(lang(locale).gettext("Only you can see this"))
