@@ -362,8 +362,10 @@ class GameService(GameNotes):
             Game(game.position, throws=game.turn_number, pending=game.game.pending), dict(game.seats)
         )
         change(turns)
+        throwers = None
         if not turns.over:
-            await play_rest(self.workers, turns, self.rng, await self._throwers(session, game, turns))
+            throwers = await self._throwers(session, game, turns)
+            await play_rest(self.workers, turns, self.rng, throwers)
         last = turns.events[-1] if turns.events else None
         new = replace(
             game,
@@ -387,7 +389,7 @@ class GameService(GameNotes):
         replaced = (
             game.message_id if shown_on is not None and game.message_id not in (None, shown_on) else None
         )
-        return Played(replace(new, version=game.version + 1), tuple(turns.events), replaced)
+        return Played(replace(new, version=game.version + 1), tuple(turns.events), replaced, throwers)
 
     async def _throwers(self, session: AsyncSession, game: GameSnapshot, turns: Turns) -> frozenset[int]:
         """The members the bot throws for: those with auto-throw on, except in a game of one piece
