@@ -262,9 +262,10 @@ class GameService(GameNotes):
 
     async def _with_story(self, session: AsyncSession, played: Played) -> Played:
         """A seat changed hands and nothing was played: the turn's message is drawn again, with
-        the moves it showed (`GameSnapshot.story`, read from the move log)."""
+        the moves it showed (`GameSnapshot.story`, read from the move log; none before the
+        first throw, so the log is not read)."""
         game = played.snapshot
-        if played.events or game.status != Status.ACTIVE:
+        if played.events or game.status != Status.ACTIVE or game.turn_number == 0:
             return played
         rows = await self.store.moves(session, game.id)
         story = story_of(game.rules, rows, game.user_to_move())
