@@ -397,6 +397,17 @@ async def test_the_bot_throws_for_members_who_want_it_and_stops_at_a_real_choice
         snapshot = played.snapshot
 
 
+async def test_a_start_says_whom_the_bot_throws_for_as_it_read_them_to_play_on(store: Store) -> None:
+    """The table's first word on auto-throw comes from the start's own read, not a second one."""
+    games = service(store, seed=21, auto_throw=True)
+    await games.members.set_auto_throw(BOB, False)
+    counted = count_transactions(store)
+    played = await games.start(GUILD, CHANNEL, ALICE, FOUR, "normal", None, members={2: BOB})
+    assert counted[0] == 1 and played.throwers == {ALICE}
+    one_piece = await games.start(GUILD, CHANNEL + 1, ALICE, TWO, "normal", None)
+    assert one_piece.throwers == frozenset(), "with one piece a seat the bot throws for nobody"
+
+
 async def test_auto_throw_is_on_until_the_member_turns_it_off_everywhere(store: Store) -> None:
     members = service(store, auto_throw=True).members
     assert await members.auto_throw(ALICE)

@@ -262,9 +262,10 @@ class GameService(GameNotes):
 
     async def _with_story(self, session: AsyncSession, played: Played) -> Played:
         """A seat changed hands and nothing was played: the turn's message is drawn again, with
-        the moves it showed (`GameSnapshot.story`, read from the move log)."""
+        the moves it showed (`GameSnapshot.story`, read from the move log; none before the
+        first throw, so the log is not read)."""
         game = played.snapshot
-        if played.events or game.status != Status.ACTIVE:
+        if played.events or game.status != Status.ACTIVE or game.turn_number == 0:
             return played
         rows = await self.store.moves(session, game.id)
         story = story_of(game.rules, rows, game.user_to_move())
@@ -362,8 +363,10 @@ class GameService(GameNotes):
             Game(game.position, throws=game.turn_number, pending=game.game.pending), dict(game.seats)
         )
         change(turns)
+        throwers = None
         if not turns.over:
-            await play_rest(self.workers, turns, self.rng, await self._throwers(session, game, turns))
+            throwers = await self._throwers(session, game, turns)
+            await play_rest(self.workers, turns, self.rng, throwers)
         last = turns.events[-1] if turns.events else None
         new = replace(
             game,
@@ -387,7 +390,7 @@ class GameService(GameNotes):
         replaced = (
             game.message_id if shown_on is not None and game.message_id not in (None, shown_on) else None
         )
-        return Played(replace(new, version=game.version + 1), tuple(turns.events), replaced)
+        return Played(replace(new, version=game.version + 1), tuple(turns.events), replaced, throwers)
 
     async def _throwers(self, session: AsyncSession, game: GameSnapshot, turns: Turns) -> frozenset[int]:
         """The members the bot throws for: those with auto-throw on, except in a game of one piece

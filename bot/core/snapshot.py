@@ -111,6 +111,8 @@ class Played:
     replaced: int | None = None
     """The message that showed the turn until the member acted on another copy of it (a restart
     left two): it is closed, the one they used shows the game from now on."""
+    throwers: frozenset[int] | None = None
+    """The seated members the bot throws for, as the call read them to play on (None: not read)."""
 
     @property
     def more(self) -> bool:

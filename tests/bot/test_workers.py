@@ -23,7 +23,7 @@ from bot.core.workers import Workers
 from engine.game import Game
 from engine.rules import Rules
 from engine.state import Position, parse_move
-from tests.support.services import ALICE, BOB, CHANNEL, GUILD, Clock, play_out
+from tests.support.services import ALICE, BOB, CHANNEL, GUILD, Clock, force_position, play_out
 
 FOUR = Rules.parse("classic")
 TWO = Rules.parse("classic,players=2,pieces=2")
@@ -119,6 +119,28 @@ async def test_a_worker_killed_mid_decision_costs_nothing(sqlite_store: Store) -
     assert workers.retries == 1  # the decision was run again, once
     assert got == expected  # nothing lost, nothing played twice, the same dice
     assert len(got) > 40
+
+
+async def test_a_turn_that_waits_for_its_member_is_no_trip_to_a_worker(sqlite_store: Store) -> None:
+    """A start with its member to throw, and their throw with a choice, leave the computer
+    nothing to play: the pool (started on its first job) starts no worker until it has."""
+    workers = Workers(1)
+    try:
+        games = games_service(sqlite_store, workers, seed=5)
+        game = (await games.start(GUILD, CHANNEL, ALICE, TWO, "easy", 0)).snapshot
+        assert game.user_to_move() == ALICE and workers.pids() == [], "Alice to throw"
+        await force_position(sqlite_store, game, SPREAD)
+        game = (await games.act(game.id, ALICE, game.turn_number)).snapshot
+        assert game.user_to_move() == ALICE and len(game.legal_moves()) == 2
+        assert workers.pids() == [], "Alice to choose her move"
+        await games.leave(game.id, ALICE)
+        assert workers.pids(), "the computer's turns are played in a worker"
+    finally:
+        workers.shutdown()
+
+
+SPREAD = "black:10,20 yellow:0,0 turn:black captured:- rules:classic"
+"""Black's two pieces apart on the board: every throw moves either."""
 
 
 async def test_a_board_drawn_in_a_worker_is_the_same_png(pool: Workers) -> None:
