@@ -108,7 +108,7 @@ async def bot_of(run: Play) -> int:
                     with contextlib.suppress(OSError):
                         if Path(f"/proc/{pid}/cmdline").read_bytes().endswith(b"-m\0bot\0"):
                             return int(pid)
-            await asyncio.sleep(0.01)
+            await asyncio.sleep(0.01)  # /proc has no event for a child's exec: look again
 
 
 async def starting_refused(tab: Tab, locale: str) -> None:
