@@ -19,13 +19,6 @@ from tests.support.table import (
 )
 
 
-def shard_env(fake: FakeDiscord, database_url: str, shard: int | None = None, **extra: str) -> dict[str, str]:
-    """A process for one of two shards (or, without `shard`, the only one), without worker
-    processes: sharding and restarts are the point here, the pool is test_restart.py's."""
-    shards = {} if shard is None else {"SHARD_COUNT": "2", "SHARD_IDS": str(shard)}
-    return bot_env(fake, database_url, WORKERS="0", **shards, **extra)
-
-
 async def test_processes_started_together_on_an_empty_database_all_start(
     fake: FakeDiscord, postgres_url: str
 ) -> None:
@@ -34,7 +27,7 @@ async def test_processes_started_together_on_an_empty_database_all_start(
     the other waits and then finds both done, which is what any further process would do. (No
     worker processes: they have no part in the start's race.)"""
     fake.add_guild("Pachisi club").add_text_channel("games")
-    bots = [bot_process(fake, shard_env(fake, postgres_url)) for _ in range(2)]
+    bots = [bot_process(fake, bot_env(fake, postgres_url, WORKERS="0")) for _ in range(2)]
     try:
         await asyncio.gather(*(bot.start() for bot in bots))  # each says it is ready, or raises
         for bot in bots:
@@ -48,6 +41,10 @@ async def test_processes_started_together_on_an_empty_database_all_start(
             with contextlib.suppress(Exception):
                 await bot.kill()
             bot.log.close()
+
+
+def shard_env(fake: FakeDiscord, database_url: str, shard: int, **extra: str) -> dict[str, str]:
+    return bot_env(fake, database_url, SHARD_COUNT="2", SHARD_IDS=str(shard), **extra)
 
 
 def guild_table(fake: FakeDiscord, shard: int, database_url: str) -> Table:

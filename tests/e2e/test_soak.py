@@ -186,9 +186,7 @@ async def test_kills_at_every_kind_of_moment_lose_no_move_and_play_no_turn_twice
     ]
     played: list[tuple[Table, Seating]] = []
     hit: Counter[str] = Counter()
-    # No worker processes: each kill is a restart, and a pool to spawn and warm on each would be
-    # most of it. A kill with a pool mid-decision is test_restart.py's (and tests/bot/test_workers.py).
-    async with running_bot(fake, bot_env(fake, database_url, WORKERS="0")) as bot:
+    async with running_bot(fake, bot_env(fake, database_url)) as bot:
         drivers = []
         for n, seating in enumerate(seatings):
             channel = guild.add_text_channel(f"games-{n}")
