@@ -198,8 +198,8 @@ class Image:
 
 def run_steps(places: dict[str, Path], pythons: list[Path], wheels: Path) -> Image:
     """Carry out the Dockerfile: COPY, WORKDIR and RUN (each `&&` command, `python` being the fresh
-    virtual environment of the step's stage: `pythons[stage]`), pip finding what the lock files pin
-    in `wheels` alone."""
+    virtual environment of the step's stage: `pythons[stage]`, one a stage as the image's are apart,
+    made at its first command), pip finding what the lock files pin in `wheels` alone."""
     run_env = os.environ | {"PIP_FIND_LINKS": str(wheels), "PIP_NO_INDEX": "1"}
     env: dict[str, str] = {}
     workdir = places["data"]
@@ -226,10 +226,13 @@ def run_steps(places: dict[str, Path], pythons: list[Path], wheels: Path) -> Ima
                 if command.startswith(SKIPPED):
                     continue
                 command = mapped(re.sub(r"^python\b", str(pythons[step.stage]), command), places)
+                if " pip install " in command and ".whl" not in command:
+                    installed_once(command, workdir, places, run_env)
+                    continue
+                if not pythons[step.stage].exists():
+                    fresh_venv(pythons[step.stage].parents[1])
                 if " pip wheel " in command:
                     built_once(command, workdir, places, run_env)
-                elif " pip install " in command and ".whl" not in command:
-                    installed_once(command, workdir, places, run_env)
                 else:
                     subprocess.run(
                         ["bash", "-c", command], cwd=workdir, env=run_env, check=True, timeout=1800
@@ -254,13 +257,18 @@ def keep(made: Path, kept: Path) -> None:
 def fresh_venv(folder: Path) -> None:
     """A new virtual environment with pip alone, as `venv.create(folder, with_pip=True)` makes it:
     a copy of one made once (ensurepip takes seconds; its pip is this Python's own)."""
+    shutil.copytree(venv_template(), folder, symlinks=True)
+
+
+def venv_template() -> Path:
+    """The virtual environment with pip alone that `fresh_venv` copies, made on first use."""
     template = CACHE / f"venv-{PYTHON_TAG}-pip{ensurepip.version()}"
     if not template.exists():
         made = CACHE / f"venv-making-{os.getpid()}"
         shutil.rmtree(made, ignore_errors=True)
         venv.create(made, with_pip=True)
         keep(made, template)
-    shutil.copytree(template, folder, symlinks=True)
+    return template
 
 
 def wheelhouse(*locks: str) -> Path:
@@ -301,20 +309,23 @@ def installed_once(command: str, workdir: Path, places: dict[str, Path], env: di
     file) were the same: a container builder's layer cache, as the lock files change seldom. The
     project's own wheel, new with every change of the code, is installed on each run (in seconds)."""
     venv = Path(command.split()[0]).parents[1]
+    before = venv if venv.exists() else venv_template()  # a stage's first command: a fresh copy
     digest = hashlib.sha256(f"{PYTHON_TAG}\n{mapped_back(command, places)}".encode())
-    for path in sorted(p for p in venv.rglob("*") if p.is_file() and not p.is_symlink()):
-        digest.update(f"\n{path.relative_to(venv)} {path.stat().st_size}".encode())
+    for path in sorted(p for p in before.rglob("*") if p.is_file() and not p.is_symlink()):
+        digest.update(f"\n{path.relative_to(before)} {path.stat().st_size}".encode())
     for word in shlex.split(command)[1:]:
         if (path := workdir / word).is_file():  # an absolute word stays itself
             digest.update(f"\n{mapped_back(word, places)}\n".encode() + path.read_bytes())
     layer = CACHE / "install-layers" / digest.hexdigest()
     if not layer.exists():
+        if not venv.exists():
+            fresh_venv(venv)
         subprocess.run(["bash", "-c", command], cwd=workdir, env=env, check=True, timeout=1800)
         made = layer.with_name(f"{layer.name}-making-{os.getpid()}")
         shutil.copytree(venv, made, symlinks=True)
         keep(made, layer)
         return
-    shutil.rmtree(venv)
+    shutil.rmtree(venv, ignore_errors=True)
     shutil.copytree(layer, venv, symlinks=True)
 
 
@@ -381,8 +392,6 @@ async def test_the_recipe_installs_and_the_bot_answers_pachisi_start(
     from the cached layers and installs only the project's wheel."""
     places = {name: tmp_path / name for name in ("src", "wheels", "data")}
     environment = tmp_path / "venv"
-    for folder in (tmp_path / "build-venv", environment):  # one a stage, as the image's are apart
-        fresh_venv(folder)
     python = environment / "bin" / "python"
     wheels = wheelhouse("requirements-build.txt", "requirements.txt")
     image = run_steps(places, [tmp_path / "build-venv" / "bin" / "python", python], wheels)
