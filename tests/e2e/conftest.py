@@ -27,7 +27,7 @@ from tests.support.table import Table, bot_settings
 def migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A SQLite database migrated to head by the real migrations, once (a fifth of a second each
     time): each test's database is a copy, which the bot finds at its revision. A bot migrating an
-    empty database at its start is tested where the database is new: test_processes.py (three
+    empty database at its start is tested where the database is new: test_processes.py (two
     processes at once, PostgreSQL), test_container.py (the image's volume) and tests/store/."""
     path = tmp_path_factory.mktemp("migrated") / "pachisi.sqlite3"
     asyncio.run(upgrade(f"sqlite+aiosqlite:///{path}"))

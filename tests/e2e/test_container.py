@@ -6,7 +6,9 @@ What the recipe downloads and builds is kept between runs under the user's cache
 (`~/.cache/pachisi-tests/container`, or `$XDG_CACHE_HOME`; delete it to start over): an empty
 virtual environment with pip, copied for each stage instead of running ensurepip twice; the wheels
 the lock files pin, which the steps install from (`PIP_FIND_LINKS`, no index), their hashes checked
-as ever; as a container builder caches a layer, the project's wheel: the build step runs again
+as ever; as a container builder caches a layer, each stage's environment with its locked
+dependencies installed, made again whenever its command or lock file differs (the project's own
+wheel is installed into it on every run), and the project's wheel: the build step runs again
 whenever anything it builds from (the command, the files copied in, the build tools' lock) differs
 from a run that built it; and, when that build runs, its C compiler's objects (ccache), so that the
 engine is compiled again only when the C code mypyc makes of it changed."""
@@ -196,8 +198,8 @@ class Image:
 
 def run_steps(places: dict[str, Path], pythons: list[Path], wheels: Path) -> Image:
     """Carry out the Dockerfile: COPY, WORKDIR and RUN (each `&&` command, `python` being the fresh
-    virtual environment of the step's stage: `pythons[stage]`), pip finding what the lock files pin
-    in `wheels` alone."""
+    virtual environment of the step's stage: `pythons[stage]`, one a stage as the image's are apart,
+    made at its first command), pip finding what the lock files pin in `wheels` alone."""
     run_env = os.environ | {"PIP_FIND_LINKS": str(wheels), "PIP_NO_INDEX": "1"}
     env: dict[str, str] = {}
     workdir = places["data"]
@@ -224,6 +226,11 @@ def run_steps(places: dict[str, Path], pythons: list[Path], wheels: Path) -> Ima
                 if command.startswith(SKIPPED):
                     continue
                 command = mapped(re.sub(r"^python\b", str(pythons[step.stage]), command), places)
+                if " pip install " in command and ".whl" not in command:
+                    installed_once(command, workdir, places, run_env)
+                    continue
+                if not pythons[step.stage].exists():
+                    fresh_venv(pythons[step.stage].parents[1])
                 if " pip wheel " in command:
                     built_once(command, workdir, places, run_env)
                 else:
@@ -250,13 +257,18 @@ def keep(made: Path, kept: Path) -> None:
 def fresh_venv(folder: Path) -> None:
     """A new virtual environment with pip alone, as `venv.create(folder, with_pip=True)` makes it:
     a copy of one made once (ensurepip takes seconds; its pip is this Python's own)."""
+    shutil.copytree(venv_template(), folder, symlinks=True)
+
+
+def venv_template() -> Path:
+    """The virtual environment with pip alone that `fresh_venv` copies, made on first use."""
     template = CACHE / f"venv-{PYTHON_TAG}-pip{ensurepip.version()}"
     if not template.exists():
         made = CACHE / f"venv-making-{os.getpid()}"
         shutil.rmtree(made, ignore_errors=True)
         venv.create(made, with_pip=True)
         keep(made, template)
-    shutil.copytree(template, folder, symlinks=True)
+    return template
 
 
 def wheelhouse(*locks: str) -> Path:
@@ -289,6 +301,32 @@ def built_once(command: str, workdir: Path, places: dict[str, Path], env: dict[s
         keep(made, layer)
         return
     shutil.copytree(layer, target, dirs_exist_ok=True)
+
+
+def installed_once(command: str, workdir: Path, places: dict[str, Path], env: dict[str, str]) -> None:
+    """A `pip install` of locked dependencies, or the environment as a run left it whose command,
+    environment before it (its files, by name and size) and files named in the command (the lock
+    file) were the same: a container builder's layer cache, as the lock files change seldom. The
+    project's own wheel, new with every change of the code, is installed on each run (in seconds)."""
+    venv = Path(command.split()[0]).parents[1]
+    before = venv if venv.exists() else venv_template()  # a stage's first command: a fresh copy
+    digest = hashlib.sha256(f"{PYTHON_TAG}\n{mapped_back(command, places)}".encode())
+    for path in sorted(p for p in before.rglob("*") if p.is_file() and not p.is_symlink()):
+        digest.update(f"\n{path.relative_to(before)} {path.stat().st_size}".encode())
+    for word in shlex.split(command)[1:]:
+        if (path := workdir / word).is_file():  # an absolute word stays itself
+            digest.update(f"\n{mapped_back(word, places)}\n".encode() + path.read_bytes())
+    layer = CACHE / "install-layers" / digest.hexdigest()
+    if not layer.exists():
+        if not venv.exists():
+            fresh_venv(venv)
+        subprocess.run(["bash", "-c", command], cwd=workdir, env=env, check=True, timeout=1800)
+        made = layer.with_name(f"{layer.name}-making-{os.getpid()}")
+        shutil.copytree(venv, made, symlinks=True)
+        keep(made, layer)
+        return
+    shutil.rmtree(venv, ignore_errors=True)
+    shutil.copytree(layer, venv, symlinks=True)
 
 
 def compiler_cache(root: Path) -> dict[str, str]:
@@ -349,12 +387,11 @@ def free_port() -> int:
 async def test_the_recipe_installs_and_the_bot_answers_pachisi_start(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
-    """About 90 s on a busy machine when the engine is compiled in a fresh wheel build (the first
-    run after a change to what the image copies in), about 40 s when that build is cached."""
+    """Slow on the first run after a change to what the image copies in (the engine compiled in a
+    fresh wheel build) or to a lock file (the dependencies installed); a repeat run takes those
+    from the cached layers and installs only the project's wheel."""
     places = {name: tmp_path / name for name in ("src", "wheels", "data")}
     environment = tmp_path / "venv"
-    for folder in (tmp_path / "build-venv", environment):  # one a stage, as the image's are apart
-        fresh_venv(folder)
     python = environment / "bin" / "python"
     wheels = wheelhouse("requirements-build.txt", "requirements.txt")
     image = run_steps(places, [tmp_path / "build-venv" / "bin" / "python", python], wheels)

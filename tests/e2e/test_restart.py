@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
@@ -32,7 +33,8 @@ async def test_killed_while_the_computers_play(
     fake: FakeDiscord, database_url: str, cli: CommandLine, tmp_path: Path
 ) -> None:
     """Also `restore` against the process: refused while it runs (each `python -m bot run` holds
-    the database's lock for its life, bot/backup.py), done once the kill has ended it."""
+    the database's lock for its life, bot/backup.py), done once the kill has ended it; and the
+    killed bot's worker processes end with it (bot/core/workers.py)."""
     table = subprocess_table(fake, database_url)
     # The computers play up to 200 throws a step (MAX_THROWS_AT_ONCE), each after their pace: a
     # second's pace between steps is the window for the kill below. Without it the steps follow
@@ -58,11 +60,18 @@ async def test_killed_while_the_computers_play(
             refused = cli("restore", str(live_copy), DATABASE_URL=database_url)
             database = make_url(database_url).database
             assert f"restore refused: a bot is running on {database}" in refused.err, refused.err
+            workers = children(bot.pid or 0)
+            assert workers, "the bot's worker pool is running"
             await bot.kill()
             killed_at = await throws_stored(store)
         finally:
             await store.close()
         assert killed_at >= played
+
+        async def workers_gone() -> bool:
+            return not any(alive(pid) for pid in workers)
+
+        await wait_for(workers_gone, what="the killed bot's worker processes to end with it")
         [game] = await stored_games(database_url)
         assert game.snapshot.status == "active", "the computers finished before the kill"
         check_move_log(game)
@@ -84,6 +93,26 @@ async def test_killed_while_the_computers_play(
     assert game.snapshot.status == "finished"
     assert game.snapshot.turn_number > killed_at
     assert "Throws: " + str(game.snapshot.turn_number) in final.content
+
+
+def stat_fields(pid: int) -> list[str] | None:
+    """/proc/<pid>/stat's fields after the command's name (state, parent, ...); None once gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+
+
+def children(pid: int) -> set[int]:
+    """The processes `pid` started (the bot's worker pool and multiprocessing's resource tracker)."""
+    found = {int(entry) for entry in os.listdir("/proc") if entry.isdigit()}
+    return {child for child in found if (fields := stat_fields(child)) and fields[1] == str(pid)}
+
+
+def alive(pid: int) -> bool:
+    """Running, neither gone nor a zombie waiting to be reaped."""
+    fields = stat_fields(pid)
+    return fields is not None and fields[0] != "Z"
 
 
 async def throws_stored(store: Store) -> int:
