@@ -124,3 +124,12 @@ def test_the_desks_card_buttons_become_the_cards_items() -> None:
         buttons.TournamentLeaveButton,
     ]
     assert item_of(join).custom_id == "pachisi:tournament-join:7"
+
+
+def test_a_label_longer_than_discord_takes_ends_in_an_ellipsis() -> None:
+    """Discord takes 80 characters of a label: a longer one (a move's label in a longer language)
+    is cut with "…", so it does not read as if it were whole."""
+    words = "A: Black: home from Black's way home, square 2 through the escape hatch, then more"
+    label = buttons.face(words)["label"]
+    assert len(label) == 80 and label.endswith("…") and words.startswith(label[:-1])
+    assert buttons.face("A: Black 6 -> 16")["label"] == "A: Black 6 -> 16"

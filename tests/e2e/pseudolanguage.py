@@ -96,8 +96,9 @@ every language."""
 
 def foreign(text: str, names: set[str]) -> list[str]:
     """The Latin words left in `text` once the marked pieces, the names, mentions, code, numbers
-    and single letters (the choices' A, B) are taken out."""
-    text = re.sub("⟦[^⟦⟧]*⟧", " ", text)
+    and single letters (the choices' A, B) are taken out; a piece a label's limit cut short ends
+    in "…" instead of its mark."""
+    text = re.sub("⟦[^⟦⟧]*(?:⟧|…$)", " ", text)
     for name in sorted(names, key=len, reverse=True):
         text = text.replace(name, " ")
     text = ASIDE.sub(" ", text)

@@ -30,6 +30,7 @@ from bot.cogs.pachisi import hints, opening
 from bot.cogs.pachisi.channels import Components, InteractionReply
 from bot.core.errors import GameError
 from bot.core.present import HINT, JOIN, MOVE, REMATCH, THROW, Button
+from bot.core.texts.language import clip
 from bot.table.acts import Act
 from bot.table.channel import Key
 from bot.table.tournament import TOURNAMENT_JOIN, TOURNAMENT_LEAVE
@@ -56,7 +57,7 @@ MOVE_TEXT = rf"(?P<move>(?:{'|'.join(SEAT_NAMES)}):{STEP}-{STEP})"
 
 def face(label: str, style: str = "secondary", row: int | None = None) -> dict[str, Any]:
     """How a button looks: its label (Discord takes 80 characters), colour and row."""
-    return {"label": label[:80], "style": STYLES[style], "row": row}
+    return {"label": clip(label, 80), "style": STYLES[style], "row": row}
 
 
 BASE = r"(?!)"

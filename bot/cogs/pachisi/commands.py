@@ -25,7 +25,7 @@ from bot.core.errors import GameError
 from bot.core.present import board_of
 from bot.core.snapshot import GameSnapshot
 from bot.core.texts import ENGLISH, Language, answers, board, table, turns
-from bot.core.texts.language import SHIPPED, choose, native_name, speaks
+from bot.core.texts.language import SHIPPED, choose, clip, native_name, speaks
 from bot.core.texts.rules import RULES
 from bot.table import acts
 from bot.table.acts import Act
@@ -148,7 +148,7 @@ class PlayCommands(PachisiCommands):
                 players=players, pieces=pieces
             )
         except ValueError as exc:  # NotationError too: it names the option, not the whole input
-            reason = str(exc).rsplit(" (in ", 1)[0][:80]
+            reason = clip(str(exc).rsplit(" (in ", 1)[0], 80)
             await refuse(interaction, "unknown_rules", typed=rules or variant, reason=reason)
             return
         chosen_seat = seat_index(seat)
@@ -176,7 +176,7 @@ class PlayCommands(PachisiCommands):
     ) -> list[app_commands.Choice[str]]:
         lang = language_of(interaction)
         return [
-            app_commands.Choice(name=answers.rule_completion(lang, text, option)[:100], value=text[:100])
+            app_commands.Choice(name=clip(answers.rule_completion(lang, text, option), 100), value=text[:100])
             for text, option in rules_completions(current)
         ]
 
@@ -255,7 +255,7 @@ class PlayCommands(PachisiCommands):
             return []
         lang, wanted = language_of(interaction), current.strip().lower()
         choices = [
-            app_commands.Choice(name=board.choice_option(lang, i, game.position, m)[:100], value=str(m))
+            app_commands.Choice(name=clip(board.choice_option(lang, i, game.position, m), 100), value=str(m))
             for i, m in enumerate(game.legal_moves())
         ]
         return [c for c in choices if wanted in c.name.lower() or wanted in c.value][:25]

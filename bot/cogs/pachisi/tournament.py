@@ -22,6 +22,7 @@ from bot.cogs.group import PachisiCommands
 from bot.cogs.pachisi.buttons import reply
 from bot.cogs.pachisi.commands import LANGUAGE_CHOICES, LEVEL_CHOICES, table_language
 from bot.core.errors import GameError
+from bot.core.texts.language import clip
 from bot.core.tournaments.service import Options
 from bot.core.tournaments.snapshot import ROUND_ROBIN, SWISS
 from engine import Rules
@@ -93,7 +94,7 @@ class TournamentCommands(PachisiCommands):
         try:
             chosen = Rules.parse(f"{variant},{rules or ''}", allow_shape=False).with_options(pieces=pieces)
         except ValueError as exc:
-            reason = str(exc).rsplit(" (in ", 1)[0][:80]
+            reason = clip(str(exc).rsplit(" (in ", 1)[0], 80)
             await refuse(interaction, "unknown_rules", typed=rules or variant, reason=reason)
             return
         options = Options(

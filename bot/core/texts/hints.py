@@ -8,7 +8,7 @@ from collections.abc import Callable
 from bot.core.snapshot import GameSnapshot
 from bot.core.texts.answers import percent
 from bot.core.texts.board import choice_letter, colour, move_steps
-from bot.core.texts.language import Language
+from bot.core.texts.language import Language, clip
 from engine import Move, Position
 from engine import analysis as why
 from engine.analysis import Analysis, Choice, Reason
@@ -82,7 +82,7 @@ def _fitting(lang: Language, said: list[str], room: int) -> str:
     while len(text) > room and len(said) > 1:
         said = said[:-1]
         text = lang.gettext("{first}; {second}", first=reasons_text(lang, said), second="…")
-    return text if len(text) <= room else text[: room - 1].rstrip() + "…"
+    return clip(text, room)
 
 
 def reasons_text(lang: Language, said: list[str]) -> str:

@@ -9,7 +9,7 @@ from bot.core.records import SeatTally
 from bot.core.snapshot import GameSnapshot
 from bot.core.store import Status
 from bot.core.texts.board import colour, side
-from bot.core.texts.language import Language
+from bot.core.texts.language import Language, clip
 from bot.core.texts.refusals import permission_name
 from bot.core.texts.turns import player, result_head
 from engine import Rules, Termination
@@ -51,8 +51,8 @@ def table_name(lang: Language, starter: str, number: int = 1) -> str:
     """The thread's name; a starter's second table in a channel and later ones are numbered, so
     two threads never read alike."""
     if number > 1:
-        return lang.gettext("Pachisi: {name}'s table {number}", name=starter, number=number)[:100]
-    return lang.gettext("Pachisi: {name}'s table", name=starter)[:100]
+        return clip(lang.gettext("Pachisi: {name}'s table {number}", name=starter, number=number), 100)
+    return clip(lang.gettext("Pachisi: {name}'s table", name=starter), 100)
 
 
 def member_name(lang: Language, user_id: int, names: Mapping[int, str], stored: str | None = None) -> str:

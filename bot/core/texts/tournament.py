@@ -12,7 +12,7 @@ from datetime import datetime
 
 from bot.core.store import TournamentStatus
 from bot.core.texts.board import level_name
-from bot.core.texts.language import Language
+from bot.core.texts.language import Language, clip
 from bot.core.texts.table import rules_words
 from bot.core.tournaments.snapshot import ROUND_ROBIN, TableView, Tournament
 from bot.core.tournaments.standings import Line
@@ -158,9 +158,10 @@ def round_paired(lang: Language, tournament: Tournament, number: int) -> str:
 
 def thread_name(lang: Language, tournament: Tournament, table: TableView) -> str:
     """A table's thread."""
-    return lang.gettext(
+    name = lang.gettext(
         "{name}: round {round}, table {number}", name=tournament.name, round=table.round, number=table.number
-    )[:100]
+    )
+    return clip(name, 100)
 
 
 def adjudicated(lang: Language, tournament: Tournament, table: TableView) -> str:
