@@ -111,8 +111,11 @@ async def test_metrics_after_a_played_game(fake: FakeDiscord, database_url: str,
     async with running_bot(fake, bot_env(fake, database_url, METRICS_PORT=str(port))) as bot:
         await listens(bot, "127.0.0.1", port, cli)  # this machine only, unless METRICS_HOST says otherwise
         assert await health(port) == (200, {"status": "ok", "gateway": True, "database": True})
-        # Four pieces: with two, the computer never chose between two moves in about 3 % of games.
-        await table.alice.slash(table.channel, "pachisi start", players=2, pieces=4, level="easy")
+        # Four pieces, all on the board: with two, the computer never chose between two moves in
+        # about 3 % of games; with none on the board, 40 of Alice's throws could bring no choice.
+        await table.alice.slash(
+            table.channel, "pachisi start", players=2, pieces=4, level="easy", rules="start_on_board=4"
+        )
         await wait_for_turn_or_end(table)
         playing = await scrape(port)
         assert total(playing, "pachisi_games_open") == 1
@@ -161,9 +164,9 @@ async def test_metrics_after_a_played_game(fake: FakeDiscord, database_url: str,
 
 
 MOVE_TURNS = 40
-"""Alice's turns by buttons at most until she has clicked a Throw and a move (with four pieces, a
-choice of moves comes within a few turns; her commands may leave a throw pending, played by a move's
-button first)."""
+"""Alice's turns by buttons at most until she has clicked a Throw and a move (with four pieces on
+the board, a choice of moves comes within a few turns; her commands may leave a throw pending,
+played by a move's button first)."""
 
 
 def clicked(fake: FakeDiscord) -> Counter[str]:
