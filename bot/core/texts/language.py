@@ -85,13 +85,13 @@ class Language:
         return day + " " + format_skeleton("Hm", value, tzinfo=value.tzinfo, locale=locale)
 
 
-@cache
 def clip(text: str, room: int) -> str:
     """`text` in at most `room` characters (Discord's limit for a label, a choice, a thread's
     name): cut with "…", so a member sees that more was meant."""
     return text if len(text) <= room else text[: room - 1].rstrip() + "…"
 
 
+@cache
 def _locale(code: str) -> Locale:
     """Babel's locale for a Discord code; a code Babel does not know falls back to its language."""
     for candidate in (code, code.split("-")[0], SOURCE):
