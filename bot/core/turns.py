@@ -122,19 +122,21 @@ class Turns:
         `auto_throwers`: the members the bot throws for; a member's throw with two or more moves
         always waits for them, and so does the throw of a member the bot does not throw for."""
         stop = len(self.events) + MAX_THROWS_AT_ONCE
-        while not self.over and len(self.events) < stop:
-            user = self.user_to_move
-            if user is None:
+        while len(self.events) < stop and not self.waits(auto_throwers):
+            if self.user_to_move is None:
                 if self.game.pending is None:
                     self.game.throw(rng)
                 level = self.seats[self.game.turn].level
                 self._play(self._computer_move(rng, level), actor=None)
-            elif self.game.pending is None and user in auto_throwers:
-                self.member_throws(rng)
-                if self.game.pending is not None:
-                    return  # a real choice: the member decides
             else:
-                return
+                self.member_throws(rng)  # a real choice left pending: the member decides
+
+    def waits(self, auto_throwers: frozenset[int]) -> bool:
+        """Whether `play_on` has nothing to play: the game is over, or its member is to choose a
+        move of their throw, or to throw without the bot throwing for them."""
+        user = self.user_to_move
+        pending = self.game.pending
+        return self.over or (user is not None and (pending is not None or user not in auto_throwers))
 
     def resign(self, seat: int) -> None:
         """`seat`'s side concedes (a two-player game): the other side wins where the pieces stand."""

@@ -121,14 +121,6 @@ def play_on(
     return PlayedOn(game.position, game.throws, game.pending, turns.seats, turns.events, rng, turns.thought)
 
 
-def waits(turns: Turns, auto_throwers: frozenset[int]) -> bool:
-    """Whether `turns.play_on` stops before doing anything: the game is over, or its member is to
-    choose a move of their throw, or to throw without the bot throwing for them."""
-    user = turns.user_to_move
-    pending = turns.game.pending
-    return turns.over or (user is not None and (pending is not None or user not in auto_throwers))
-
-
 async def play_rest(
     workers: Workers | None, turns: Turns, rng: random.Random, auto_throwers: frozenset[int]
 ) -> None:
@@ -136,7 +128,7 @@ async def play_rest(
     play to do (a member's own throws are no work worth the trip, nor a turn that waits for its
     member); `rng` comes back as the worker left it."""
     computers = any(info.user_id is None for info in turns.seats.values())
-    if workers is None or workers.in_process or not computers or waits(turns, auto_throwers):
+    if workers is None or workers.in_process or not computers or turns.waits(auto_throwers):
         turns.play_on(rng, auto_throwers)
         return
     dice = None if isinstance(rng, random.SystemRandom) else rng
