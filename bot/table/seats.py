@@ -93,22 +93,16 @@ class Seats:
             await self.retire_rematch(opening.rematch_of)
         await self.post_card(game)
         await reply.tell(table.your_game(reply.language, game, reply.user_id, note))
-        await self.flow.changed(played, intro=await self.intro(played))
+        await self.flow.changed(played, intro=self.intro(played))
 
-    async def intro(self, played: Played) -> str | None:
-        """A new game's word on what the bot plays for its members, as it applies to this table;
-        none once the game is over (it played itself to its end). Whether the bot throws for a
-        member is what the start read to play on (`Played.throwers`), read again only if it did not."""
+    def intro(self, played: Played) -> str | None:
+        """A new game's word on what the bot plays for its members, as the start read them to play
+        on (`Played.throwers`); none once the game is over (it played itself to its end)."""
         game = played.snapshot
         if game.status != Status.ACTIVE:
             return None
-        one_piece = game.rules.pieces == 1
-        auto = bool(played.throwers)
-        if played.throwers is None and not one_piece:
-            members = [info.user_id for info in game.seats.values() if info.user_id is not None]
-            async with self.flow.store.transaction() as session:
-                auto = bool(await self.service.members.auto_throwers(session, members))
-        return table.plays_by_itself(self.flow.language(game), auto=auto, one_piece=one_piece)
+        lang, auto = self.flow.language(game), bool(played.throwers)
+        return table.plays_by_itself(lang, auto=auto, one_piece=game.rules.pieces == 1)
 
     async def thread_name(self, lang: Language, user_id: int, name: str, channel_id: int) -> str:
         """The name of the thread a member's new table plays in, off the channel `channel_id`:

@@ -307,4 +307,4 @@ async def test_two_processes_opening_the_same_rematch_keep_one(world: World) -> 
 async def test_a_game_over_gets_no_word_on_what_the_bot_plays_for_its_members(world: World) -> None:
     finished = await _finished_in_a_thread(world)
     assert finished.status == Status.FINISHED
-    assert await world.table.seats.intro(Played(finished)) is None
+    assert world.table.seats.intro(Played(finished)) is None
