@@ -90,10 +90,24 @@ IN_VIEW = """(sel) => { const list = document.querySelector('#messages').getBoun
 
 async def used_fonts(page: Any, selector: str, *, pierce: bool = False) -> list[str]:
     """The fonts Chromium drew the text of the last `selector` with (its own account, not a guess
-    from the style); `pierce`: of the text inside it (an input's, in its own shadow tree)."""
+    from the style); `pierce`: of the text inside it (an input's, in its own shadow tree). The page
+    may redraw the node between the query and the question (a message edited meanwhile): then the
+    question is asked again of the new node."""
+    from playwright.async_api import Error as PlaywrightError
+
     cdp = await page.context.new_cdp_session(page)
     await cdp.send("DOM.enable")
     await cdp.send("CSS.enable")
+    for _ in range(10):
+        try:
+            return await _fonts_of_last(cdp, selector, pierce)
+        except PlaywrightError as error:
+            if "Could not find node" not in str(error):
+                raise
+    raise AssertionError(f"{selector} was redrawn at every look")
+
+
+async def _fonts_of_last(cdp: Any, selector: str, pierce: bool) -> list[str]:
     root = await cdp.send("DOM.getDocument", {"depth": -1, "pierce": pierce})
     found = await cdp.send("DOM.querySelectorAll", {"nodeId": root["root"]["nodeId"], "selector": selector})
     node = found["nodeIds"][-1]
