@@ -8,6 +8,30 @@ import shutil
 from pathlib import Path
 
 CHROMIUM = os.environ.get("PACHISI_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+PLAYWRIGHT_DISABLES = (
+    "AvoidUnnecessaryBeforeUnloadCheckSync",
+    "DestroyProfileOnBrowserClose",
+    "HttpsUpgrades",
+    "HttpsFirstBalancedModeAutoEnable",
+    "LensOverlay",
+    "MediaRouter",
+    "PaintHolding",
+    "ThirdPartyStoragePartitioning",
+    "AvoidCorsURLLoaderRestartOnRedirect",
+    "TcpPortRandomizationWin",
+    "OptimizationHints",
+    "NetworkTimeServiceQuerying",
+    "AimEnabled",
+    "PreconnectToSearch",
+    "msForceBrowserSignIn",
+    "msEdgeUpdateLaunchServicesPreferredVersion",
+)
+"""Playwright's own --disable-features (1.65): Chromium reads only the last --disable-features
+switch, so ours repeats them (tests/local/test_chromium.py reads Playwright's)."""
+OMNIBOX_POPUP = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup", "WebUIOmniboxFullPopup")
+"""Headless Chromium still builds each window's address bar, and each browser context's window
+loads its omnibox popup, a web page of its own in a renderer of its own: ~0.6 CPU-s per context,
+more than the page under test costs. Nothing here types into an address bar."""
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -17,8 +41,10 @@ CHROMIUM_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    "--disable-features=" + ",".join(PLAYWRIGHT_DISABLES + OMNIBOX_POPUP),
 ]
-"""No sandbox (the tests may run as root in a container), no GPU, nothing fetched on its own."""
+"""No sandbox (the tests may run as root in a container), no GPU, nothing fetched on its own, no
+address bar's popup."""
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1200, "height": 860}
 
