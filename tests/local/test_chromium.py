@@ -19,9 +19,10 @@ def playwright_disables() -> set[str]:
     driver (Chromium obeys only the last --disable-features, which is ours)."""
     from playwright._impl._driver import compute_driver_executable
 
-    package = Path(compute_driver_executable()[1]).parent
-    bundle = (package / "lib" / "coreBundle.js").read_text(encoding="utf-8")
-    found = re.search(r"disabledFeatures = \[(.*?)\]", bundle, re.DOTALL)
+    lib = Path(compute_driver_executable()[1]).parent / "lib"
+    where = [lib / "coreBundle.js", lib / "server" / "chromium" / "chromiumSwitches.js"]  # 1.65, older
+    source = "".join(path.read_text(encoding="utf-8") for path in where if path.is_file())
+    found = re.search(r"disabledFeatures = \[(.*?)\]", source, re.DOTALL)
     assert found is not None, "Playwright's disabled features are no longer where they were"
     return set(re.findall(r'^\s*"(\w+)",?\s*$', found[1], re.MULTILINE))
 
