@@ -48,9 +48,13 @@ async def hindi_member(browser: Any, url: str, name: str) -> Tab:
     return member
 
 
-async def test_hindi_is_drawn_in_the_served_font_and_a_hindi_command_starts_a_game(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
+async def test_hindi_is_drawn_in_the_served_font_and_hindi_commands_are_sent_and_named(
+    browser: Any, shared_table: LocalTable, named: Callable[[str], str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """A Hindi command starts a game, drawn in the served font; then one the bot leaves unanswered
+    is named in her words. (The stand-in gives up sooner than Discord's client, whose 3 s are not
+    the point here.)"""
+    monkeypatch.setattr(page_module, "ANSWER_WITHIN", 0.5)
     table = shared_table
     asha = await hindi_member(browser, table.url, named("Asha"))
     assert await asha.page.inner_text("#switch") == "किसी और के नाम से खेलें"  # the page's own words
@@ -81,7 +85,22 @@ async def test_hindi_is_drawn_in_the_served_font_and_a_hindi_command_starts_a_ga
     )
     for folder in [table.database.parent, *([SCREENSHOTS] if SCREENSHOTS else [])]:
         await asha.page.screenshot(path=str(folder / "local-hindi.png"))
+    await unanswered_is_named(asha, table)
     assert asha.errors == []
+
+
+async def unanswered_is_named(asha: Tab, table: LocalTable) -> None:
+    """The bot hangs: Discord's client gives up (after 3 s), and names the command as she typed it."""
+    assert table.bot is not None
+    pid = table.bot.child.pid
+    assert pid is not None
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        await asha.command("/पच्चीसी नियम")
+        await asha.page.wait_for_selector("#toast:not([hidden])", timeout=10_000)
+        assert await asha.page.inner_text("#toast") == "पच्चीसी ने /पच्चीसी नियम का जवाब नहीं दिया।"
+    finally:
+        os.kill(pid, signal.SIGCONT)
 
 
 async def test_another_browsers_member_is_refused_by_name_and_by_forged_request(
@@ -133,9 +152,13 @@ async def test_another_browsers_member_is_refused_by_name_and_by_forged_request(
     assert asha.errors == []
 
 
-async def test_the_newest_message_stays_in_view_unless_scrolled_up_and_a_rematch_opens(
+async def test_the_newest_message_stays_in_view_unless_scrolled_up_and_the_command_list_scrolls(
     browser: Any, shared_table: LocalTable, named: Callable[[str], str]
 ) -> None:
+    """In a short window: the game's messages follow the newest unless she scrolls up, its end
+    included (the rematch it offers: test_a_second_member_takes_a_seat_from_the_card_and_a_rematch
+    _opens_for_both); the command list, longer than its box, scrolls with a cue and reaches every
+    sub-command."""
     table = shared_table
     asha = await Tab.join(browser, table.url, named("Asha"), viewport={"width": 900, "height": 560})
     await asha.manual()
@@ -160,16 +183,32 @@ async def test_the_newest_message_stays_in_view_unless_scrolled_up_and_a_rematch
     await asha.page.locator("#messages button:has-text('Resign'):not([disabled])").last.click()
     await asha.message_with(RESIGNED).first.wait_for()  # "Yellow wins by resignation: ..."
     await asha.page.wait_for_function(NEWEST_IN_VIEW)  # ...in view as well
-    name = await asha.page.inner_text("#channel-name")
-    await asha.open_channel("# pachisi")
-    await asha.page.locator("#messages button:has-text('Rematch'):not([disabled])").last.click()
-    await asha.page.wait_for_function(  # the new table's thread, her second, numbered, opens
-        "([old, name]) => location.href !== old && document.querySelector('#channel-name').textContent === name",
-        arg=[thread, f"{name} 2"],
-    )
-    assert "/t/" in asha.page.url
-    await asha.page.wait_for_selector("#messages img.picture")
+    await command_list_scrolls(asha, table)
     assert asha.errors == []
+
+
+async def command_list_scrolls(asha: Tab, table: LocalTable) -> None:
+    """`/pachisi ` typed: every sub-command listed, more than fit with a cue, the last one reached
+    by the keyboard, scrolled into sight, and taken."""
+    assert table.guild is not None
+    command = next(iter(table.server.commands[table.guild.id].values()))
+    subs = [o["name"] for o in command["options"]]
+    await asha.page.fill("#box", "/pachisi ")
+    await asha.page.wait_for_function(
+        f"() => document.querySelectorAll('#suggestions li').length === {len(subs)}"
+    )
+    await asha.page.wait_for_selector("#suggestions-more:not([hidden])")  # more than fits
+    await asha.page.press("#box", "ArrowUp")  # the last one, scrolled into sight
+    last = asha.page.locator("#suggestions li").last
+    assert await last.get_attribute("aria-selected") == "true"
+    assert subs[-1] in await last.inner_text()
+    inside = """() => { const list = document.querySelector('#suggestions').getBoundingClientRect();
+        const item = document.querySelector('#suggestions li:last-child').getBoundingClientRect();
+        return item.top >= list.top && item.bottom <= list.bottom + 1; }"""
+    assert await asha.page.evaluate(inside)
+    await asha.page.wait_for_selector("#suggestions-more", state="hidden")
+    await asha.page.press("#box", "Enter")  # takes it
+    assert await asha.page.input_value("#box") == f"/pachisi {subs[-1]} "
 
 
 async def say(table: LocalTable, channel: int, text: str) -> None:
@@ -205,44 +244,30 @@ async def newest_in_view(tab: Tab) -> bool:
     return bool(await tab.page.evaluate(NEWEST_IN_VIEW))
 
 
-async def test_the_command_list_scrolls_with_a_cue_and_reaches_every_sub_command(
+async def test_a_second_member_takes_a_seat_from_the_card_and_a_rematch_opens_for_both(
     browser: Any, shared_table: LocalTable, named: Callable[[str], str]
 ) -> None:
-    table = shared_table
-    asha = await Tab.join(browser, table.url, named("Asha"), viewport={"width": 900, "height": 600})
-    assert table.guild is not None
-    command = next(iter(table.server.commands[table.guild.id].values()))
-    subs = [o["name"] for o in command["options"]]
-    await asha.page.fill("#box", "/pachisi ")
-    await asha.page.wait_for_function(
-        f"() => document.querySelectorAll('#suggestions li').length === {len(subs)}"
-    )
-    await asha.page.wait_for_selector("#suggestions-more:not([hidden])")  # more than fits
-    await asha.page.press("#box", "ArrowUp")  # the last one, scrolled into sight
-    last = asha.page.locator("#suggestions li").last
-    assert await last.get_attribute("aria-selected") == "true"
-    assert subs[-1] in await last.inner_text()
-    inside = """() => { const list = document.querySelector('#suggestions').getBoundingClientRect();
-        const item = document.querySelector('#suggestions li:last-child').getBoundingClientRect();
-        return item.top >= list.top && item.bottom <= list.bottom + 1; }"""
-    assert await asha.page.evaluate(inside)
-    await asha.page.wait_for_selector("#suggestions-more", state="hidden")
-    await asha.page.press("#box", "Enter")  # takes it
-    assert await asha.page.input_value("#box") == f"/pachisi {subs[-1]} "
-
-
-async def test_a_rematch_opens_for_every_member_of_the_game(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
-) -> None:
+    """Bala takes the computer's seat with the table card's button in the channel, and sees the
+    game's thread as Asha does (the card's words in Hindi: tests/table/transcripts/hi.txt; a seat
+    taken from the thread's offer: test_page_slips.py). Her rematch calls him in too."""
     asha = await Tab.join(browser, shared_table.url, named("Asha"))
     await asha.manual()
     await asha.command(START)
     await asha.page.wait_for_selector("#channel-name:has-text('›')")
     thread = asha.page.url
     await asha.turn()
-    bala = await Tab.join(browser, thread, named("Bala"))
-    await bala.page.click("#offer-take")
+    bala = await Tab.join(browser, shared_table.url, named("Bala"))
+    await bala.page.locator("#messages button:has-text('Take a seat'):not([disabled])").last.click()  # hers
+    await bala.page.wait_for_selector(f"#messages li.message:has-text({bala.name!r})")
+    await bala.open_thread(await asha.thread_name())
+    await asha.page.wait_for_selector(f"#messages li.message:has-text({bala.name + ' takes'!r})")
     await bala.page.wait_for_selector(f"#messages li.message:has-text({bala.name + ' takes'!r})")
+    boards = "(i) => i.map((x) => x.src)"
+    bala_boards = await bala.page.locator("#messages img.picture").evaluate_all(boards)
+    asha_boards = await asha.page.locator("#messages img.picture").evaluate_all(boards)
+    assert bala_boards and bala_boards[-1] == asha_boards[-1]
+    assert await asha.page.inner_text("#channel-name") == await bala.page.inner_text("#channel-name")
+    assert bala.page.url == thread
     await asha.command("/pachisi resign")  # two players: her resignation ends the game
     await asha.page.locator("#messages button:has-text('Resign'):not([disabled])").last.click()
     name = await bala.page.inner_text("#channel-name")
@@ -262,21 +287,4 @@ async def test_a_rematch_opens_for_every_member_of_the_game(
     for tab in (asha, bala):  # Bala, still at the old table, is taken to the new one when called in
         await tab.page.wait_for_function(new_table, arg=called)
     assert asha.page.url == bala.page.url
-
-
-async def test_a_command_the_bot_leaves_unanswered_is_named_in_the_members_words(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """(The stand-in gives up sooner than Discord's client, whose 3 s are not the point here.)"""
-    monkeypatch.setattr(page_module, "ANSWER_WITHIN", 0.5)
-    asha = await hindi_member(browser, shared_table.url, named("Asha"))
-    assert shared_table.bot is not None
-    pid = shared_table.bot.child.pid
-    assert pid is not None
-    os.kill(pid, signal.SIGSTOP)  # the bot hangs: Discord's client gives up (after 3 s)
-    try:
-        await asha.command(HINDI_START)
-        await asha.page.wait_for_selector("#toast:not([hidden])", timeout=10_000)
-        assert await asha.page.inner_text("#toast") == "पच्चीसी ने /पच्चीसी शुरू का जवाब नहीं दिया।"
-    finally:
-        os.kill(pid, signal.SIGCONT)
+    assert asha.errors == bala.errors == []
