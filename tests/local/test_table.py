@@ -115,7 +115,7 @@ async def test_an_ephemeral_answer_shows_only_on_its_members_page(
     assert await said.locator(".author").inner_text() == asha.name
     assert await said.locator("em").inner_text() == bala.name
     await asha.command("/pachisi help")  # the bot is still there after hearing it
-    await answer.locator("img.picture").wait_for()
+    await answer.locator("img.picture").wait_for()  # her new answer (the old one was dismissed)
 
 
 REFUSED = [
