@@ -17,6 +17,7 @@ import pytest
 from localdiscord import page as page_module
 from localdiscord import words
 from localdiscord.table import LocalTable
+from tests.local.languages import lang, member, resigned
 from tests.local.tabs import Tab
 from tests.support.browser import DESKTOP
 
@@ -227,32 +228,47 @@ async def newest_in_view(tab: Tab) -> bool:
 async def test_a_second_member_takes_a_seat_from_the_card_and_a_rematch_opens_for_both(
     browser: Any, shared_table: LocalTable, named: Callable[[str], str]
 ) -> None:
-    """Bala takes the computer's seat with the table card's button in the channel, and sees the
-    game's thread as Asha does (the card's words in Hindi: tests/table/transcripts/hi.txt; a seat
-    taken from the thread's offer: test_page_slips.py). Her rematch calls him in too."""
-    asha = await Tab.join(browser, shared_table.url, named("Asha"))
+    """At a table that speaks Hindi, Asha's language: Bala takes the computer's seat with the table
+    card's button in the channel, and sees the game's thread as she does (the card's words:
+    tests/table/transcripts/hi.txt; a seat taken from the thread's offer: test_page_slips.py). Her
+    resignation ends the game (two players), the result in her language; the table's card in the
+    channel leads back to the thread and offers a rematch, which calls him in too. (A whole game
+    clicked to its win on the page: test_page_access.py, by the keyboard; a game's course to its
+    end in each language: tests/table.)"""
+    locale = "hi"
+    words_of = lang(locale)
+    asha = await member(browser, shared_table.url, named("Asha"), locale)
     await asha.manual()
     await asha.command(START)
-    await asha.page.wait_for_selector("#channel-name:has-text('›')")
+    await asha.page.wait_for_selector("#channel-name:has-text('›')")  # her new table's thread opens
     thread = asha.page.url
     await asha.turn()
     bala = await Tab.join(browser, shared_table.url, named("Bala"))
-    await bala.page.locator("#messages button:has-text('Take a seat'):not([disabled])").last.click()  # hers
+    take = f"#messages button:has-text({words_of.gettext('Take a seat')!r}):not([disabled])"
+    await bala.page.locator(take).last.click()  # the newest card: Asha's
     await bala.page.wait_for_selector(f"#messages li.message:has-text({bala.name!r})")
     await bala.open_thread(await asha.thread_name())
-    await asha.page.wait_for_selector(f"#messages li.message:has-text({bala.name + ' takes'!r})")
-    await bala.page.wait_for_selector(f"#messages li.message:has-text({bala.name + ' takes'!r})")
+    for tab in (asha, bala):  # the thread's news of his seat
+        await tab.page.wait_for_selector(f"#messages li.message:not(.ephemeral):has-text({bala.name!r})")
     boards = "(i) => i.map((x) => x.src)"
     bala_boards = await bala.page.locator("#messages img.picture").evaluate_all(boards)
     asha_boards = await asha.page.locator("#messages img.picture").evaluate_all(boards)
     assert bala_boards and bala_boards[-1] == asha_boards[-1]
     assert await asha.page.inner_text("#channel-name") == await bala.page.inner_text("#channel-name")
     assert bala.page.url == thread
-    await asha.command("/pachisi resign")  # two players: her resignation ends the game
-    await asha.page.locator("#messages button:has-text('Resign'):not([disabled])").last.click()
+    await asha.command("/pachisi resign")
+    resign = f"#messages button:has-text({words_of.gettext('Resign')!r}):not([disabled])"
+    await asha.page.locator(resign).last.click()
+    await asha.message_with(resigned(locale)).first.wait_for()  # the result, in her language
     name = await bala.page.inner_text("#channel-name")
     await asha.open_channel("# pachisi")
-    await asha.page.locator("#messages button:has-text('Rematch'):not([disabled])").last.click()
+    rematch = f"button:has-text({words_of.gettext('Rematch')!r})"
+    card = asha.message_with(asha.name).filter(has=asha.page.locator(rematch)).last
+    await card.wait_for()
+    await asha.page.locator("#messages a.mention").last.click()  # "Playing in #<thread>": hers, the newest
+    await asha.page.wait_for_function("(url) => location.href === url", arg=thread)
+    await asha.open_channel("# pachisi")
+    await card.locator(f"{rematch}:not([disabled])").click()
     await asha.page.wait_for_function("(old) => location.href !== old", arg=thread)
     new_table = "([old, name]) => location.href !== old && document.querySelector('#channel-name').textContent === name"
     called = [thread, f"{name} 2"]  # Asha's second table off the channel: numbered

@@ -16,7 +16,7 @@ from localdiscord import table as table_module
 from localdiscord.objects import API
 from localdiscord.table import LocalTable
 from localdiscord.words import language_of
-from tests.local.languages import LANGUAGES, lang, member, resigned
+from tests.local.languages import LANGUAGES, lang, member
 from tests.local.tabs import Tab
 from tests.support.browser import DESKTOP, PHONE
 
@@ -54,37 +54,6 @@ async def test_the_command_box_suggests_and_completes_in_the_members_language(
         assert await asha.page.input_value("#box") == f"/{command} {start} "
         await asha.page.type("#box", f"{players}:")
         await asha.page.wait_for_selector("#suggestions li:has-text('2')")
-    assert asha.errors == []
-
-
-async def test_a_game_started_in_the_command_box_ends_and_its_card_offers_a_rematch(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
-) -> None:
-    """In Hindi: her throw clicked, then her resignation ends the game (two players), the result in
-    her language, and the table's card in the channel offers a rematch and leads back. (A whole
-    game clicked to its win on the page: test_page_access.py, by the keyboard; a game's course to
-    its end in each language: tests/table.)"""
-    locale = "hi"
-    words = lang(locale)
-    asha = await member(browser, shared_table.url, named("Asha"), locale)
-    await asha.manual()
-    await asha.command(START)
-    await asha.page.wait_for_selector("#channel-name:has-text('›')")  # her new table's thread opens
-    await asha.page.wait_for_selector("#messages img.picture")  # the board
-    turn = await asha.turn()
-    await asha.click(turn["id"])
-    await asha.wait_gone(turn["id"])
-    await asha.command("/pachisi resign")
-    resign = f"#messages button:has-text({words.gettext('Resign')!r}):not([disabled])"
-    await asha.page.locator(resign).last.click()
-    await asha.message_with(resigned(locale)).first.wait_for()  # the result, in her language
-    await asha.open_channel("# pachisi")
-    rematch = f"button:has-text({words.gettext('Rematch')!r})"
-    card = asha.message_with(asha.name).filter(has=asha.page.locator(rematch)).last
-    await card.wait_for()
-    assert await card.locator(rematch).is_enabled()
-    await asha.page.locator("#messages a.mention").last.click()  # "Playing in #<thread>": hers, the newest
-    await asha.page.wait_for_selector("#channel-name:has-text('›')")
     assert asha.errors == []
 
 
