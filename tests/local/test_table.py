@@ -5,23 +5,36 @@ table (conftest.py), each under names of its own."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import aiohttp
 import pytest
+import pytest_asyncio
 
 from localdiscord import commandline
 from localdiscord import table as table_module
 from localdiscord.objects import API
 from localdiscord.table import LocalTable
 from localdiscord.words import language_of
+from tests.local import regulars
 from tests.local.languages import LANGUAGES, lang, member
 from tests.local.tabs import Tab
 from tests.support.browser import DESKTOP, PHONE
 
 pytestmark = pytest.mark.xdist_group("local-table")
 """One worker runs the module: its tests share the worker's Chromium and table, conftest.py."""
+
+REGULAR = "<img src=x onerror=alert(1)> T"
+"""The module's member (regulars.py), who carries on from test to test: her name is markup, which
+every page she meets shows as text."""
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="session")
+async def regular(chromium: Any, shared_table: LocalTable) -> AsyncIterator[Tab]:
+    async with regulars.regular(chromium, shared_table.url, REGULAR) as tab:
+        yield tab
+
 
 START = "/pachisi start players:2 pieces:1 level:easy"
 
@@ -39,10 +52,11 @@ def localized(table: LocalTable, locale: str, *path: str) -> list[str]:
 
 
 async def test_the_command_box_suggests_and_completes_in_the_members_language(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
+    regular: Tab, shared_table: LocalTable, named: Callable[[str], str]
 ) -> None:
     """In English, then in Hindi (she switches the page's language)."""
-    asha = await member(browser, shared_table.url, named("Asha"), "en-US")
+    asha = regular
+    await regulars.carry_on(asha, shared_table, named("suggest"))
     for locale in LANGUAGES:
         if locale != "en-US":
             await asha.page.select_option("#locale", locale)
@@ -58,12 +72,15 @@ async def test_the_command_box_suggests_and_completes_in_the_members_language(
 
 
 async def test_an_ephemeral_answer_shows_only_on_its_members_page(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
+    browser: Any, regular: Tab, shared_table: LocalTable, named: Callable[[str], str]
 ) -> None:
-    """Asha reads the page in Hindi, Bala in English: each one's notice in their words."""
+    """Asha reads the page in Hindi, Bala (the module's member) in English: each one's notice in
+    their words."""
     hers, his = lang("hi"), lang("en-US")
+    bala = regular
+    channel = await regulars.carry_on(bala, shared_table, named("ephemeral"))
     asha = await member(browser, shared_table.url, named("Asha"), "hi")
-    bala = await member(browser, shared_table.url, named("Bala"), "en-US")
+    await asha.open_channel(f"# {channel}")
     pictures = await bala.page.locator("#messages img.picture").count()
     await asha.command("/pachisi help")
     answer = asha.message_with(hers.gettext("Only you can see this"))
@@ -101,10 +118,11 @@ REFUSED = [
 
 
 async def test_commands_the_bot_does_not_have_are_refused_on_the_page(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
+    regular: Tab, shared_table: LocalTable, named: Callable[[str], str]
 ) -> None:
     """In English, then in Hindi (she switches the page's language)."""
-    asha = await member(browser, shared_table.url, named("Asha"), "en-US")
+    asha = regular
+    await regulars.carry_on(asha, shared_table, named("refused"))
     assert shared_table.guild is not None
     sent = len(shared_table.server.interactions)
     for locale in LANGUAGES:
@@ -128,6 +146,7 @@ async def test_commands_the_bot_does_not_have_are_refused_on_the_page(
     await asha.command("/pachisi help")
     await asha.message_with(lang(LANGUAGES[-1]).gettext("Only you can see this")).wait_for()
     assert len(shared_table.server.interactions) == sent + 1
+    assert asha.errors == []
 
 
 IN_MINUTES = {"en-US": ("in 5 minutes", "in 4 minutes"), "hi": ("5 मिनट में", "4 मिनट में")}
@@ -135,14 +154,14 @@ IN_MINUTES = {"en-US": ("in 5 minutes", "in 4 minutes"), "hi": ("5 मिनट 
 
 
 async def test_markdown_mentions_and_times_are_shown_and_names_are_only_text(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
+    regular: Tab, shared_table: LocalTable, named: Callable[[str], str]
 ) -> None:
     """In English, then in Hindi (she switches the page's language: the time is said again)."""
-    table = shared_table
-    evil = named("<img src=x onerror=alert(1)>")
-    asha = await member(browser, table.url, evil, "en-US")
-    member_id = next(m.user.id for m in table.guild.members.values() if m.user.name == evil)  # type: ignore[union-attr]
-    channel = next(iter(table.guild.channels))  # type: ignore[union-attr]
+    table, asha, evil = shared_table, regular, REGULAR
+    name = await regulars.carry_on(asha, table, named("markdown"))
+    assert table.guild is not None
+    member_id = next(m.user.id for m in table.guild.members.values() if m.user.name == evil)
+    channel = next(c.id for c in table.guild.channels.values() if c.name == name)
     soon = int(time.time()) + 300
     content = (
         f"**bold** *italics* `code` <t:{soon}:R> <@{member_id}>\n> quoted <b>not bold</b>\n```\nblock\n```"
@@ -167,6 +186,7 @@ async def test_markdown_mentions_and_times_are_shown_and_names_are_only_text(
         assert await message.locator(".mention").inner_text() == "@" + evil
         assert await asha.page.locator("img:not(.picture)").count() == 0  # no element from any text
     assert evil in await asha.page.inner_text("#me-name")
+    assert asha.errors == []
 
 
 CARD_OVERFLOW = """() => [...document.querySelectorAll('#messages .embed')].flatMap((card) => {
@@ -177,12 +197,13 @@ CARD_OVERFLOW = """() => [...document.querySelectorAll('#messages .embed')].flat
 
 
 async def test_the_rules_card_keeps_its_text_inside_it_on_a_desktop_and_a_phone(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
+    regular: Tab, shared_table: LocalTable, named: Callable[[str], str]
 ) -> None:
     """The rules' long position line (inline code) wraps as Discord wraps it: it once stretched the
     card's text past the card, and on a phone off the screen. In English on a desktop, then (her
     window made a phone's) in Hindi, beside the English card."""
-    asha = await member(browser, shared_table.url, named("Asha"), "en-US", DESKTOP)
+    asha = regular
+    await regulars.carry_on(asha, shared_table, named("rules"), "en-US", DESKTOP)
     for locale, viewport in [("en-US", DESKTOP), ("hi", PHONE)]:
         if locale != "en-US":
             await asha.page.set_viewport_size(viewport)
@@ -200,12 +221,13 @@ async def test_the_rules_card_keeps_its_text_inside_it_on_a_desktop_and_a_phone(
 
 
 async def test_a_bot_that_dies_is_started_again_and_the_game_goes_on(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str], monkeypatch: pytest.MonkeyPatch
+    regular: Tab, shared_table: LocalTable, named: Callable[[str], str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """(The later tests of the worker meet the bot started again, as members of a table do.) The
     pause before the restart is cut short: the bot's own start keeps the page offline a while."""
     monkeypatch.setattr(table_module, "RESTART_AFTER", 0.1)
-    asha = await Tab.join(browser, shared_table.url, named("Asha"))
+    asha = regular
+    await regulars.carry_on(asha, shared_table, named("restart"))
     await asha.manual()
     await asha.command(START)
     await asha.page.wait_for_selector("#channel-name:has-text('›')")
