@@ -7,22 +7,34 @@ from __future__ import annotations
 import os
 import re
 import signal
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 import pytest
+import pytest_asyncio
 
 from localdiscord import page as page_module
 from localdiscord import words
 from localdiscord.table import LocalTable
+from tests.local import regulars
 from tests.local.languages import lang, member, resigned
 from tests.local.tabs import Tab
 from tests.support.browser import DESKTOP
 
 pytestmark = pytest.mark.xdist_group("local-shared-table")
 """One worker runs the module: its tests share the worker's Chromium and table, conftest.py."""
+
+REGULAR = "Tara"
+"""The module's member (regulars.py), who carries on from test to test."""
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="session")
+async def regular(chromium: Any, shared_table: LocalTable) -> AsyncIterator[Tab]:
+    async with regulars.regular(chromium, shared_table.url, REGULAR) as tab:
+        yield tab
+
 
 SCREENSHOTS = (
     Path(os.environ["PACHISI_SCREENSHOTS"]).resolve() if os.environ.get("PACHISI_SCREENSHOTS") else None
@@ -104,12 +116,13 @@ async def unanswered_is_named(asha: Tab, table: LocalTable) -> None:
 
 
 async def test_another_browsers_member_is_refused_by_name_and_hers_may_switch(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
+    browser: Any, regular: Tab, shared_table: LocalTable, named: Callable[[str], str]
 ) -> None:
     """The other browser reads the page in Hindi (the refusal in each language, and a forged hello
     or click for her, without a browser: tests/local/test_members.py)."""
     table, locale = shared_table, "hi"
-    asha = await Tab.join(browser, table.url, named("Asha"))
+    asha = regular
+    await regulars.carry_on(asha, table, named("names"))
     assert table.guild is not None
     members, sent = len(table.guild.members), len(table.server.interactions)
     context = await browser.new_context(viewport=DESKTOP, locale=locale)  # a browser in its language
@@ -134,14 +147,15 @@ async def test_another_browsers_member_is_refused_by_name_and_hers_may_switch(
 
 
 async def test_the_newest_message_stays_in_view_unless_scrolled_up_and_the_command_list_scrolls(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
+    regular: Tab, shared_table: LocalTable, named: Callable[[str], str]
 ) -> None:
     """In a short window: the game's messages follow the newest unless she scrolls up, its end
     included (the rematch it offers: test_a_second_member_takes_a_seat_from_the_card_and_a_rematch
     _opens_for_both); the command list, longer than its box, scrolls with a cue and reaches every
     sub-command."""
     table = shared_table
-    asha = await Tab.join(browser, table.url, named("Asha"), viewport={"width": 900, "height": 560})
+    asha = regular
+    await regulars.carry_on(asha, table, named("newest"), viewport={"width": 900, "height": 560})
     await asha.manual()
     await asha.command(START)
     await asha.page.wait_for_selector("#channel-name:has-text('›')")
@@ -226,7 +240,7 @@ async def newest_in_view(tab: Tab) -> bool:
 
 
 async def test_a_second_member_takes_a_seat_from_the_card_and_a_rematch_opens_for_both(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
+    browser: Any, regular: Tab, shared_table: LocalTable, named: Callable[[str], str]
 ) -> None:
     """At a table that speaks Hindi, Asha's language: Bala takes the computer's seat with the table
     card's button in the channel, and sees the game's thread as she does (the card's words:
@@ -237,13 +251,15 @@ async def test_a_second_member_takes_a_seat_from_the_card_and_a_rematch_opens_fo
     end in each language: tests/table.)"""
     locale = "hi"
     words_of = lang(locale)
+    bala = regular  # (the module's member)
+    channel = "# " + await regulars.carry_on(bala, shared_table, named("rematch"))
     asha = await member(browser, shared_table.url, named("Asha"), locale)
+    await asha.open_channel(channel)
     await asha.manual()
     await asha.command(START)
     await asha.page.wait_for_selector("#channel-name:has-text('›')")  # her new table's thread opens
     thread = asha.page.url
     await asha.turn()
-    bala = await Tab.join(browser, shared_table.url, named("Bala"))
     take = f"#messages button:has-text({words_of.gettext('Take a seat')!r}):not([disabled])"
     await bala.page.locator(take).last.click()  # the newest card: Asha's
     await bala.page.wait_for_selector(f"#messages li.message:has-text({bala.name!r})")
@@ -261,13 +277,13 @@ async def test_a_second_member_takes_a_seat_from_the_card_and_a_rematch_opens_fo
     await asha.page.locator(resign).last.click()
     await asha.message_with(resigned(locale)).first.wait_for()  # the result, in her language
     name = await bala.page.inner_text("#channel-name")
-    await asha.open_channel("# pachisi")
+    await asha.open_channel(channel)
     rematch = f"button:has-text({words_of.gettext('Rematch')!r})"
     card = asha.message_with(asha.name).filter(has=asha.page.locator(rematch)).last
     await card.wait_for()
     await asha.page.locator("#messages a.mention").last.click()  # "Playing in #<thread>": hers, the newest
     await asha.page.wait_for_function("(url) => location.href === url", arg=thread)
-    await asha.open_channel("# pachisi")
+    await asha.open_channel(channel)
     await card.locator(f"{rematch}:not([disabled])").click()
     await asha.page.wait_for_function("(old) => location.href !== old", arg=thread)
     new_table = "([old, name]) => location.href !== old && document.querySelector('#channel-name').textContent === name"
