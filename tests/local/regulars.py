@@ -20,11 +20,12 @@ from tests.support.browser import DESKTOP
 
 
 @asynccontextmanager
-async def regular(chromium: Any, url: str, name: str) -> AsyncIterator[Tab]:
-    """`name`'s browser on the table at `url`, until the module's tests are done."""
+async def regular(chromium: Any, url: str, name: str, **options: Any) -> AsyncIterator[Tab]:
+    """`name`'s browser on the table at `url`, until the module's tests are done (`options`:
+    Playwright's for its context)."""
     contexts = Contexts(chromium)
     try:
-        yield await Tab.join(contexts, url, name)
+        yield await Tab.join(contexts, url, name, **options)
     finally:
         await contexts.close()
 
@@ -36,7 +37,7 @@ async def carry_on(
     `channel` (its name as made, returned), nothing typed in the box. The page's errors of earlier
     tests are forgotten: each test checked its own."""
     page = tab.page
-    await page.set_viewport_size(viewport)
+    await page.set_viewport_size(DESKTOP)  # (at a phone's width the channels are in a drawer)
     code = lang(locale).code
     if await page.get_attribute("html", "lang") != code:
         await page.select_option("#locale", locale)
@@ -45,6 +46,7 @@ async def carry_on(
     name = table.server.add_channel(table.guild, channel.replace(" ", "-")).name
     await tab.open_channel(f"# {name}")
     await page.wait_for_selector(f"#channel-name:text-is({'# ' + name!r})")
+    await page.set_viewport_size(viewport)
     await page.fill("#box", "")
     tab.errors.clear()
     return name

@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
+import pytest_asyncio
 
 from localdiscord.objects import MANAGE_CHANNELS, InteractionType
 from localdiscord.table import LocalTable
-from tests.local import axe
+from tests.local import axe, regulars
 from tests.local.conftest import RUNNER
 from tests.local.languages import LANGUAGES, lang, member
 from tests.local.tabs import Tab
@@ -25,16 +26,26 @@ pytestmark = pytest.mark.xdist_group("local-first-hour")
 """One worker runs the module: its tests share one Chromium (and one table), conftest.py."""
 
 START = "/pachisi start players:2 pieces:1 level:easy"
+REGULAR = "Uma"
+"""The module's member (regulars.py), in English, who carries on from test to test where a test's
+point is another member's first hour (her browser lets axe-core in, as a newcomer's does here)."""
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="session")
+async def regular(chromium: Any, shared_table: LocalTable) -> AsyncIterator[Tab]:
+    async with regulars.regular(chromium, shared_table.url, REGULAR, bypass_csp=True) as tab:
+        yield tab
 
 
 async def test_the_tables_runner_moderates_and_nobody_ticks_it_for_themselves(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
+    browser: Any, regular: Tab, shared_table: LocalTable, named: Callable[[str], str]
 ) -> None:
     """Bala reads why in English, then in Hindi, the language of the rest (the end's button in
     English: tests/table/transcripts/en.txt)."""
     table, words = shared_table, lang("hi")
+    bala = regular  # (the module's member)
+    await regulars.carry_on(bala, table, named("runner"))
     asha = await member(browser, table.url, named("Asha"), "hi", secret=RUNNER)  # she runs the table
-    bala = await member(browser, table.url, named("Bala"), "en-US")
     assert await asha.page.is_checked("#moderator")  # granted, not ticked
     assert await bala.page.is_disabled("#moderator")
     assert not await bala.page.is_checked("#moderator")
@@ -102,13 +113,14 @@ async def stranger(browser: Any, url: str, name: str, locale: str) -> Tab:
 
 
 async def test_the_seat_offer_is_only_for_someone_without_a_seat_and_answers_in_their_language(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
+    browser: Any, regular: Tab, shared_table: LocalTable, named: Callable[[str], str]
 ) -> None:
     """Asha's table speaks her language, English; Bala, a stranger with its link, reads the page,
     the offer and the bot's answer at her table in his, Hindi, where he looks. (A table that
     speaks Hindi, told to an English reader: test_page_slips.py's seat test.)"""
     table, starter, visitor = shared_table, "en-US", "hi"
-    asha = await member(browser, table.url, named("Asha"), starter)
+    asha = regular  # (the module's member)
+    home = await regulars.carry_on(asha, table, named("offer"), starter)
     await asha.manual()
     await asha.command("/pachisi start players:4 pieces:1 level:easy")
     await asha.page.wait_for_selector("#channel-name:has-text('›')")
@@ -149,7 +161,7 @@ async def test_the_seat_offer_is_only_for_someone_without_a_seat_and_answers_in_
     await bala.page.wait_for_selector("#bot-status.online")
     await bala.turn()  # the offer is weighed as the page's snapshot comes, which holds the card
     assert await bala.page.locator("#offer[open]").count() == 0
-    await bala.open_channel("# pachisi")
+    await bala.open_channel(f"# {home}")
     await bala.page.wait_for_selector("#table-language", state="hidden")  # a channel is no table
     codes = await asha.page.locator("#messages .markdown code").count()
     turn = await asha.turn()
@@ -178,7 +190,7 @@ BOARD = """() => { const all = [...document.querySelectorAll('#messages img.pict
 BOARD_FITS = f"(w) => {{ const b = ({BOARD})(); return b.width >= 0.9 * w && b.left >= 0 && b.right <= w; }}"
 
 
-async def fits_a_phone(tab: Tab, locale: str) -> None:
+async def fits_a_phone(tab: Tab, locale: str, channel: str) -> None:
     """The game's page at a phone's width, in `locale`: the header reads whole in two rows, the
     board fits, and the link's notice (in the member's language) covers no move nor the box."""
     from playwright.async_api import TimeoutError as PlaywrightTimeout
@@ -192,9 +204,9 @@ async def fits_a_phone(tab: Tab, locale: str) -> None:
         "(h) => h.scrollWidth <= h.clientWidth && h.scrollHeight <= h.clientHeight + 1"
     )
     header = await name.inner_text()  # the channel and the thread, named as in the list
-    assert header.startswith("# pachisi › ")
+    assert header.startswith(f"# {channel} › ")
     assert (
-        "↳ " + header.removeprefix("# pachisi › ")
+        "↳ " + header.removeprefix(f"# {channel} › ")
         in await page.locator("#channels .thread").all_inner_texts()
     )
     await page.wait_for_selector("#table-language:not([hidden])")
@@ -218,7 +230,7 @@ async def fits_a_phone(tab: Tab, locale: str) -> None:
 
 
 async def test_at_a_phones_width_the_game_fits_plays_by_keyboard_and_axe_finds_nothing_serious(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
+    browser: Any, regular: Tab, shared_table: LocalTable, named: Callable[[str], str]
 ) -> None:
     """A game at a phone's width, in English: the header reads whole, the board fits, the notice
     covers no move, and a move is played with the keyboard. A newcomer at one with its link, in
@@ -229,14 +241,13 @@ async def test_at_a_phones_width_the_game_fits_plays_by_keyboard_and_axe_finds_n
     test_an_empty_channel_says_what_to_type)."""
     table = shared_table
     axe.need_axe()
-    asha = await member(
-        browser, table.url, named("Asha"), "en-US", viewport=PHONE, bypass_csp=True
-    )  # (for axe)
+    asha = regular  # (the module's member)
+    channel = await regulars.carry_on(asha, table, named("phone"), "en-US", PHONE)
     await asha.manual()
     await asha.command("/pachisi start players:4 pieces:1 level:easy")
     await asha.page.wait_for_selector("#channel-name:has-text('›')")
     await asha.turn()
-    await fits_a_phone(asha, "en-US")
+    await fits_a_phone(asha, "en-US", channel)
     await asha.page.screenshot(path=str(table.database.parent / "phone-en-US.png"))
     found: dict[str, list[dict[str, Any]]] = {"game, phone, notice, en-US": await axe.serious(asha.page)}
     phone = await (await browser.new_context(viewport=PHONE, locale="hi", bypass_csp=True)).new_page()
@@ -248,7 +259,7 @@ async def test_at_a_phones_width_the_game_fits_plays_by_keyboard_and_axe_finds_n
     await phone.click("#offer-take")
     await phone.wait_for_selector(f"#messages li.message:has-text({named('Bala')!r})")
     bala = Tab(phone, named("Bala"))
-    await fits_a_phone(bala, "hi")
+    await fits_a_phone(bala, "hi", channel)
     await phone.screenshot(path=str(table.database.parent / "phone-hi.png"))
     found["game, phone, notice, hi"] = await axe.serious(phone)
     assert found == {state: [] for state in found}, found
@@ -261,18 +272,16 @@ async def test_at_a_phones_width_the_game_fits_plays_by_keyboard_and_axe_finds_n
 
 
 async def test_an_empty_channel_says_what_to_type(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
+    browser: Any, regular: Tab, shared_table: LocalTable, named: Callable[[str], str]
 ) -> None:
     """A member of each language; one's answer (only hers) leaves the channel empty for the other.
     axe-core finds nothing serious in the welcome (WCAG 2 A/AA). (A throw's line at full size: the
     seat offer's test, at a table of each language.)"""
     table = shared_table
     assert table.guild is not None
-    empty = table.server.add_channel(table.guild, named("first-hour").replace(" ", "-")).name
-    tabs = [
-        (await member(browser, table.url, named(name), locale, bypass_csp=True), locale)  # (for axe alone)
-        for name, locale in zip(["Asha", "Bala"], LANGUAGES, strict=True)
-    ]
+    empty = await regulars.carry_on(regular, table, named("first-hour"))  # Bala, the module's member
+    asha = await member(browser, table.url, named("Asha"), "hi", bypass_csp=True)  # (for axe alone)
+    tabs = [(asha, "hi"), (regular, "en-US")]
     command = next(iter(table.server.commands[table.guild.id].values()))
     start = next(o for o in command["options"] if o["name"] == "start")
     found: dict[str, list[dict[str, Any]]] = {}
