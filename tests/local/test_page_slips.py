@@ -7,24 +7,35 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+import pytest_asyncio
 
 from localdiscord import commandline, words
 from localdiscord.members import Members, Refused
 from localdiscord.objects import MemberRecord
 from localdiscord.server import FakeDiscordServer
 from localdiscord.table import LocalTable
-from tests.local import axe
-from tests.local.languages import LANGUAGES, lang, member
+from tests.local import axe, regulars
+from tests.local.languages import LANGUAGES, lang
 from tests.local.tabs import Tab
 from tests.support.browser import PHONE
 
 pytestmark = pytest.mark.xdist_group("local-page-slips")
 """One worker runs the module's browser tests: they share its Chromium and table, conftest.py."""
+
+REGULAR = "Veda"
+"""The module's member (regulars.py), who carries on from test to test."""
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="session")
+async def regular(chromium: Any, shared_table: LocalTable) -> AsyncIterator[Tab]:
+    async with regulars.regular(chromium, shared_table.url, REGULAR) as tab:
+        yield tab
+
 
 STYLE = Path(__file__).resolve().parents[2] / "localdiscord" / "static" / "style.css"
 DEVANAGARI_FACE = "Pachisi Devanagari"
@@ -145,12 +156,13 @@ async def turn_with_a_choice(tab: Tab) -> None:
 
 
 async def test_a_refused_move_and_a_hint_go_with_their_throw_and_the_move_reads_in_devanagari(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
+    regular: Tab, shared_table: LocalTable, named: Callable[[str], str]
 ) -> None:
     """On a phone, in English, then (the same throw) in Hindi: a refused move's notice names the
     command in her language, its Devanagari drawn in the Devanagari font on either page."""
     table = shared_table
-    asha = await member(browser, table.url, named("Asha"), "en-US", viewport=PHONE)
+    asha = regular  # (the module's member)
+    await regulars.carry_on(asha, table, named("refused"), "en-US", PHONE)
     await asha.manual()
     await asha.command(CHOICES_SOON)
     await asha.page.wait_for_selector("#channel-name:has-text('›')")
@@ -185,7 +197,7 @@ async def test_a_refused_move_and_a_hint_go_with_their_throw_and_the_move_reads_
 
 
 async def test_a_seat_taken_from_the_offer_is_told_in_the_thread_and_an_onlooker_sees_the_game_live(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
+    browser: Any, regular: Tab, shared_table: LocalTable, named: Callable[[str], str]
 ) -> None:
     """Asha's table speaks Hindi; Bala, an English-speaking stranger with its link, is told so in
     his words, axe-core finds nothing serious in his seat offer (WCAG 2 A/AA), and he takes a seat
@@ -193,7 +205,8 @@ async def test_a_seat_taken_from_the_offer_is_told_in_the_thread_and_an_onlooker
     toast's words in English: test_first_hour.py's phone test). Chandra, with the same link,
     watches: the turn Asha plays is played on his page too."""
     table, locale = shared_table, "hi"
-    asha = await member(browser, table.url, named("Asha"), locale)  # her table speaks her language
+    asha = regular  # (the module's member)
+    await regulars.carry_on(asha, table, named("offer"), locale)  # her table speaks her language
     await asha.manual()
     await asha.command("/pachisi start players:4 pieces:1 level:easy")
     await asha.page.wait_for_selector("#channel-name:has-text('›')")
