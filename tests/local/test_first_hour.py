@@ -6,15 +6,17 @@ test a channel of its own there."""
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
+import pytest_asyncio
 
 from localdiscord.objects import MANAGE_CHANNELS, InteractionType
 from localdiscord.table import LocalTable
-from tests.local import axe
+from tests.local import axe, regulars
 from tests.local.conftest import RUNNER
 from tests.local.languages import LANGUAGES, lang, member
 from tests.local.tabs import Tab
@@ -24,16 +26,26 @@ pytestmark = pytest.mark.xdist_group("local-first-hour")
 """One worker runs the module: its tests share one Chromium (and one table), conftest.py."""
 
 START = "/pachisi start players:2 pieces:1 level:easy"
+REGULAR = "Uma"
+"""The module's member (regulars.py), in English, who carries on from test to test where a test's
+point is another member's first hour (her browser lets axe-core in, as a newcomer's does here)."""
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="session")
+async def regular(chromium: Any, shared_table: LocalTable) -> AsyncIterator[Tab]:
+    async with regulars.regular(chromium, shared_table.url, REGULAR, bypass_csp=True) as tab:
+        yield tab
 
 
 async def test_the_tables_runner_moderates_and_nobody_ticks_it_for_themselves(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
+    browser: Any, regular: Tab, shared_table: LocalTable, named: Callable[[str], str]
 ) -> None:
     """Bala reads why in English, then in Hindi, the language of the rest (the end's button in
     English: tests/table/transcripts/en.txt)."""
     table, words = shared_table, lang("hi")
+    bala = regular  # (the module's member)
+    await regulars.carry_on(bala, table, named("runner"))
     asha = await member(browser, table.url, named("Asha"), "hi", secret=RUNNER)  # she runs the table
-    bala = await member(browser, table.url, named("Bala"), "en-US")
     assert await asha.page.is_checked("#moderator")  # granted, not ticked
     assert await bala.page.is_disabled("#moderator")
     assert not await bala.page.is_checked("#moderator")
@@ -55,11 +67,14 @@ async def test_the_tables_runner_moderates_and_nobody_ticks_it_for_themselves(
     assert asha.errors == bala.errors == []
 
 
-@pytest.mark.parametrize("locale", LANGUAGES)
 async def test_joining_with_an_empty_name_says_so_and_old_errors_go(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str], locale: str
+    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
 ) -> None:
-    """axe-core finds nothing serious in the name dialog with its error (WCAG 2 A/AA)."""
+    """In a Hindi browser, whose page asks in Hindi: axe-core finds nothing serious in the name
+    dialog with its error (WCAG 2 A/AA). (The dialog in English, by axe-core:
+    test_page_access.py; the refusals' words in each language: test_members.py,
+    test_page_slips.py's name tests and test_page_words.py.)"""
+    locale = "hi"
     words = lang(locale)
     context = await browser.new_context(viewport=DESKTOP, locale=locale, bypass_csp=True)  # for axe alone
     page = await context.new_page()
@@ -97,14 +112,15 @@ async def stranger(browser: Any, url: str, name: str, locale: str) -> Tab:
     return Tab(page, name)
 
 
-@pytest.mark.parametrize(("starter", "visitor"), [("hi", "en-US"), ("en-US", "hi")])
 async def test_the_seat_offer_is_only_for_someone_without_a_seat_and_answers_in_their_language(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str], starter: str, visitor: str
+    browser: Any, regular: Tab, shared_table: LocalTable, named: Callable[[str], str]
 ) -> None:
-    """Asha's table speaks her language; Bala, a stranger with its link, reads the page, the offer
-    and the bot's answer at her table in his, where he looks."""
-    table = shared_table
-    asha = await member(browser, table.url, named("Asha"), starter)
+    """Asha's table speaks her language, English; Bala, a stranger with its link, reads the page,
+    the offer and the bot's answer at her table in his, Hindi, where he looks. (A table that
+    speaks Hindi, told to an English reader: test_page_slips.py's seat test.)"""
+    table, starter, visitor = shared_table, "en-US", "hi"
+    asha = regular  # (the module's member)
+    home = await regulars.carry_on(asha, table, named("offer"), starter)
     await asha.manual()
     await asha.command("/pachisi start players:4 pieces:1 level:easy")
     await asha.page.wait_for_selector("#channel-name:has-text('›')")
@@ -145,7 +161,7 @@ async def test_the_seat_offer_is_only_for_someone_without_a_seat_and_answers_in_
     await bala.page.wait_for_selector("#bot-status.online")
     await bala.turn()  # the offer is weighed as the page's snapshot comes, which holds the card
     assert await bala.page.locator("#offer[open]").count() == 0
-    await bala.open_channel("# pachisi")
+    await bala.open_channel(f"# {home}")
     await bala.page.wait_for_selector("#table-language", state="hidden")  # a channel is no table
     codes = await asha.page.locator("#messages .markdown code").count()
     turn = await asha.turn()
@@ -167,86 +183,105 @@ OVERLAPS = """([a, sel]) => { const box = document.querySelector(a).getBoundingC
         return r.width > 0 && r.left < box.right && box.left < r.right && r.top < box.bottom && box.top < r.bottom; }); }"""
 
 
-@pytest.mark.parametrize("locale", LANGUAGES)
-async def test_at_a_phones_width_the_game_fits_plays_by_keyboard_and_axe_finds_nothing_serious(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str], locale: str
-) -> None:
-    """A game at a phone's width: the header reads whole, the board fits, the notice covers no move,
-    and a move is played with the keyboard. A newcomer at one with its link: axe-core finds nothing
-    serious (WCAG 2 A/AA, in the member's language) in the seat offer or the game with its notice
-    (the name dialog with an error: test_joining_with_an_empty_name_says_so_and_old_errors_go; the
-    empty channel's welcome: test_an_empty_channel_says_what_to_type)."""
-    table = shared_table
-    axe.need_axe()
-    asha = await member(browser, table.url, named("Asha"), locale, viewport=PHONE)
-    await asha.manual()
-    await asha.command("/pachisi start players:4 pieces:1 level:easy")
-    await asha.page.wait_for_selector("#channel-name:has-text('›')")
-    await asha.turn()
-    await asha.page.wait_for_function(
+BOARD = """() => { const all = [...document.querySelectorAll('#messages img.picture')];
+    const last = all[all.length - 1]; if (!last || !last.complete) return {width: 0, left: 0, right: 0};
+    const r = last.getBoundingClientRect(); return {width: r.width, left: r.left, right: r.right}; }"""
+"""The newest board's box, once its picture is loaded."""
+BOARD_FITS = f"(w) => {{ const b = ({BOARD})(); return b.width >= 0.9 * w && b.left >= 0 && b.right <= w; }}"
+
+
+async def fits_a_phone(tab: Tab, locale: str, channel: str) -> None:
+    """The game's page at a phone's width, in `locale`: the header reads whole in two rows, the
+    board fits, and the link's notice (in the member's language) covers no move nor the box."""
+    from playwright.async_api import TimeoutError as PlaywrightTimeout
+
+    page = tab.page
+    await page.wait_for_function(
         "() => [...document.querySelectorAll('#messages img.picture')].every((i) => i.complete)"
     )
-    name = asha.page.locator("#channel-name")
+    name = page.locator("#channel-name")
     assert await name.evaluate(
         "(h) => h.scrollWidth <= h.clientWidth && h.scrollHeight <= h.clientHeight + 1"
     )
     header = await name.inner_text()  # the channel and the thread, named as in the list
-    assert header.startswith("# pachisi › ")
+    assert header.startswith(f"# {channel} › ")
     assert (
-        "↳ " + header.removeprefix("# pachisi › ")
-        in await asha.page.locator("#channels .thread").all_inner_texts()
+        "↳ " + header.removeprefix(f"# {channel} › ")
+        in await page.locator("#channels .thread").all_inner_texts()
     )
-    await asha.page.wait_for_selector("#table-language:not([hidden])")
-    middles = await asha.page.evaluate(  # the header's second row holds the rest: two rows in all
+    await page.wait_for_selector("#table-language:not([hidden])")
+    middles = await page.evaluate(  # the header's second row holds the rest: two rows in all
         """() => ['#table-language', '#copy-link', '#bot-status'].map((s) => {
             const r = document.querySelector(s).getBoundingClientRect(); return r.top + r.height / 2; })"""
     )
-    assert max(middles) - min(middles) < 4, middles
-    board = await asha.page.locator("#messages img.picture").last.bounding_box()
-    assert board is not None and board["width"] >= 0.9 * PHONE["width"]  # its panels as large as they can be
-    assert board["x"] >= 0 and board["x"] + board["width"] <= PHONE["width"]  # and on the screen
-    await asha.page.click("#copy-link")
-    await asha.page.wait_for_selector("#toast:not([hidden])")
+    assert max(middles) - min(middles) < 4, (locale, middles)
+    with contextlib.suppress(PlaywrightTimeout):  # (a board being redrawn is waited for)
+        await page.wait_for_function(BOARD_FITS, arg=PHONE["width"], timeout=10_000)
+    board = await page.evaluate(BOARD, PHONE["width"])
+    assert board["width"] >= 0.9 * PHONE["width"], (locale, board)  # its panels as large as they can be
+    assert board["left"] >= 0 and board["right"] <= PHONE["width"], (locale, board)  # and on the screen
+    await page.click("#copy-link")
+    await page.wait_for_selector("#toast:not([hidden])")
     copied = lang(locale).gettext("Link copied: {link}").split("{link}")[0]
-    assert (await asha.page.inner_text("#toast")).startswith(copied)  # in her language
-    assert not await asha.page.evaluate(OVERLAPS, ["#toast", "#messages button.button:not([disabled])"])
-    assert not await asha.page.evaluate(OVERLAPS, ["#toast", "#box"])
-    assert await asha.page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    await asha.page.screenshot(path=str(table.database.parent / f"phone-{locale}.png"))
-    found: dict[str, list[dict[str, Any]]] = {}
-    phone = await (await browser.new_context(viewport=PHONE, locale=locale, bypass_csp=True)).new_page()
+    assert (await page.inner_text("#toast")).startswith(copied)  # in the member's language
+    assert not await page.evaluate(OVERLAPS, ["#toast", "#messages button.button:not([disabled])"])
+    assert not await page.evaluate(OVERLAPS, ["#toast", "#box"])
+    assert await page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+async def test_at_a_phones_width_the_game_fits_plays_by_keyboard_and_axe_finds_nothing_serious(
+    browser: Any, regular: Tab, shared_table: LocalTable, named: Callable[[str], str]
+) -> None:
+    """A game at a phone's width, in English: the header reads whole, the board fits, the notice
+    covers no move, and a move is played with the keyboard. A newcomer at one with its link, in
+    Hindi: the same fit in his words, and axe-core finds nothing serious (WCAG 2 A/AA) in his
+    seat offer or either member's game with its notice (the seat offer in English:
+    test_page_slips.py's seat test; the name dialog with an error:
+    test_joining_with_an_empty_name_says_so_and_old_errors_go; the empty channel's welcome:
+    test_an_empty_channel_says_what_to_type)."""
+    table = shared_table
+    axe.need_axe()
+    asha = regular  # (the module's member)
+    channel = await regulars.carry_on(asha, table, named("phone"), "en-US", PHONE)
+    await asha.manual()
+    await asha.command("/pachisi start players:4 pieces:1 level:easy")
+    await asha.page.wait_for_selector("#channel-name:has-text('›')")
+    await asha.turn()
+    await fits_a_phone(asha, "en-US", channel)
+    await asha.page.screenshot(path=str(table.database.parent / "phone-en-US.png"))
+    found: dict[str, list[dict[str, Any]]] = {"game, phone, notice, en-US": await axe.serious(asha.page)}
+    phone = await (await browser.new_context(viewport=PHONE, locale="hi", bypass_csp=True)).new_page()
     await phone.goto(asha.page.url)
     await phone.fill("#join-name", named("Bala"))
     await phone.click("#join-button")
     await phone.wait_for_selector("#offer[open]")
-    found["seat offer, phone"] = await axe.serious(phone)
+    found["seat offer, phone, hi"] = await axe.serious(phone)
     await phone.click("#offer-take")
     await phone.wait_for_selector(f"#messages li.message:has-text({named('Bala')!r})")
-    await phone.click("#copy-link")
-    await phone.wait_for_selector("#toast:not([hidden])")
-    found["game, phone, notice"] = await axe.serious(phone)
+    bala = Tab(phone, named("Bala"))
+    await fits_a_phone(bala, "hi", channel)
+    await phone.screenshot(path=str(table.database.parent / "phone-hi.png"))
+    found["game, phone, notice, hi"] = await axe.serious(phone)
     assert found == {state: [] for state in found}, found
     turn = await asha.turn()  # her move, by the keyboard
     await asha.page.focus("#box")
     await asha.focus_by_keyboard(f"el.dataset.customId === {turn['id']!r}")  # back from the box
     await asha.page.keyboard.press("Enter")
     await asha.wait_gone(turn["id"])
-    assert asha.errors == []
+    assert asha.errors == bala.errors == []
 
 
 async def test_an_empty_channel_says_what_to_type(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
+    browser: Any, regular: Tab, shared_table: LocalTable, named: Callable[[str], str]
 ) -> None:
     """A member of each language; one's answer (only hers) leaves the channel empty for the other.
     axe-core finds nothing serious in the welcome (WCAG 2 A/AA). (A throw's line at full size: the
     seat offer's test, at a table of each language.)"""
     table = shared_table
     assert table.guild is not None
-    empty = table.server.add_channel(table.guild, named("first-hour").replace(" ", "-")).name
-    tabs = [
-        (await member(browser, table.url, named(name), locale, bypass_csp=True), locale)  # (for axe alone)
-        for name, locale in zip(["Asha", "Bala"], LANGUAGES, strict=True)
-    ]
+    empty = await regulars.carry_on(regular, table, named("first-hour"))  # Bala, the module's member
+    asha = await member(browser, table.url, named("Asha"), "hi", bypass_csp=True)  # (for axe alone)
+    tabs = [(asha, "hi"), (regular, "en-US")]
     command = next(iter(table.server.commands[table.guild.id].values()))
     start = next(o for o in command["options"] if o["name"] == "start")
     found: dict[str, list[dict[str, Any]]] = {}

@@ -121,3 +121,35 @@ async def test_a_settings_request_for_the_right_from_another_browser_changes_not
         assert members.guild.moderator_role not in members.guild.members[int(bala)].roles
     finally:
         await page.stop()
+
+
+async def test_a_forged_hello_or_click_for_another_browsers_member_changes_nothing() -> None:
+    """A socket of another browser asks to be Asha, then clicks her turn's button as her: both
+    refused, nothing reaches the bot, and only the member it made for itself is new. (A name of
+    hers from another browser, refused on the page: test_shared_table.py.)"""
+    members = table()
+    server, guild = members.server, members.guild
+    page = Page(server, guild)  # type: ignore[arg-type]
+    page.members = members
+    channel = server.add_channel(guild, "pachisi")
+    await page.start("127.0.0.1", 0)
+    try:
+        asha = members.greet(hello("Asha", "a"))
+        before = len(guild.members)
+        secret = "f" * 32
+        async with aiohttp.ClientSession() as http, http.ws_connect(page.url + "/live") as ws:
+            await ws.send_json({"op": "hello", "member_id": str(asha.user.id), "secret": secret})
+            assert (await ws.receive_json())["error"] == words.not_yours(words.language_of("en-US"))
+            await ws.send_json({"op": "hello", "name": "Mallory", "secret": secret})
+            welcome = await ws.receive_json()
+            assert welcome["op"] == "welcome" and welcome["me"]["name"] == "Mallory"
+            turn = "pachisi:throw:1:1"
+            forged = {"op": "click", "channel": str(channel.id), "message": "1", "custom_id": turn}
+            await ws.send_json({**forged, "member": str(asha.user.id), "secret": secret})
+            while (answer := await ws.receive_json())["op"] != "refused":
+                pass
+            assert answer["error"] == words.not_yours(words.language_of("en-US"))
+        assert len(guild.members) == before + 1  # Mallory, and nobody else
+        assert server.interactions == {}  # nothing reached the bot
+    finally:
+        await page.stop()

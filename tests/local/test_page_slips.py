@@ -7,23 +7,35 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+import pytest_asyncio
 
 from localdiscord import commandline, words
 from localdiscord.members import Members, Refused
 from localdiscord.objects import MemberRecord
 from localdiscord.server import FakeDiscordServer
 from localdiscord.table import LocalTable
-from tests.local.languages import LANGUAGES, lang, member
+from tests.local import axe, regulars
+from tests.local.languages import LANGUAGES, lang
 from tests.local.tabs import Tab
 from tests.support.browser import PHONE
 
 pytestmark = pytest.mark.xdist_group("local-page-slips")
 """One worker runs the module's browser tests: they share its Chromium and table, conftest.py."""
+
+REGULAR = "Veda"
+"""The module's member (regulars.py), who carries on from test to test."""
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="session")
+async def regular(chromium: Any, shared_table: LocalTable) -> AsyncIterator[Tab]:
+    async with regulars.regular(chromium, shared_table.url, REGULAR) as tab:
+        yield tab
+
 
 STYLE = Path(__file__).resolve().parents[2] / "localdiscord" / "static" / "style.css"
 DEVANAGARI_FACE = "Pachisi Devanagari"
@@ -143,26 +155,33 @@ async def turn_with_a_choice(tab: Tab) -> None:
     raise AssertionError("no throw with a choice in 60 turns")
 
 
-@pytest.mark.parametrize("locale", LANGUAGES)
 async def test_a_refused_move_and_a_hint_go_with_their_throw_and_the_move_reads_in_devanagari(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str], locale: str
+    regular: Tab, shared_table: LocalTable, named: Callable[[str], str]
 ) -> None:
+    """On a phone, in English, then (the same throw) in Hindi: a refused move's notice names the
+    command in her language, its Devanagari drawn in the Devanagari font on either page."""
     table = shared_table
-    asha = await member(browser, table.url, named("Asha"), locale, viewport=PHONE)
+    asha = regular  # (the module's member)
+    await regulars.carry_on(asha, table, named("refused"), "en-US", PHONE)
     await asha.manual()
     await asha.command(CHOICES_SOON)
     await asha.page.wait_for_selector("#channel-name:has-text('›')")
     await turn_with_a_choice(asha)
     await asha.command("/pachisi move choice:Z")
     await asha.page.locator(NOTICES, has_text="Z").wait_for()
-    await asha.command("/pachisi move choice:क")  # typed in English: named in her language
-    newest = asha.page.locator(NOTICES, has_text="क")
-    await newest.wait_for()
-    await asha.page.wait_for_function(f"() => document.querySelectorAll({NOTICES!r}).length === 1")
-    used = await newest.locator(".invoked .command").inner_text()
-    assert used == synced_name(table, "pachisi move", locale)
-    fonts = await used_fonts(asha.page, f"{NOTICES} code")  # the typed "क" echoed in a code span
-    assert fonts and set(fonts) == {"Noto Sans Devanagari"}, fonts
+    for locale in LANGUAGES:
+        if locale != "en-US":
+            await asha.page.select_option("#locale", locale)
+            await asha.page.wait_for_selector(f"html[lang='{lang(locale).code}']")
+        before = await asha.page.locator(NOTICES).last.get_attribute("data-id")
+        await asha.command("/pachisi move choice:क")  # typed in English: named in her language
+        newest = asha.page.locator(f"{NOTICES}:not([data-id='{before}'])", has_text="क")
+        await newest.wait_for()  # the new notice, in place of the one before
+        await asha.page.wait_for_function(f"() => document.querySelectorAll({NOTICES!r}).length === 1")
+        used = await newest.locator(".invoked .command").inner_text()
+        assert used == synced_name(table, "pachisi move", locale)
+        fonts = await used_fonts(asha.page, f"{NOTICES} code")  # the typed "क" echoed in a code span
+        assert fonts and set(fonts) == {"Noto Sans Devanagari"}, (locale, fonts)
     assert await asha.page.evaluate(IN_VIEW, "#messages img.picture") > 0.5  # the board in view
     await asha.click(await asha.page.evaluate(HINT_OFFERED))  # the throw's hint, beside the notice
     await asha.page.wait_for_function(f"() => document.querySelectorAll({NOTICES!r}).length === 2")
@@ -178,23 +197,32 @@ async def test_a_refused_move_and_a_hint_go_with_their_throw_and_the_move_reads_
 
 
 async def test_a_seat_taken_from_the_offer_is_told_in_the_thread_and_an_onlooker_sees_the_game_live(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
+    browser: Any, regular: Tab, shared_table: LocalTable, named: Callable[[str], str]
 ) -> None:
-    """Asha's table speaks Hindi; Bala, an English-speaking stranger with its link, takes a seat in
-    one click and is not sent anywhere: each reads the news's command in their language (the
+    """Asha's table speaks Hindi; Bala, an English-speaking stranger with its link, is told so in
+    his words, axe-core finds nothing serious in his seat offer (WCAG 2 A/AA), and he takes a seat
+    in one click and is not sent anywhere: each reads the news's command in their language (the
     toast's words in English: test_first_hour.py's phone test). Chandra, with the same link,
     watches: the turn Asha plays is played on his page too."""
     table, locale = shared_table, "hi"
-    asha = await member(browser, table.url, named("Asha"), locale)  # her table speaks her language
+    asha = regular  # (the module's member)
+    await regulars.carry_on(asha, table, named("offer"), locale)  # her table speaks her language
     await asha.manual()
     await asha.command("/pachisi start players:4 pieces:1 level:easy")
     await asha.page.wait_for_selector("#channel-name:has-text('›')")
     await asha.turn()
     link = asha.page.url
     thread = link.rsplit("/", 1)[1]
-    bala = await Tab.join(browser, link, named("Bala"))
+    bala = await Tab.join(browser, link, named("Bala"), bypass_csp=True)  # (for axe alone)
     await bala.page.locator("#offer[open]").wait_for()
+    assert await axe.serious(bala.page) == []  # the seat offer, in English (in Hindi: test_first_hour.py)
     assert await bala.page.inner_text("#channel-name") == await asha.page.inner_text("#channel-name")
+    for tab, reader in [(asha, locale), (bala, "en-US")]:  # the table's language, in each one's words
+        words_of = lang(reader)
+        said = words_of.gettext(
+            "This table speaks {language}", language=words_of.pgettext("a table's language", "Hindi")
+        )
+        await tab.page.wait_for_selector(f"#table-language:text-is({said!r})")
     await bala.page.click("#offer-take")
     news = f"#messages li.message:not(.ephemeral):has(.invoked) .mention:text-is({'@' + bala.name!r})"
     await bala.page.wait_for_selector(news)  # the thread's news, as the answer to what he did there

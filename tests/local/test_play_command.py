@@ -35,7 +35,6 @@ from localdiscord.table import (
 from tests.local.conftest import QUICK_BOT
 from tests.local.languages import lang
 from tests.local.tabs import Tab
-from tests.support.browser import DESKTOP
 from tests.support.processes import free_port
 
 pytestmark = pytest.mark.xdist_group("local-play-command")
@@ -126,9 +125,9 @@ async def test_ctrl_c_and_play_again_resumes_the_game_and_the_page_reconnects(
     """Shared on the network, on a database of its own choosing: the warning, and each new
     table's link. The goodbye names the command that finds the same table again: bare `python` in
     a shell without the virtual environment active lacks the bot's packages, so it names this
-    interpreter. While the bot of the second run starts, a command is refused as "still starting"
-    in each member's language (English, and Hindi for a member who joins meanwhile), and the
-    notice goes once the bot is there. (The default address, this computer only:
+    interpreter. While the bot of the second run starts, a command is refused as "still starting",
+    and the notice goes once the bot is there (in each language, for a member who joins meanwhile:
+    test_page_answers.py). (The default address, this computer only:
     test_a_busy_port_is_a_clear_message.)"""
     port = free_port()
     options = ["--database", "shared/table.sqlite3", "--host", "0.0.0.0", "--port", str(port)]
@@ -165,16 +164,12 @@ async def test_ctrl_c_and_play_again_resumes_the_game_and_the_page_reconnects(
         try:
             await asha.page.wait_for_selector("#banner", state="hidden", timeout=20_000)  # by itself
             await starting_refused(asha, "en-US")
-            bala = await newcomer(browser, url, "Bala", "hi")
-            await starting_refused(bala, "hi")
         finally:
             os.kill(bot, signal.SIGCONT)
-        for tab, locale in [(asha, "en-US"), (bala, "hi")]:
-            await tab.page.wait_for_selector("#bot-status.online")
-            await tab.page.wait_for_selector("#refused", state="hidden")  # stale once the bot is there
-            await tab.command("/pachisi help")
-            answered = tab.message_with(lang(locale).gettext("Only you can see this"))
-            await answered.locator("img.picture").first.wait_for()
+        await asha.page.wait_for_selector("#bot-status.online")
+        await asha.page.wait_for_selector("#refused", state="hidden")  # stale once the bot is there
+        await asha.command("/pachisi help")
+        await asha.message_with("Only you can see this").locator("img.picture").first.wait_for()
         assert await asha.page.inner_text("#channel-name") == thread
         assert len(await asha.texts()) >= len(before)
         turn = await asha.turn()  # the game goes on where it was: her throw is taken...
@@ -182,21 +177,7 @@ async def test_ctrl_c_and_play_again_resumes_the_game_and_the_page_reconnects(
         await asha.wait_gone(turn["id"])
         await asha.turn()  # ...and her next turn comes
         assert await second.ctrl_c() == 0
-    assert asha.errors == bala.errors == []
-
-
-async def newcomer(browser: Any, url: str, name: str, locale: str) -> Tab:
-    """A member joining in a browser of `locale` while the bot is not there yet (no status to
-    wait for: the page shows who they are)."""
-    page = await (await browser.new_context(viewport=DESKTOP, locale=locale)).new_page()
-    await page.goto(url)
-    await page.fill("#join-name", name)
-    await page.click("#join-button")
-    await page.wait_for_selector("#me-name:not(:empty)")
-    if locale != "en-US":
-        await page.select_option("#locale", locale)
-        await page.wait_for_selector(f"html[lang='{lang(locale).code}']")
-    return Tab(page, name)
+    assert asha.errors == []
 
 
 def play_here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *options: str) -> str:

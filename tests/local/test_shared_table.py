@@ -4,25 +4,37 @@ showing an onlooker the game live: test_page_slips.py)."""
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import signal
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 import pytest
+import pytest_asyncio
 
 from localdiscord import page as page_module
 from localdiscord import words
 from localdiscord.table import LocalTable
+from tests.local import regulars
+from tests.local.languages import lang, member, resigned
 from tests.local.tabs import Tab
 from tests.support.browser import DESKTOP
 
 pytestmark = pytest.mark.xdist_group("local-shared-table")
 """One worker runs the module: its tests share the worker's Chromium and table, conftest.py."""
+
+REGULAR = "Tara"
+"""The module's member (regulars.py), who carries on from test to test."""
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="session")
+async def regular(chromium: Any, shared_table: LocalTable) -> AsyncIterator[Tab]:
+    async with regulars.regular(chromium, shared_table.url, REGULAR) as tab:
+        yield tab
+
 
 SCREENSHOTS = (
     Path(os.environ["PACHISI_SCREENSHOTS"]).resolve() if os.environ.get("PACHISI_SCREENSHOTS") else None
@@ -48,9 +60,13 @@ async def hindi_member(browser: Any, url: str, name: str) -> Tab:
     return member
 
 
-async def test_hindi_is_drawn_in_the_served_font_and_a_hindi_command_starts_a_game(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
+async def test_hindi_is_drawn_in_the_served_font_and_hindi_commands_are_sent_and_named(
+    browser: Any, shared_table: LocalTable, named: Callable[[str], str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """A Hindi command starts a game, drawn in the served font; then one the bot leaves unanswered
+    is named in her words. (The stand-in gives up sooner than Discord's client, whose 3 s are not
+    the point here.)"""
+    monkeypatch.setattr(page_module, "ANSWER_WITHIN", 0.5)
     table = shared_table
     asha = await hindi_member(browser, table.url, named("Asha"))
     assert await asha.page.inner_text("#switch") == "किसी और के नाम से खेलें"  # the page's own words
@@ -81,19 +97,32 @@ async def test_hindi_is_drawn_in_the_served_font_and_a_hindi_command_starts_a_ga
     )
     for folder in [table.database.parent, *([SCREENSHOTS] if SCREENSHOTS else [])]:
         await asha.page.screenshot(path=str(folder / "local-hindi.png"))
+    await unanswered_is_named(asha, table)
     assert asha.errors == []
 
 
-async def test_another_browsers_member_is_refused_by_name_and_by_forged_request(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
+async def unanswered_is_named(asha: Tab, table: LocalTable) -> None:
+    """The bot hangs: Discord's client gives up (after 3 s), and names the command as she typed it."""
+    assert table.bot is not None
+    pid = table.bot.child.pid
+    assert pid is not None
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        await asha.command("/पच्चीसी नियम")
+        await asha.page.wait_for_selector("#toast:not([hidden])", timeout=10_000)
+        assert await asha.page.inner_text("#toast") == "पच्चीसी ने /पच्चीसी नियम का जवाब नहीं दिया।"
+    finally:
+        os.kill(pid, signal.SIGCONT)
+
+
+async def test_another_browsers_member_is_refused_by_name_and_hers_may_switch(
+    browser: Any, regular: Tab, shared_table: LocalTable, named: Callable[[str], str]
 ) -> None:
-    """The other browser reads the page in Hindi (the refusal in each language, without a
-    browser: tests/local/test_members.py)."""
+    """The other browser reads the page in Hindi (the refusal in each language, and a forged hello
+    or click for her, without a browser: tests/local/test_members.py)."""
     table, locale = shared_table, "hi"
-    asha = await Tab.join(browser, table.url, named("Asha"))
-    await asha.manual()
-    await asha.command(START)
-    turn = await asha.turn()
+    asha = regular
+    await regulars.carry_on(asha, table, named("names"))
     assert table.guild is not None
     members, sent = len(table.guild.members), len(table.server.interactions)
     context = await browser.new_context(viewport=DESKTOP, locale=locale)  # a browser in its language
@@ -104,24 +133,8 @@ async def test_another_browsers_member_is_refused_by_name_and_by_forged_request(
     taken = words.name_taken(words.language_of(locale), asha.name)
     await page.wait_for_selector(f"#join-error:text-is({taken!r})")
     assert await page.locator("#join[open]").count() == 1  # still asked for a name
-    asha_id = next(m.user.id for m in table.guild.members.values() if m.user.name == asha.name)
-    socket = table.url.replace("http", "ws") + "/live"
-    secret = "f" * 48
-    async with aiohttp.ClientSession() as http, http.ws_connect(socket) as ws:
-        await ws.send_str(json.dumps({"op": "hello", "member_id": str(asha_id), "secret": secret}))
-        assert "does not hold that member" in (await ws.receive_json())["error"]
-        await ws.send_str(json.dumps({"op": "hello", "name": named("Mallory"), "secret": secret}))
-        welcome = await ws.receive_json()
-        assert welcome["op"] == "welcome"
-        forged = {"op": "click", "message": turn["message"], "custom_id": turn["id"], "secret": secret}
-        await ws.send_str(json.dumps({**forged, "member": str(asha_id)}))
-        while (answer := await ws.receive_json())["op"] != "refused":
-            pass
-        assert "does not hold that member" in answer["error"]
-    assert len(table.guild.members) == members + 1  # Mallory, and nobody else
+    assert len(table.guild.members) == members  # nobody new
     assert len(table.server.interactions) == sent  # nothing reached the bot
-    still = await asha.newest_turn()
-    assert still is not None and still["id"] == turn["id"]  # her turn is still hers to play
     await asha.page.click("#switch")  # at her own computer she can still switch members...
     brother = named("Asha's brother")
     await asha.page.fill("#join-name", brother)
@@ -133,11 +146,16 @@ async def test_another_browsers_member_is_refused_by_name_and_by_forged_request(
     assert asha.errors == []
 
 
-async def test_the_newest_message_stays_in_view_unless_scrolled_up_and_a_rematch_opens(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
+async def test_the_newest_message_stays_in_view_unless_scrolled_up_and_the_command_list_scrolls(
+    regular: Tab, shared_table: LocalTable, named: Callable[[str], str]
 ) -> None:
+    """In a short window: the game's messages follow the newest unless she scrolls up, its end
+    included (the rematch it offers: test_a_second_member_takes_a_seat_from_the_card_and_a_rematch
+    _opens_for_both); the command list, longer than its box, scrolls with a cue and reaches every
+    sub-command."""
     table = shared_table
-    asha = await Tab.join(browser, table.url, named("Asha"), viewport={"width": 900, "height": 560})
+    asha = regular
+    await regulars.carry_on(asha, table, named("newest"), viewport={"width": 900, "height": 560})
     await asha.manual()
     await asha.command(START)
     await asha.page.wait_for_selector("#channel-name:has-text('›')")
@@ -160,16 +178,32 @@ async def test_the_newest_message_stays_in_view_unless_scrolled_up_and_a_rematch
     await asha.page.locator("#messages button:has-text('Resign'):not([disabled])").last.click()
     await asha.message_with(RESIGNED).first.wait_for()  # "Yellow wins by resignation: ..."
     await asha.page.wait_for_function(NEWEST_IN_VIEW)  # ...in view as well
-    name = await asha.page.inner_text("#channel-name")
-    await asha.open_channel("# pachisi")
-    await asha.page.locator("#messages button:has-text('Rematch'):not([disabled])").last.click()
-    await asha.page.wait_for_function(  # the new table's thread, her second, numbered, opens
-        "([old, name]) => location.href !== old && document.querySelector('#channel-name').textContent === name",
-        arg=[thread, f"{name} 2"],
-    )
-    assert "/t/" in asha.page.url
-    await asha.page.wait_for_selector("#messages img.picture")
+    await command_list_scrolls(asha, table)
     assert asha.errors == []
+
+
+async def command_list_scrolls(asha: Tab, table: LocalTable) -> None:
+    """`/pachisi ` typed: every sub-command listed, more than fit with a cue, the last one reached
+    by the keyboard, scrolled into sight, and taken."""
+    assert table.guild is not None
+    command = next(iter(table.server.commands[table.guild.id].values()))
+    subs = [o["name"] for o in command["options"]]
+    await asha.page.fill("#box", "/pachisi ")
+    await asha.page.wait_for_function(
+        f"() => document.querySelectorAll('#suggestions li').length === {len(subs)}"
+    )
+    await asha.page.wait_for_selector("#suggestions-more:not([hidden])")  # more than fits
+    await asha.page.press("#box", "ArrowUp")  # the last one, scrolled into sight
+    last = asha.page.locator("#suggestions li").last
+    assert await last.get_attribute("aria-selected") == "true"
+    assert subs[-1] in await last.inner_text()
+    inside = """() => { const list = document.querySelector('#suggestions').getBoundingClientRect();
+        const item = document.querySelector('#suggestions li:last-child').getBoundingClientRect();
+        return item.top >= list.top && item.bottom <= list.bottom + 1; }"""
+    assert await asha.page.evaluate(inside)
+    await asha.page.wait_for_selector("#suggestions-more", state="hidden")
+    await asha.page.press("#box", "Enter")  # takes it
+    assert await asha.page.input_value("#box") == f"/pachisi {subs[-1]} "
 
 
 async def say(table: LocalTable, channel: int, text: str) -> None:
@@ -205,49 +239,52 @@ async def newest_in_view(tab: Tab) -> bool:
     return bool(await tab.page.evaluate(NEWEST_IN_VIEW))
 
 
-async def test_the_command_list_scrolls_with_a_cue_and_reaches_every_sub_command(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
+async def test_a_second_member_takes_a_seat_from_the_card_and_a_rematch_opens_for_both(
+    browser: Any, regular: Tab, shared_table: LocalTable, named: Callable[[str], str]
 ) -> None:
-    table = shared_table
-    asha = await Tab.join(browser, table.url, named("Asha"), viewport={"width": 900, "height": 600})
-    assert table.guild is not None
-    command = next(iter(table.server.commands[table.guild.id].values()))
-    subs = [o["name"] for o in command["options"]]
-    await asha.page.fill("#box", "/pachisi ")
-    await asha.page.wait_for_function(
-        f"() => document.querySelectorAll('#suggestions li').length === {len(subs)}"
-    )
-    await asha.page.wait_for_selector("#suggestions-more:not([hidden])")  # more than fits
-    await asha.page.press("#box", "ArrowUp")  # the last one, scrolled into sight
-    last = asha.page.locator("#suggestions li").last
-    assert await last.get_attribute("aria-selected") == "true"
-    assert subs[-1] in await last.inner_text()
-    inside = """() => { const list = document.querySelector('#suggestions').getBoundingClientRect();
-        const item = document.querySelector('#suggestions li:last-child').getBoundingClientRect();
-        return item.top >= list.top && item.bottom <= list.bottom + 1; }"""
-    assert await asha.page.evaluate(inside)
-    await asha.page.wait_for_selector("#suggestions-more", state="hidden")
-    await asha.page.press("#box", "Enter")  # takes it
-    assert await asha.page.input_value("#box") == f"/pachisi {subs[-1]} "
-
-
-async def test_a_rematch_opens_for_every_member_of_the_game(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
-) -> None:
-    asha = await Tab.join(browser, shared_table.url, named("Asha"))
+    """At a table that speaks Hindi, Asha's language: Bala takes the computer's seat with the table
+    card's button in the channel, and sees the game's thread as she does (the card's words:
+    tests/table/transcripts/hi.txt; a seat taken from the thread's offer: test_page_slips.py). Her
+    resignation ends the game (two players), the result in her language; the table's card in the
+    channel leads back to the thread and offers a rematch, which calls him in too. (A whole game
+    clicked to its win on the page: test_page_access.py, by the keyboard; a game's course to its
+    end in each language: tests/table.)"""
+    locale = "hi"
+    words_of = lang(locale)
+    bala = regular  # (the module's member)
+    channel = "# " + await regulars.carry_on(bala, shared_table, named("rematch"))
+    asha = await member(browser, shared_table.url, named("Asha"), locale)
+    await asha.open_channel(channel)
     await asha.manual()
     await asha.command(START)
-    await asha.page.wait_for_selector("#channel-name:has-text('›')")
+    await asha.page.wait_for_selector("#channel-name:has-text('›')")  # her new table's thread opens
     thread = asha.page.url
     await asha.turn()
-    bala = await Tab.join(browser, thread, named("Bala"))
-    await bala.page.click("#offer-take")
-    await bala.page.wait_for_selector(f"#messages li.message:has-text({bala.name + ' takes'!r})")
-    await asha.command("/pachisi resign")  # two players: her resignation ends the game
-    await asha.page.locator("#messages button:has-text('Resign'):not([disabled])").last.click()
+    take = f"#messages button:has-text({words_of.gettext('Take a seat')!r}):not([disabled])"
+    await bala.page.locator(take).last.click()  # the newest card: Asha's
+    await bala.page.wait_for_selector(f"#messages li.message:has-text({bala.name!r})")
+    await bala.open_thread(await asha.thread_name())
+    for tab in (asha, bala):  # the thread's news of his seat
+        await tab.page.wait_for_selector(f"#messages li.message:not(.ephemeral):has-text({bala.name!r})")
+    boards = "(i) => i.map((x) => x.src)"
+    bala_boards = await bala.page.locator("#messages img.picture").evaluate_all(boards)
+    asha_boards = await asha.page.locator("#messages img.picture").evaluate_all(boards)
+    assert bala_boards and bala_boards[-1] == asha_boards[-1]
+    assert await asha.page.inner_text("#channel-name") == await bala.page.inner_text("#channel-name")
+    assert bala.page.url == thread
+    await asha.command("/pachisi resign")
+    resign = f"#messages button:has-text({words_of.gettext('Resign')!r}):not([disabled])"
+    await asha.page.locator(resign).last.click()
+    await asha.message_with(resigned(locale)).first.wait_for()  # the result, in her language
     name = await bala.page.inner_text("#channel-name")
-    await asha.open_channel("# pachisi")
-    await asha.page.locator("#messages button:has-text('Rematch'):not([disabled])").last.click()
+    await asha.open_channel(channel)
+    rematch = f"button:has-text({words_of.gettext('Rematch')!r})"
+    card = asha.message_with(asha.name).filter(has=asha.page.locator(rematch)).last
+    await card.wait_for()
+    await asha.page.locator("#messages a.mention").last.click()  # "Playing in #<thread>": hers, the newest
+    await asha.page.wait_for_function("(url) => location.href === url", arg=thread)
+    await asha.open_channel(channel)
+    await card.locator(f"{rematch}:not([disabled])").click()
     await asha.page.wait_for_function("(old) => location.href !== old", arg=thread)
     new_table = "([old, name]) => location.href !== old && document.querySelector('#channel-name').textContent === name"
     called = [thread, f"{name} 2"]  # Asha's second table off the channel: numbered
@@ -262,21 +299,4 @@ async def test_a_rematch_opens_for_every_member_of_the_game(
     for tab in (asha, bala):  # Bala, still at the old table, is taken to the new one when called in
         await tab.page.wait_for_function(new_table, arg=called)
     assert asha.page.url == bala.page.url
-
-
-async def test_a_command_the_bot_leaves_unanswered_is_named_in_the_members_words(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """(The stand-in gives up sooner than Discord's client, whose 3 s are not the point here.)"""
-    monkeypatch.setattr(page_module, "ANSWER_WITHIN", 0.5)
-    asha = await hindi_member(browser, shared_table.url, named("Asha"))
-    assert shared_table.bot is not None
-    pid = shared_table.bot.child.pid
-    assert pid is not None
-    os.kill(pid, signal.SIGSTOP)  # the bot hangs: Discord's client gives up (after 3 s)
-    try:
-        await asha.command(HINDI_START)
-        await asha.page.wait_for_selector("#toast:not([hidden])", timeout=10_000)
-        assert await asha.page.inner_text("#toast") == "पच्चीसी ने /पच्चीसी शुरू का जवाब नहीं दिया।"
-    finally:
-        os.kill(pid, signal.SIGCONT)
+    assert asha.errors == bala.errors == []

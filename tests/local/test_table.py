@@ -5,23 +5,36 @@ table (conftest.py), each under names of its own."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import aiohttp
 import pytest
+import pytest_asyncio
 
 from localdiscord import commandline
 from localdiscord import table as table_module
 from localdiscord.objects import API
 from localdiscord.table import LocalTable
 from localdiscord.words import language_of
-from tests.local.languages import LANGUAGES, lang, member, resigned
+from tests.local import regulars
+from tests.local.languages import LANGUAGES, lang, member
 from tests.local.tabs import Tab
 from tests.support.browser import DESKTOP, PHONE
 
 pytestmark = pytest.mark.xdist_group("local-table")
 """One worker runs the module: its tests share the worker's Chromium and table, conftest.py."""
+
+REGULAR = "<img src=x onerror=alert(1)> T"
+"""The module's member (regulars.py), who carries on from test to test: her name is markup, which
+every page she meets shows as text."""
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="session")
+async def regular(chromium: Any, shared_table: LocalTable) -> AsyncIterator[Tab]:
+    async with regulars.regular(chromium, shared_table.url, REGULAR) as tab:
+        yield tab
+
 
 START = "/pachisi start players:2 pieces:1 level:easy"
 
@@ -39,10 +52,11 @@ def localized(table: LocalTable, locale: str, *path: str) -> list[str]:
 
 
 async def test_the_command_box_suggests_and_completes_in_the_members_language(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
+    regular: Tab, shared_table: LocalTable, named: Callable[[str], str]
 ) -> None:
     """In English, then in Hindi (she switches the page's language)."""
-    asha = await member(browser, shared_table.url, named("Asha"), "en-US")
+    asha = regular
+    await regulars.carry_on(asha, shared_table, named("suggest"))
     for locale in LANGUAGES:
         if locale != "en-US":
             await asha.page.select_option("#locale", locale)
@@ -57,68 +71,16 @@ async def test_the_command_box_suggests_and_completes_in_the_members_language(
     assert asha.errors == []
 
 
-async def test_a_game_started_in_the_command_box_ends_and_its_card_offers_a_rematch(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
-) -> None:
-    """In Hindi: her throw clicked, then her resignation ends the game (two players), the result in
-    her language, and the table's card in the channel offers a rematch and leads back. (A whole
-    game clicked to its win on the page: test_page_access.py, by the keyboard; a game's course to
-    its end in each language: tests/table.)"""
-    locale = "hi"
-    words = lang(locale)
-    asha = await member(browser, shared_table.url, named("Asha"), locale)
-    await asha.manual()
-    await asha.command(START)
-    await asha.page.wait_for_selector("#channel-name:has-text('›')")  # her new table's thread opens
-    await asha.page.wait_for_selector("#messages img.picture")  # the board
-    turn = await asha.turn()
-    await asha.click(turn["id"])
-    await asha.wait_gone(turn["id"])
-    await asha.command("/pachisi resign")
-    resign = f"#messages button:has-text({words.gettext('Resign')!r}):not([disabled])"
-    await asha.page.locator(resign).last.click()
-    await asha.message_with(resigned(locale)).first.wait_for()  # the result, in her language
-    await asha.open_channel("# pachisi")
-    rematch = f"button:has-text({words.gettext('Rematch')!r})"
-    card = asha.message_with(asha.name).filter(has=asha.page.locator(rematch)).last
-    await card.wait_for()
-    assert await card.locator(rematch).is_enabled()
-    await asha.page.locator("#messages a.mention").last.click()  # "Playing in #<thread>": hers, the newest
-    await asha.page.wait_for_selector("#channel-name:has-text('›')")
-    assert asha.errors == []
-
-
-async def test_a_second_member_takes_a_seat_and_sees_the_same_thread(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
-) -> None:
-    """At a table that speaks Hindi (the card's words in English: tests/table/transcripts)."""
-    locale = "hi"
-    words = lang(locale)
-    asha = await member(browser, shared_table.url, named("Asha"), locale)
-    await asha.manual()
-    await asha.command("/pachisi start players:4 pieces:1 level:easy")
-    await asha.page.wait_for_selector("#channel-name:has-text('›')")
-    await asha.page.wait_for_selector("#messages img.picture")
-    bala = await member(browser, shared_table.url, named("Bala"), locale)
-    take = f"#messages button:has-text({words.gettext('Take a seat')!r}):not([disabled])"
-    await bala.page.locator(take).last.click()  # the newest card: Asha's
-    await bala.page.wait_for_selector(f"#messages li.message:has-text({bala.name!r})")
-    await bala.open_thread(await asha.thread_name())
-    await asha.page.wait_for_selector(f"#messages li.message:has-text({bala.name!r})")
-    bala_boards = await bala.page.locator("#messages img.picture").evaluate_all("(i) => i.map((x) => x.src)")
-    asha_boards = await asha.page.locator("#messages img.picture").evaluate_all("(i) => i.map((x) => x.src)")
-    assert bala_boards and bala_boards[-1] == asha_boards[-1]
-    assert await asha.page.inner_text("#channel-name") == await bala.page.inner_text("#channel-name")
-    assert asha.errors == bala.errors == []
-
-
 async def test_an_ephemeral_answer_shows_only_on_its_members_page(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
+    browser: Any, regular: Tab, shared_table: LocalTable, named: Callable[[str], str]
 ) -> None:
-    """Asha reads the page in Hindi, Bala in English: each one's notice in their words."""
+    """Asha reads the page in Hindi, Bala (the module's member) in English: each one's notice in
+    their words."""
     hers, his = lang("hi"), lang("en-US")
+    bala = regular
+    channel = await regulars.carry_on(bala, shared_table, named("ephemeral"))
     asha = await member(browser, shared_table.url, named("Asha"), "hi")
-    bala = await member(browser, shared_table.url, named("Bala"), "en-US")
+    await asha.open_channel(f"# {channel}")
     pictures = await bala.page.locator("#messages img.picture").count()
     await asha.command("/pachisi help")
     answer = asha.message_with(hers.gettext("Only you can see this"))
@@ -139,7 +101,7 @@ async def test_an_ephemeral_answer_shows_only_on_its_members_page(
     assert await said.locator(".author").inner_text() == asha.name
     assert await said.locator("em").inner_text() == bala.name
     await asha.command("/pachisi help")  # the bot is still there after hearing it
-    await answer.locator("img.picture").wait_for()
+    await answer.locator("img.picture").wait_for()  # her new answer (the old one was dismissed)
 
 
 REFUSED = [
@@ -156,10 +118,11 @@ REFUSED = [
 
 
 async def test_commands_the_bot_does_not_have_are_refused_on_the_page(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str]
+    regular: Tab, shared_table: LocalTable, named: Callable[[str], str]
 ) -> None:
     """In English, then in Hindi (she switches the page's language)."""
-    asha = await member(browser, shared_table.url, named("Asha"), "en-US")
+    asha = regular
+    await regulars.carry_on(asha, shared_table, named("refused"))
     assert shared_table.guild is not None
     sent = len(shared_table.server.interactions)
     for locale in LANGUAGES:
@@ -183,23 +146,22 @@ async def test_commands_the_bot_does_not_have_are_refused_on_the_page(
     await asha.command("/pachisi help")
     await asha.message_with(lang(LANGUAGES[-1]).gettext("Only you can see this")).wait_for()
     assert len(shared_table.server.interactions) == sent + 1
+    assert asha.errors == []
 
 
-@pytest.mark.parametrize(
-    ("locale", "in_minutes"), [("en-US", ("in 5 minutes", "in 4 minutes")), ("hi", ("5 मिनट में", "4 मिनट में"))]
-)
+IN_MINUTES = {"en-US": ("in 5 minutes", "in 4 minutes"), "hi": ("5 मिनट में", "4 मिनट में")}
+"""A time five minutes ahead, as each language says it (a minute may pass meanwhile)."""
+
+
 async def test_markdown_mentions_and_times_are_shown_and_names_are_only_text(
-    browser: Any,
-    shared_table: LocalTable,
-    named: Callable[[str], str],
-    locale: str,
-    in_minutes: tuple[str, str],
+    regular: Tab, shared_table: LocalTable, named: Callable[[str], str]
 ) -> None:
-    table = shared_table
-    evil = named("<img src=x onerror=alert(1)>")
-    asha = await member(browser, table.url, evil, locale)
-    member_id = next(m.user.id for m in table.guild.members.values() if m.user.name == evil)  # type: ignore[union-attr]
-    channel = next(iter(table.guild.channels))  # type: ignore[union-attr]
+    """In English, then in Hindi (she switches the page's language: the time is said again)."""
+    table, asha, evil = shared_table, regular, REGULAR
+    name = await regulars.carry_on(asha, table, named("markdown"))
+    assert table.guild is not None
+    member_id = next(m.user.id for m in table.guild.members.values() if m.user.name == evil)
+    channel = next(c.id for c in table.guild.channels.values() if c.name == name)
     soon = int(time.time()) + 300
     content = (
         f"**bold** *italics* `code` <t:{soon}:R> <@{member_id}>\n> quoted <b>not bold</b>\n```\nblock\n```"
@@ -209,17 +171,22 @@ async def test_markdown_mentions_and_times_are_shown_and_names_are_only_text(
         url = f"{table.server.url}{API}/channels/{channel}/messages"
         async with http.post(url, json={"content": content}, headers=headers) as response:
             assert response.status == 200
-    message = asha.message_with("quoted").last
-    await message.wait_for()
-    assert await message.locator("strong").inner_text() == "bold"
-    assert await message.locator("em").inner_text() == "italics"
-    assert await message.locator("p code").inner_text() == "code"
-    assert await message.locator("pre code").inner_text() == "block"
-    assert "quoted <b>not bold</b>" in await message.locator("blockquote").inner_text()
-    assert await message.locator("time.timestamp").inner_text() in in_minutes  # in her language
-    assert await message.locator(".mention").inner_text() == "@" + evil
-    assert await asha.page.locator("img:not(.picture)").count() == 0  # no element from any text
+    for locale in LANGUAGES:
+        if locale != "en-US":
+            await asha.page.select_option("#locale", locale)
+            await asha.page.wait_for_selector(f"html[lang='{lang(locale).code}']")  # (and redrawn)
+        message = asha.message_with("quoted").last
+        await message.wait_for()
+        assert await message.locator("strong").inner_text() == "bold"
+        assert await message.locator("em").inner_text() == "italics"
+        assert await message.locator("p code").inner_text() == "code"
+        assert await message.locator("pre code").inner_text() == "block"
+        assert "quoted <b>not bold</b>" in await message.locator("blockquote").inner_text()
+        assert await message.locator("time.timestamp").inner_text() in IN_MINUTES[locale]  # in her language
+        assert await message.locator(".mention").inner_text() == "@" + evil
+        assert await asha.page.locator("img:not(.picture)").count() == 0  # no element from any text
     assert evil in await asha.page.inner_text("#me-name")
+    assert asha.errors == []
 
 
 CARD_OVERFLOW = """() => [...document.querySelectorAll('#messages .embed')].flatMap((card) => {
@@ -229,31 +196,38 @@ CARD_OVERFLOW = """() => [...document.querySelectorAll('#messages .embed')].flat
 """What of a card (an embed) reaches past its right edge."""
 
 
-@pytest.mark.parametrize(
-    ("locale", "viewport"), [("en-US", DESKTOP), ("hi", PHONE)], ids=["en-desktop", "hi-phone"]
-)
 async def test_the_rules_card_keeps_its_text_inside_it_on_a_desktop_and_a_phone(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str], locale: str, viewport: dict[str, int]
+    regular: Tab, shared_table: LocalTable, named: Callable[[str], str]
 ) -> None:
     """The rules' long position line (inline code) wraps as Discord wraps it: it once stretched the
-    card's text past the card, and on a phone off the screen."""
-    asha = await member(browser, shared_table.url, named("Asha"), locale, viewport)
-    command, rules = localized(shared_table, locale, "pachisi", "rules")
-    await asha.command(f"/{command} {rules}")
-    await asha.page.locator("#messages .embed code").first.wait_for()
-    assert await asha.page.evaluate(CARD_OVERFLOW) == []
-    assert await asha.page.evaluate(
-        "(m) => m.scrollWidth <= m.clientWidth", await asha.page.query_selector("#messages")
-    )
+    card's text past the card, and on a phone off the screen. In English on a desktop, then (her
+    window made a phone's) in Hindi, beside the English card."""
+    asha = regular
+    await regulars.carry_on(asha, shared_table, named("rules"), "en-US", DESKTOP)
+    for locale, viewport in [("en-US", DESKTOP), ("hi", PHONE)]:
+        if locale != "en-US":
+            await asha.page.set_viewport_size(viewport)
+            await asha.page.select_option("#locale", locale)
+            await asha.page.wait_for_selector(f"html[lang='{lang(locale).code}']")
+        cards = await asha.page.locator("#messages .embed").count()
+        command, rules = localized(shared_table, locale, "pachisi", "rules")
+        await asha.command(f"/{command} {rules}")
+        await asha.page.locator("#messages .embed").nth(cards).locator("code").first.wait_for()
+        assert await asha.page.evaluate(CARD_OVERFLOW) == [], locale
+        assert await asha.page.evaluate(
+            "(m) => m.scrollWidth <= m.clientWidth", await asha.page.query_selector("#messages")
+        ), locale
+    assert asha.errors == []
 
 
 async def test_a_bot_that_dies_is_started_again_and_the_game_goes_on(
-    browser: Any, shared_table: LocalTable, named: Callable[[str], str], monkeypatch: pytest.MonkeyPatch
+    regular: Tab, shared_table: LocalTable, named: Callable[[str], str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """(The later tests of the worker meet the bot started again, as members of a table do.) The
     pause before the restart is cut short: the bot's own start keeps the page offline a while."""
     monkeypatch.setattr(table_module, "RESTART_AFTER", 0.1)
-    asha = await Tab.join(browser, shared_table.url, named("Asha"))
+    asha = regular
+    await regulars.carry_on(asha, shared_table, named("restart"))
     await asha.manual()
     await asha.command(START)
     await asha.page.wait_for_selector("#channel-name:has-text('›')")
@@ -265,8 +239,8 @@ async def test_a_bot_that_dies_is_started_again_and_the_game_goes_on(
     await asha.page.wait_for_selector("#bot-status.offline")
     await asha.page.wait_for_selector("#bot-status.online")
     assert bot.runs == runs + 1
-    for _ in range(2):  # her throw is taken after the restart, and the game offers the next turn
-        turn = await asha.turn()
-        await asha.click(turn["id"])
-        await asha.wait_gone(turn["id"])
+    turn = await asha.turn()  # her throw is taken after the restart...
+    await asha.click(turn["id"])
+    await asha.wait_gone(turn["id"])
+    await asha.turn()  # ...and the game offers the next turn
     assert asha.errors == []
