@@ -42,7 +42,7 @@ from bot.core.texts.language import choose
 from localdiscord.objects import Button, Json, Message
 from tests.e2e.fakediscord import FakeDiscord
 from tests.support.driver import TIMEOUT, Channel, Member, Reply
-from tests.support.table import bot_settings, quick_pacing
+from tests.support.table import bot_settings
 
 GOLDEN = Path(__file__).with_name("transcripts")
 UPDATE = os.environ.get("PACHISI_UPDATE_GOLDEN") == "1"
@@ -425,7 +425,6 @@ async def test_members_read_the_golden_transcript(fake: FakeDiscord, database_ur
     transcript = Transcript(fake, bot, channel, {asha.id: asha, ravi.id: ravi})
     async with fake.running(bot):
         bot.service.rng = random.Random(SEED)
-        quick_pacing(bot)  # a typed move after six clicks waited 3 s for room in the bucket
         try:
             await play_the_script(Game(transcript, asha, ravi))
         except BaseException:
