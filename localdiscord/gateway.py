@@ -79,6 +79,10 @@ class Gateway:
                     async with session.lock:
                         await self._emit(session, event, data)
 
+    def sending(self) -> bool:
+        """Events are queued or on their way out: a bot has not been sent all there is yet."""
+        return bool(self._backlog) or self._flushing.locked()
+
     def session_for(self, guild_id: int | None) -> Session | None:
         """The newest session of the shard serving `guild_id` (the newest session of all for
         events outside guilds)."""

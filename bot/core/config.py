@@ -44,6 +44,7 @@ EXAMPLES = {
     "project_url": "PROJECT_URL=https://github.com/you/pachisi",
     "discord_api_base": "DISCORD_API_BASE=http://127.0.0.1:8080 (unset: Discord itself)",
     "discord_gateway_url": "DISCORD_GATEWAY_URL=ws://127.0.0.1:8080/gateway (unset: Discord's)",
+    "discord_bucket_seconds": "DISCORD_BUCKET_SECONDS=5.0 (less only on a stand-in without Discord's limit)",
 }
 """A good value of each setting, shown when it is refused."""
 
@@ -93,6 +94,9 @@ class Settings(BaseSettings):
     """The project's page (its rules and records in full), linked from `/pachisi rules` and the export."""
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None
+    discord_bucket_seconds: float = 5.0
+    """The seconds in which Discord lets a channel take 5 posts and 5 edits (bot/table/writes.py),
+    which the bot spaces its writes by; a stand-in without that limit (the tests') may say less."""
 
     @model_validator(mode="before")
     @classmethod
@@ -140,7 +144,7 @@ class Settings(BaseSettings):
             raise ValueError("must be more than 0 seconds")
         return value
 
-    @field_validator("computer_pace_seconds", "guild_ready_seconds")
+    @field_validator("computer_pace_seconds", "guild_ready_seconds", "discord_bucket_seconds")
     @classmethod
     def _not_negative(cls, value: float) -> float:
         if not value >= 0:

@@ -29,6 +29,7 @@ BAD = [
     ("TURN_TIMEOUT_SECONDS", "0", "more than 0"),
     ("COMPUTER_PACE_SECONDS", "-1", "0 seconds or more"),
     ("GUILD_READY_SECONDS", "-1", "0 seconds or more"),
+    ("DISCORD_BUCKET_SECONDS", "-1", "0 seconds or more"),
     ("WORKERS", "many", "not a whole number"),
     ("WORKERS", "-2", "0 or more"),
     ("PROJECT_URL", "github.com/you/pachisi", "not a http or https address"),
@@ -90,10 +91,10 @@ def test_postgres_refusing_is_one_line_and_exit_1(run_bot: Callable[..., Done]) 
 
 def test_the_example_env_file_holds_only_good_values() -> None:
     """Every setting `.env.example` shows, commented out or not, is accepted, and each of the
-    bot's settings is shown there (the Discord stand-in's two are for tests)."""
+    bot's settings is shown there (the Discord stand-in's three are for tests)."""
     shown = dict(re.findall(r"^#? ?([A-Z_]+)=(.*)$", (ROOT / ".env.example").read_text(), flags=re.MULTILINE))
     fields = {name.upper() for name in Settings.model_fields}
-    assert fields - set(shown) == {"DISCORD_API_BASE", "DISCORD_GATEWAY_URL"}
+    assert fields - set(shown) == {"DISCORD_API_BASE", "DISCORD_GATEWAY_URL", "DISCORD_BUCKET_SECONDS"}
     values = {k.lower(): v for k, v in shown.items() if k in fields}
     values["shard_count"] = values["shard_count"] or "2"  # SHARD_IDS=0,1 needs it
     load_settings(_env_file=None, **values)

@@ -353,15 +353,21 @@ def mapped_back(text: str, places: dict[str, Path]) -> str:
     return re.sub(r"^\S+/bin/python\b", "python", text)
 
 
+LIST_DISTRIBUTIONS = (
+    "import importlib.metadata, json;"
+    "print(json.dumps([[d.metadata['Name'], d.version] for d in importlib.metadata.distributions()]))"
+)
+"""What `pip list` reads (the distributions on the environment's path), without importing pip: a
+second of CPU less each time. `-I` keeps the working directory off the path, as pip does."""
+
+
 def installed(python: Path) -> dict[str, str]:
     """What the environment holds, pip and its tools aside: {name: version}."""
     listed = subprocess.run(
-        [python, "-m", "pip", "list", "--format", "json", "--exclude", "pip", "--exclude", "setuptools"],
-        capture_output=True,
-        text=True,
-        check=True,
+        [python, "-I", "-c", LIST_DISTRIBUTIONS], capture_output=True, text=True, check=True
     ).stdout
-    return {canonicalize_name(p["name"]): p["version"] for p in json.loads(listed) if p["name"] != "wheel"}
+    found = {canonicalize_name(name): version for name, version in json.loads(listed)}
+    return {name: version for name, version in found.items() if name not in ("pip", "setuptools", "wheel")}
 
 
 def locked(name: str) -> dict[str, str]:
@@ -381,6 +387,11 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
+
+
+QUICK_START = {"GUILD_READY_SECONDS": "0.1", "WORKERS": "1"}
+"""`docker run -e ...` for the stand-in: its one guild comes at once (not discord.py's 2 s wait for
+more), and one worker process shows the installed pool at work without warming one per core."""
 
 
 @pytest.mark.slow
@@ -411,7 +422,7 @@ async def test_the_recipe_installs_and_the_bot_answers_pachisi_start(
 
     port = free_port()  # `docker run -e METRICS_PORT=...`: the image's own 9464 may be taken here
     run_env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
-    run_env |= env | fake.env() | {"METRICS_PORT": str(port)}
+    run_env |= env | fake.env() | {"METRICS_PORT": str(port)} | QUICK_START
     table = subprocess_table(fake, env["DATABASE_URL"])
     argv = [str(python) if part == "python" else part for part in image.entrypoint]
     async with fake.process(argv, env=run_env, cwd=str(workdir), ready_line=BOT_READY):

@@ -79,6 +79,7 @@ async def test_killed_while_the_computers_play(
         assert cli("backup", str(killed_copy), DATABASE_URL=database_url).status == 0
         restored = cli("restore", str(killed_copy), DATABASE_URL=database_url)
         assert restored.status == 0, restored.err  # the lock went with the killed process
+        bot.child.env["COMPUTER_PACE_SECONDS"] = "0"  # the window was the kill's: now play on at once
         await bot.start()
         final = await fake.wait_until(  # a posted "… is playing" has the result's shape until edited
             lambda: (

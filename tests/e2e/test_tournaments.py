@@ -30,7 +30,7 @@ from bot.core.tournaments.snapshot import Tournament
 from bot.core.tournaments.standings import Entrant, Game, standings
 from tests.support.driver import Member
 from tests.support.processes import stored_games, wait_for
-from tests.support.table import MovableClock, Table, quick_pacing
+from tests.support.table import MovableClock, Table
 
 MOVE_SECONDS = 30
 ROUND_MINUTES = 10
@@ -42,7 +42,6 @@ async def test_a_swiss_of_five_over_two_rounds_with_a_restart(
     clock = MovableClock()
     settings = {"clock": clock, "default_auto_throw": True}
     async with start_table(**settings) as table:
-        quick_pacing(table.bot)  # each round posts a card a table in the channel: more than 5 in 5 s
         members = await sign_up(table)
         gita = members[-1]
         await gita.slash(table.channel, "pachisi auto", mode="off")  # she will never click
@@ -61,7 +60,6 @@ async def test_a_swiss_of_five_over_two_rounds_with_a_restart(
         await round_open(table, 2)
         assert any("the round's time is up" in m.content for m in table.channel.messages)
     async with start_table(**settings) as table:  # a new process, mid-round 2
-        quick_pacing(table.bot)
         await table.fake.wait_until(lambda: table.bot.is_ready(), what="the bot back")
         await wait_for(lambda: rearmed(table), what="round 2's clock re-armed")
         second = await round_open(table, 2)

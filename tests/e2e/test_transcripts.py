@@ -35,21 +35,20 @@ from typing import Any
 
 import pytest
 
-from bot.client import PachisiBot
+from bot.client import EVENT_TASKS, PachisiBot
 from bot.core.clock import Clock
 from bot.core.texts import answers
 from bot.core.texts.language import choose
 from localdiscord.objects import Button, Json, Message
 from tests.e2e.fakediscord import FakeDiscord
 from tests.support.driver import TIMEOUT, Channel, Member, Reply
-from tests.support.table import bot_settings, quick_pacing
+from tests.support.table import bot_settings
 
 GOLDEN = Path(__file__).with_name("transcripts")
 UPDATE = os.environ.get("PACHISI_UPDATE_GOLDEN") == "1"
-QUIET = 0.1
-"""Seconds without a request to the fake Discord after which the bot, every interaction answered
-and none of its callbacks still at work, is taken to have settled: a guard, as the callbacks make
-every write a step leads to."""
+QUIET = 0.03
+"""Seconds the bot must also have sent nothing, once `settled` holds, before a step is written
+down: a guard, as every write a step leads to is made inside the callbacks `settled` waits for."""
 DAY = datetime.datetime(2026, 5, 14, 9, 30, tzinfo=datetime.UTC)
 """The bot's fixed today: the daily puzzle and the season are this day's on every run."""
 SEED = 41
@@ -81,6 +80,7 @@ class Transcript:
     """The script's steps and what each member read at each, as lines of text."""
 
     fake: FakeDiscord
+    bot: PachisiBot
     channel: Channel
     members: dict[int, Member]
     lines: list[str] = field(default_factory=list)
@@ -185,7 +185,7 @@ class Transcript:
         reply = await action()
         if until is not None:
             await self.fake.wait_until(until, what=what)
-        await settle(self.fake)
+        await settle(self.fake, self.bot)
         if reply is not None:
             answers = [reply.message, *reply.followups] if reply.message else list(reply.followups)
             for message in answers:
@@ -200,30 +200,37 @@ class Transcript:
         return "\n".join(self.lines).strip() + "\n"
 
 
-HANDLING = ("discord-ui-view-dispatch-", "discord-ui-dynamic-item-", "CommandTree-invoker")
-"""The names discord.py gives the tasks that run a click's or a command's callback (the bot runs in
-this event loop): the answer, and all the table writes after it, are made inside them."""
+def events_read(bot: PachisiBot) -> int | None:
+    """The number of the last event the bot's (only) shard has read from the gateway."""
+    return bot._connection._get_websocket(shard_id=0).sequence
 
 
-def handling() -> bool:
-    """Whether the bot is still working on a member's interaction."""
-    return any(not task.done() and task.get_name().startswith(HANDLING) for task in asyncio.all_tasks())
+def settled(fake: FakeDiscord, bot: PachisiBot) -> bool:
+    """Every interaction is answered, the bot has read every event the stand-in sent it (discord.py
+    starts an event's tasks as it reads it), and none of the tasks it started for events, commands
+    and clicks (where the answers, and all the table writes after them, are made) is still at work."""
+    if any(not i.done.is_set() for i in fake.server.interactions.values() if i.type != 4):
+        return False
+    gateway = fake.server.gateway
+    if gateway.sending() or (gateway.session is not None and events_read(bot) != gateway.session.seq):
+        return False
+    return not any(
+        not task.done() and task.get_name().startswith(EVENT_TASKS) for task in asyncio.all_tasks()
+    )
 
 
-async def settle(fake: FakeDiscord) -> None:
-    """Until every interaction is answered, no callback is still at work, and the bot has sent
-    nothing for QUIET seconds."""
+async def settle(fake: FakeDiscord, bot: PachisiBot) -> None:
+    """Until `settled` holds and the bot has sent nothing for QUIET seconds."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + TIMEOUT
     seen, since = -1, loop.time()
     while loop.time() < deadline:
         count = len(fake.server.requests)
-        busy = any(not i.done.is_set() for i in fake.server.interactions.values() if i.type != 4)
-        if count != seen or busy or handling():
+        if count != seen or not settled(fake, bot):
             seen, since = count, loop.time()
         elif loop.time() - since >= QUIET:
             return
-        await asyncio.sleep(0.02)  # nobody announces quiet: look again shortly
+        await asyncio.sleep(0.01)  # nobody announces quiet: look again shortly
     raise TimeoutError("the bot did not settle")
 
 
@@ -413,12 +420,11 @@ async def test_members_read_the_golden_transcript(fake: FakeDiscord, database_ur
     for member in (asha, ravi):
         member.record.locale = locale
     fake.server.set_moderator(guild.record, asha.record, True)  # Asha may manage channels
-    transcript = Transcript(fake, channel, {asha.id: asha, ravi.id: ravi})
     settings = bot_settings(fake, database_url, default_thread=True, default_auto_throw=True)
     bot = PachisiBot(settings, clock=FixedClock(), guild_ready_timeout=0.1)
+    transcript = Transcript(fake, bot, channel, {asha.id: asha, ravi.id: ravi})
     async with fake.running(bot):
         bot.service.rng = random.Random(SEED)
-        quick_pacing(bot)  # a typed move after six clicks waited 3 s for room in the bucket
         try:
             await play_the_script(Game(transcript, asha, ravi))
         except BaseException:

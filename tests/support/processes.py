@@ -45,10 +45,19 @@ PLAY_SETTINGS = {
 }
 """Fast computers, easy level, games in the channel with the members throwing (as
 `table.bot_settings`): the bot as the end-to-end tests and the latency benchmarks run it."""
-TEST_SETTINGS = {**PLAY_SETTINGS, "WORKERS": "1", "GUILD_READY_SECONDS": "0.5"}
+TEST_SETTINGS = {
+    **PLAY_SETTINGS,
+    "WORKERS": "1",
+    "GUILD_READY_SECONDS": "0.1",
+    "DISCORD_BUCKET_SECONDS": "0.05",
+}
 """The tests' bot has one worker process, not one per core: the pool is there, at a part of the
-start-up's cost (the benchmarks keep the bot's default). It counts itself ready half a second after
-the stand-in's guilds, which come all at once, not discord.py's two seconds: a restart's wait."""
+start-up's cost (the benchmarks keep the bot's default). It counts itself ready a tenth of a second
+after the stand-in's guilds, which come right after READY (the bots in the tests' own process wait
+as long), not discord.py's two seconds: each start's and restart's wait. It spaces a channel's
+writes by a twentieth of a second, not Discord's five (the stand-in has no such limit): a game the
+computers play out waited seconds for its edits (the spacing is the table layer's to test,
+tests/table/test_writes.py)."""
 
 
 def bot_argv() -> list[str]:

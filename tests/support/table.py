@@ -15,7 +15,6 @@ from typing import Any
 from bot.client import PachisiBot
 from bot.core.clock import Clock
 from bot.core.config import Settings, load_settings
-from bot.table.writes import BUCKET, Pacer
 from localdiscord.objects import Button, Message
 from tests.support import play
 from tests.support.driver import TIMEOUT, Channel, FakeDiscord, Guild, Member, Reply
@@ -42,6 +41,13 @@ class Table:
         self.games = play.StoredGames(self.database_url)
 
 
+QUICK_BUCKET_SECONDS = 0.05
+"""A channel's bucket of writes renewed this fast (the table layer's too, and the tests' bot
+processes'): Discord's five writes in five seconds, which the bot keeps to, made a test that opens
+several tables in one channel, types after a run of clicks, or plays a game out, wait seconds for
+nothing it checks. The pacing is tested in tests/table/test_writes.py."""
+
+
 def bot_settings(fake: FakeDiscord, database_url: str, **overrides: Any) -> Settings:
     values: dict[str, Any] = {
         "discord_token": fake.token,
@@ -57,23 +63,12 @@ def bot_settings(fake: FakeDiscord, database_url: str, **overrides: Any) -> Sett
         # worker processes to spawn and warm for each test. The pool itself is tested in
         # tests/bot/test_workers.py, and end to end by every test of the bot as a process.
         "workers": 0,
+        # A channel's five writes renewed every QUICK_BUCKET_SECONDS (the stand-in has no limit).
+        "discord_bucket_seconds": QUICK_BUCKET_SECONDS,
         "_env_file": None,
     }
     values.update(overrides)
     return load_settings(**values)
-
-
-QUICK_BUCKET_SECONDS = 0.05
-"""A channel's bucket of writes renewed this fast (the table layer's too): Discord's five writes
-in five seconds, which the bot keeps to, made a test that opens several tables in one channel, or
-types after a run of clicks, wait seconds for nothing it checks."""
-
-
-def quick_pacing(bot: PachisiBot) -> None:
-    """The running bot keeps Discord's count of writes a channel's bucket holds, renewed every
-    QUICK_BUCKET_SECONDS: for tests of what is written, not of the pacing, which
-    tests/table/test_writes.py tests."""
-    bot.table.flow.writer.pacer = Pacer(BUCKET[0], QUICK_BUCKET_SECONDS)
 
 
 SEAT_BUTTON = "Take a seat"
