@@ -30,11 +30,18 @@ from localdiscord.table import LocalTable
 from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, missing
 
 HERE = Path(__file__).resolve().parent
-QUICK_BOT = {"COMPUTER_PACE_SECONDS": "0", "WORKERS": "0"}
-"""The bot's settings on the page's tables: the computers play without pauses, and the pictures
-and decisions are made in the bot's own process, so a start or restart spawns and warms no pool
-of worker processes (a second or more of CPU each on a loaded machine). The pool is the
-end-to-end tests' and tests/bot/test_workers.py's to test; the page sees the same messages."""
+QUICK_BOT = {
+    "COMPUTER_PACE_SECONDS": "0",
+    "WORKERS": "0",
+    "DISCORD_BUCKET_SECONDS": "0.05",
+    "GUILD_READY_SECONDS": "0.1",
+}
+"""The bot's settings on the page's tables: the computers play without pauses; the pictures and
+decisions are made in the bot's own process, so a start or restart spawns and warms no pool of
+worker processes (a second or more of CPU each on a loaded machine); a channel's writes are not
+spaced to Discord's 5 in 5 s (the stand-in does not enforce it); the bot is ready as soon as its
+one guild is known. The pool and the pacing are the end-to-end tests', tests/bot/test_workers.py's
+and tests/table/test_writes.py's to test; the page sees the same messages."""
 RUNNER = "runner-" + "r" * 40
 """The browser secret of whoever runs a shared table (tabs.Tab.join's `secret` hands it to a tab)."""
 
