@@ -632,8 +632,8 @@
     return item;
   }
 
-  // When a message was sent, as the member's language writes a time. A formatter costs ~0.1 ms to
-  // set up, more than the rest of a message's drawing: one per language, kept.
+  // When a message was sent, as the member's language writes a time. A formatter costs more to set
+  // up than the rest of a message's drawing: one per language, kept.
   const clocks = new Map();
   function sentAt(timestamp) {
     const code = document.documentElement.lang || "";

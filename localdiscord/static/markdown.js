@@ -5,7 +5,7 @@
 const Markdown = (() => {
   // Times in the page's language (its <html lang>, the member's), else the browser's.
   const lang = () => document.documentElement.lang || undefined;
-  // Formatters, one per language and style: each costs ~0.1 ms to set up, and the relative times
+  // Formatters, one per language and style: each is dear to set up, and the relative times
   // are written again every 10 seconds.
   const formatters = new Map();
   function formatter(kind, code, options) {

@@ -1,7 +1,7 @@
 """A member who carries on from test to test of a module, where a test needs a member of no
-particular history: a new browser context costs about 1.6 CPU-seconds to open and join the table
-(the renderer, the page, its fonts and first draw; a reload of an open page costs 0.3-0.5 s, a
-switch of its language 0.1 s). Each test takes her over with `carry_on`, which puts her page as the
+particular history: a new browser context is the dearest step of a browser test (the renderer,
+the page, its fonts and first draw, and joining the table), far dearer than a reload of an open page
+or a switch of its language. Each test takes her over with `carry_on`, which puts her page as the
 test wants it and opens a channel of the test's own, so nothing an earlier test left (answers only
 she sees, cards) is on her page.
 """

@@ -15,8 +15,8 @@ CHROMIUM = (
 )
 """Debian's headless shell when installed (package chromium-headless-shell): the same Blink and V8
 as its chromium, without a browser window's own parts (tabs, toolbar, address bar), which full
-Chromium builds for each browser context even when headless: ~0.1 CPU-s a context in its browser
-process, and that window drawn again each time the page is. Else Debian's chromium."""
+Chromium builds for each browser context even when headless, in its browser process, and draws
+again each time the page is. Else Debian's chromium."""
 PLAYWRIGHT_DISABLES = (
     "AvoidUnnecessaryBeforeUnloadCheckSync",
     "DestroyProfileOnBrowserClose",
@@ -39,8 +39,8 @@ PLAYWRIGHT_DISABLES = (
 switch, so ours repeats them (tests/local/test_chromium.py reads Playwright's)."""
 OMNIBOX_POPUP = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup", "WebUIOmniboxFullPopup")
 """Full headless Chromium still builds each window's address bar, and each browser context's window
-loads its omnibox popup, a web page of its own in a renderer of its own: ~0.6 CPU-s per context,
-more than the page under test costs. Nothing here types into an address bar."""
+loads its omnibox popup, a web page of its own in a renderer of its own: more CPU per context than
+the page under test costs. Nothing here types into an address bar."""
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
