@@ -28,13 +28,14 @@ import pytest_asyncio
 
 from localdiscord.table import LocalTable
 from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, missing
+from tests.support.processes import TEST_SETTINGS
 
 HERE = Path(__file__).resolve().parent
 QUICK_BOT = {
     "COMPUTER_PACE_SECONDS": "0",
     "WORKERS": "0",
-    "DISCORD_BUCKET_SECONDS": "0.05",
-    "GUILD_READY_SECONDS": "0.1",
+    "DISCORD_BUCKET_SECONDS": TEST_SETTINGS["DISCORD_BUCKET_SECONDS"],
+    "GUILD_READY_SECONDS": TEST_SETTINGS["GUILD_READY_SECONDS"],
 }
 """The bot's settings on the page's tables: the computers play without pauses; the pictures and
 decisions are made in the bot's own process, so a start or restart spawns and warms no pool of

@@ -45,19 +45,23 @@ PLAY_SETTINGS = {
 }
 """Fast computers, easy level, games in the channel with the members throwing (as
 `table.bot_settings`): the bot as the end-to-end tests and the latency benchmarks run it."""
+QUICK_BUCKET_SECONDS = 0.05
+"""A channel's bucket of writes renewed this fast, for every bot of the tests (processes, bots in the
+tests' own process, the table layer's tests): Discord's five writes in five seconds, which the bot
+keeps to and the stand-ins do not enforce, made a test that opens several tables in one channel,
+types after a run of clicks, or plays a game out, wait seconds for nothing it checks. The pacing
+is tested in tests/table/test_writes.py."""
 TEST_SETTINGS = {
     **PLAY_SETTINGS,
     "WORKERS": "1",
     "GUILD_READY_SECONDS": "0.1",
-    "DISCORD_BUCKET_SECONDS": "0.05",
+    "DISCORD_BUCKET_SECONDS": str(QUICK_BUCKET_SECONDS),
 }
 """The tests' bot has one worker process, not one per core: the pool is there, at a part of the
 start-up's cost (the benchmarks keep the bot's default). It counts itself ready a tenth of a second
 after the stand-in's guilds, which come right after READY (the bots in the tests' own process wait
-as long), not discord.py's two seconds: each start's and restart's wait. It spaces a channel's
-writes by a twentieth of a second, not Discord's five (the stand-in has no such limit): a game the
-computers play out waited seconds for its edits (the spacing is the table layer's to test,
-tests/table/test_writes.py)."""
+as long), not discord.py's two seconds: each start's and restart's wait. Its channels' buckets
+renew every QUICK_BUCKET_SECONDS."""
 
 
 def bot_argv() -> list[str]:

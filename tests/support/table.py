@@ -19,7 +19,7 @@ from localdiscord.objects import Button, Message
 from tests.support import play
 from tests.support.driver import TIMEOUT, Channel, FakeDiscord, Guild, Member, Reply
 from tests.support.play import StoredGame
-from tests.support.processes import POLL_SECONDS, stored_games, wait_for_game
+from tests.support.processes import POLL_SECONDS, QUICK_BUCKET_SECONDS, stored_games, wait_for_game
 
 
 @dataclass
@@ -39,13 +39,6 @@ class Table:
 
     def __post_init__(self) -> None:
         self.games = play.StoredGames(self.database_url)
-
-
-QUICK_BUCKET_SECONDS = 0.05
-"""A channel's bucket of writes renewed this fast (the table layer's too, and the tests' bot
-processes'): Discord's five writes in five seconds, which the bot keeps to, made a test that opens
-several tables in one channel, types after a run of clicks, or plays a game out, wait seconds for
-nothing it checks. The pacing is tested in tests/table/test_writes.py."""
 
 
 def bot_settings(fake: FakeDiscord, database_url: str, **overrides: Any) -> Settings:

@@ -20,14 +20,11 @@ from bot.core.service import GameService
 from bot.core.store import Store, upgrade
 from bot.core.workers import Workers
 from bot.table import Table
-from bot.table.writes import BUCKET, Pacer
+from bot.table.writes import Pacer
 from engine import Position
 from tests.support.chat import Chat, MovedClock
+from tests.support.processes import QUICK_BUCKET_SECONDS
 from tests.support.world import CHANNEL, World
-
-QUICK_BUCKET_SECONDS = 0.05
-"""The chat's buckets are as many writes as Discord's, renewed this fast: a test that posts more
-than five messages in a channel does not wait seconds (test_writes.py paces on purpose)."""
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -62,7 +59,8 @@ def pool() -> Iterator[ThreadPoolExecutor]:
 async def world(
     tmp_path: Path, migrated: Path, workers: Workers, pool: ThreadPoolExecutor
 ) -> AsyncIterator[World]:
-    """A table layer over a migrated SQLite file, with the chat's game channel ready."""
+    """A table layer over a migrated SQLite file, with the chat's game channel ready; its channels'
+    buckets renew every QUICK_BUCKET_SECONDS (test_writes.py paces on purpose: `restart(pacer)`)."""
     path = tmp_path / "pachisi.sqlite3"
     shutil.copyfile(migrated, path)
     url = f"sqlite+aiosqlite:///{path}"
@@ -70,7 +68,11 @@ async def world(
     chat = Chat(clock)
     chat.room(CHANNEL)
     settings = Settings(
-        database_url=url, turn_timeout_seconds=60, computer_pace_seconds=0, default_level="easy"
+        database_url=url,
+        turn_timeout_seconds=60,
+        computer_pace_seconds=0,
+        default_level="easy",
+        discord_bucket_seconds=QUICK_BUCKET_SECONDS,
     )
     stores: list[Store] = []
     seeds = iter(range(1000))
@@ -94,7 +96,7 @@ async def world(
             workers=workers,
             channels=chat,
             pool=pool,
-            pacer=pacer or Pacer(BUCKET[0], QUICK_BUCKET_SECONDS),
+            pacer=pacer,
             threads=chat,
             roster=chat,
         )

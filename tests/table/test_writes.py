@@ -3,13 +3,24 @@ thread written to before the chat announces it, the card apart from the turns.""
 
 from __future__ import annotations
 
+from bot.core.config import load_settings
 from bot.core.present import Message
 from bot.table.seats import Opening, Place
+from bot.table.writes import BUCKET as DISCORD
 from bot.table.writes import Pacer, posted_at, too_old
+from tests.support.processes import QUICK_BUCKET_SECONDS
 from tests.support.world import ALICE, CHANNEL, GUILD, NAMES, TWO, World
 
 BUCKET = (5, 0.3)
 """The chat's bucket, shortened: 5 writes of a kind per 0.3 s."""
+
+
+async def test_the_buckets_seconds_are_the_settings(world: World) -> None:
+    """The layer paces by `discord_bucket_seconds` (the world's settings say QUICK_BUCKET_SECONDS),
+    Discord's count of writes a bucket; unless told otherwise, the bot keeps to Discord's seconds."""
+    pacer = world.table.flow.writer.pacer
+    assert (pacer.count, pacer.seconds) == (DISCORD[0], QUICK_BUCKET_SECONDS)
+    assert load_settings(_env_file=None).discord_bucket_seconds == DISCORD[1]
 
 
 async def test_channel_posts_wait_for_room_in_the_channels_bucket(world: World) -> None:
