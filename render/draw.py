@@ -12,6 +12,7 @@ import zlib
 from collections.abc import Sequence
 from functools import cache
 
+from isal import isal_zlib
 from PIL import Image
 
 from engine.board import HOME, ROUTES
@@ -358,10 +359,10 @@ def _rows(paletted: Image.Image) -> Image.Image:
 
 
 def _png(rows: Image.Image) -> bytes:
-    """The PNG of `_rows`: zlib level 1 with a smaller hash than Pillow's (memory level 9), as small
-    and about a quarter faster on these pictures."""
+    """The PNG of `_rows`. Deflating is most of a render's time, so it is ISA-L's level 1, which
+    makes the same kind of stream as zlib's level 1, smaller and much faster."""
     width, height = rows.size[0] - 1, rows.size[1]
-    compressor = zlib.compressobj(1, zlib.DEFLATED, 15, 7)
+    compressor = isal_zlib.compressobj(1)
     data = compressor.compress(rows.tobytes()) + compressor.flush()
     return b"".join(
         (
