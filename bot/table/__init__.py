@@ -50,7 +50,7 @@ class Table:
     ) -> None:
         self._result_files: list[ResultFile] = []
         self._game_ends: list[GameEnd] = []
-        writer = Writer(workers, self._result_files, pacer or Pacer(seconds=settings.discord_bucket_seconds))
+        writer = Writer(workers, self._result_files, pacer or Pacer(settings.discord_bucket_seconds))
         self.flow = GameFlow(
             service=service,
             store=store,

@@ -27,8 +27,9 @@ from bot.table.channel import Attachment, Channel, Reply, Shown
 REPLACE_AFTER = timedelta(minutes=45)
 """A turn message this old is closed and the turn goes on in a new one (Discord limits the edits
 of a message older than an hour)."""
-BUCKET = (5, 5.0)
-"""Discord's per-channel limit on posts, and on edits: this many per this many seconds."""
+BUCKET_WRITES = 5
+"""Discord's per-channel limit on posts, and on edits: this many per bucket, which renews every
+`Settings.discord_bucket_seconds`."""
 DISCORD_EPOCH_MS = 1_420_070_400_000
 """A message id (a snowflake) counts milliseconds from here in its upper bits."""
 ResultFile = Callable[[GameSnapshot], Awaitable[Attachment | None]]
@@ -47,7 +48,7 @@ def too_old(message_id: int, now: datetime) -> bool:
 class Pacer:
     """Waits, per channel and kind of write (post, edit), until Discord's bucket has room."""
 
-    def __init__(self, count: int = BUCKET[0], seconds: float = BUCKET[1]) -> None:
+    def __init__(self, seconds: float, count: int = BUCKET_WRITES) -> None:
         self.count, self.seconds = count, seconds
         self.sent: defaultdict[tuple[int, str], deque[float]] = defaultdict(deque)
         self.locks: defaultdict[tuple[int, str], asyncio.Lock] = defaultdict(asyncio.Lock)
@@ -70,11 +71,9 @@ class Writer:
     """Sends planned messages: renders their board off the event loop, attaches the result's files,
     and paces what goes through the channel routes."""
 
-    def __init__(
-        self, workers: Workers, result_files: Sequence[ResultFile], pacer: Pacer | None = None
-    ) -> None:
+    def __init__(self, workers: Workers, result_files: Sequence[ResultFile], pacer: Pacer) -> None:
         self.workers = workers
-        self.pacer = pacer or Pacer()
+        self.pacer = pacer
         self.result_files = result_files
         """What a finished game's result carries: the table's hooks (`Table.add_result_file`)."""
 

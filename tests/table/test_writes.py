@@ -6,25 +6,24 @@ from __future__ import annotations
 from bot.core.config import load_settings
 from bot.core.present import Message
 from bot.table.seats import Opening, Place
-from bot.table.writes import BUCKET as DISCORD
-from bot.table.writes import Pacer, posted_at, too_old
+from bot.table.writes import BUCKET_WRITES, Pacer, posted_at, too_old
 from tests.support.processes import QUICK_BUCKET_SECONDS
 from tests.support.world import ALICE, CHANNEL, GUILD, NAMES, TWO, World
 
-BUCKET = (5, 0.3)
-"""The chat's bucket, shortened: 5 writes of a kind per 0.3 s."""
+SECONDS = 0.3
+"""The chat's bucket, shortened: Discord's 5 writes of a kind, per 0.3 s."""
 
 
 async def test_the_buckets_seconds_are_the_settings(world: World) -> None:
     """The layer paces by `discord_bucket_seconds` (the world's settings say QUICK_BUCKET_SECONDS),
     Discord's count of writes a bucket; unless told otherwise, the bot keeps to Discord's seconds."""
     pacer = world.table.flow.writer.pacer
-    assert (pacer.count, pacer.seconds) == (DISCORD[0], QUICK_BUCKET_SECONDS)
-    assert load_settings(_env_file=None).discord_bucket_seconds == DISCORD[1]
+    assert (pacer.count, pacer.seconds) == (BUCKET_WRITES, QUICK_BUCKET_SECONDS)
+    assert load_settings(_env_file=None).discord_bucket_seconds == 5.0  # Discord's 5 writes in 5 s
 
 
 async def test_channel_posts_wait_for_room_in_the_channels_bucket(world: World) -> None:
-    table = world.restart(Pacer(*BUCKET))
+    table = world.restart(Pacer(SECONDS))
     game = await world.start()
     room, other = world.chat.room(300), world.chat.room(301)
     for n in range(5):
@@ -33,20 +32,20 @@ async def test_channel_posts_wait_for_room_in_the_channels_bucket(world: World) 
     for n in range(5, 7):
         await table.flow.writer.post(room, Message(f"post {n}"), game)
     times = [at for kind, at in room.writes]
-    assert times[4] - times[0] < BUCKET[1], "five go at once"
-    assert other.writes[0][1] - times[0] < BUCKET[1], "another channel's bucket is its own"
-    assert times[5] - times[0] >= BUCKET[1] * 0.99, "the sixth post waits for the first to age out"
+    assert times[4] - times[0] < SECONDS, "five go at once"
+    assert other.writes[0][1] - times[0] < SECONDS, "another channel's bucket is its own"
+    assert times[5] - times[0] >= SECONDS * 0.99, "the sixth post waits for the first to age out"
 
 
 async def test_edits_have_a_bucket_of_their_own(world: World) -> None:
-    table = world.restart(Pacer(*BUCKET))
+    table = world.restart(Pacer(SECONDS))
     game = await world.start()
     room = world.chat.room(300)
     posted = [await table.flow.writer.post(room, Message(f"post {n}"), game) for n in range(5)]
     for shown in posted:
         await table.flow.writer.edit(room, shown.id, Message("edited"), game)
     times = [at for kind, at in room.writes]
-    assert times[-1] - times[0] < BUCKET[1], "five posts and five edits go at once"
+    assert times[-1] - times[0] < SECONDS, "five posts and five edits go at once"
 
 
 async def test_a_game_in_a_new_thread_plays_there_and_keeps_its_card_in_the_channel(world: World) -> None:
